@@ -1,0 +1,38 @@
+# The README's commands. Each target installs what it needs (scripts/install-deps), then builds.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+PYTHON ?= /usr/bin/python3
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
+
+.PHONY: deps build demo test test-asan bench-fclib bench-sim clean
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@scripts/demo $(BUILD)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+test-asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMOREAU_SANITIZE=ON -DMOREAU_BUILD_BENCH=OFF -DPython3_EXECUTABLE=$(PYTHON)
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) -LE python --timeout 1200
+
+bench-fclib: build
+	MOREAU_WITH_PEERS=1 scripts/install-deps
+	$(BUILD)/bin/bench_fclib
+
+bench-sim: build
+	MOREAU_WITH_PEERS=1 scripts/install-deps
+	$(BUILD)/bin/bench_sim
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,17 @@
+#pragma once
+// Subcommands of the `moreau` program; each lives in its own cmd_<name>.cpp and registers itself
+// on the top-level CLI11 app. A subcommand reports bad input by throwing std::invalid_argument
+// (or std::runtime_error for I/O); main() prints it as one line and exits with code 2.
+#include <CLI/CLI.hpp>
+
+namespace moreau::cli {
+
+void add_solve_command(CLI::App& app);     // cmd_solve.cpp    (FCLIB problems)
+void add_analyze_command(CLI::App& app);   // cmd_analyze.cpp  (contact analysis)
+void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
+void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
+
+// Exit code for bad input (missing/malformed file, invalid parameter).
+inline constexpr int kExitBadInput = 2;
+
+}  // namespace moreau::cli

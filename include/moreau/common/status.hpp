@@ -1,0 +1,37 @@
+#pragma once
+// Solver outcome. Not converging is a status, never an exception (DESIGN.md).
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moreau {
+
+enum class Status {
+  not_run,            // the solver was not started (e.g. empty problem handled upstream)
+  converged,          // residual <= tolerance
+  max_iterations,     // iteration budget exhausted before the tolerance was met
+  numerical_failure,  // singular pivot, NaN, line search failure, ...
+  ray_termination,    // Lemke: secondary ray reached, no solution found by the method
+  time_limit,         // wall-clock cap of the settings reached
+  infeasible,         // the problem was proven to have no solution
+};
+
+std::string_view to_string(Status status);
+// Parses the names printed by to_string; throws std::invalid_argument on an unknown name.
+Status status_from_string(std::string_view name);
+
+// What every solver reports besides its solution.
+struct SolverReport {
+  std::string solver;                  // name of the solver that produced the result
+  Status status = Status::not_run;
+  int iterations = 0;
+  double residual = std::numeric_limits<double>::infinity();  // the problem family's residual
+  std::vector<double> residual_history;                       // residual after each iteration
+  double seconds = 0.0;                                       // wall time of the solve, s
+  std::string message;                                        // detail for a failure, or empty
+
+  bool converged() const { return status == Status::converged; }
+};
+
+}  // namespace moreau

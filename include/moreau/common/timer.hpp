@@ -1,0 +1,18 @@
+#pragma once
+// Wall-clock stopwatch for SolverReport::seconds and time caps.
+#include <chrono>
+
+namespace moreau {
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace moreau

@@ -1,0 +1,33 @@
+#pragma once
+// Mixed linear complementarity problem (Siconos' convention): find u ∈ ℝⁿ, v ∈ ℝᵐ with
+//   A u + C v + a = 0                  (n equalities)
+//   w = D u + B v + b,  0 ≤ v ⊥ w ≥ 0  (m complementarities)
+#include "moreau/common/status.hpp"
+#include "moreau/common/types.hpp"
+
+namespace moreau {
+
+struct Mlcp {
+  Matrix A;  // n×n, equality block
+  Matrix B;  // m×m, complementarity block
+  Matrix C;  // n×m
+  Matrix D;  // m×n
+  Vector a;  // n
+  Vector b;  // m
+
+  Index equalities() const { return a.size(); }
+  Index complementarities() const { return b.size(); }
+  void validate() const;
+};
+
+struct MlcpResult : SolverReport {
+  Vector u;  // n, free variables
+  Vector v;  // m, complementarity variables
+  Vector w;  // m, w = D u + B v + b
+};
+
+// The one MLCP residual:
+//   sqrt(‖A u + C v + a‖² + ‖min(v, w)‖²) / max(‖a‖, ‖b‖, ‖v‖, ‖w‖, 1e-300)
+double mlcp_residual(const Mlcp& problem, const Vector& u, const Vector& v);
+
+}  // namespace moreau

@@ -1,0 +1,16 @@
+#pragma once
+// One function per layer, each defined in bind_<layer>.cpp. numpy arrays in and out
+// (pybind11/eigen.h); std::invalid_argument becomes ValueError.
+#include <pybind11/pybind11.h>
+
+namespace moreau::python {
+namespace py = pybind11;
+void bind_common(py::module_& m);
+void bind_problems(py::module_& m);
+void bind_solvers(py::module_& m);
+void bind_io(py::module_& m);
+void bind_model(py::module_& m);
+void bind_analysis(py::module_& m);
+void bind_impact(py::module_& m);
+void bind_sim(py::module_& m);
+}  // namespace moreau::python

@@ -1,0 +1,16 @@
+// The compiled part of the `moreau` Python package: one bind_<layer>.cpp per layer.
+#include <pybind11/pybind11.h>
+
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_moreau, m) {
+  m.doc() = "moreau: nonsmooth contact dynamics (compiled core)";
+  moreau::python::bind_common(m);
+  moreau::python::bind_problems(m);
+  moreau::python::bind_solvers(m);
+  moreau::python::bind_io(m);
+  moreau::python::bind_model(m);
+  moreau::python::bind_analysis(m);
+  moreau::python::bind_impact(m);
+  moreau::python::bind_sim(m);
+}

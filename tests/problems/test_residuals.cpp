@@ -1,0 +1,76 @@
+// Residuals of the problem families: analytic cases and cone-projection properties.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "moreau/problems/coulomb_cone.hpp"
+#include "moreau/problems/friction_contact.hpp"
+#include "moreau/problems/lcp.hpp"
+#include "moreau/problems/mlcp.hpp"
+
+using namespace moreau;
+
+TEST(LcpResidual, ZeroAtKnownSolutionPositiveElsewhere) {
+  // M = I, q = (-1, 2): the solution is z = max(0, -q) = (1, 0), w = (0, 2).
+  Lcp lcp{Matrix::Identity(2, 2), Vector2(-1.0, 2.0)};
+  EXPECT_DOUBLE_EQ(lcp_residual(lcp, Vector2(1.0, 0.0)), 0.0);
+  // z = 0: w = q, min(z, w) = (-1, 0) → ‖·‖ = 1; scale = max(‖q‖=√5, 0, √5) → 1/√5.
+  EXPECT_NEAR(lcp_residual(lcp, Vector2(0.0, 0.0)), 1.0 / std::sqrt(5.0), 1e-15);
+}
+
+TEST(LcpValidate, RejectsWrongSizesAndNaN) {
+  Lcp lcp{Matrix::Identity(2, 2), Vector3(1, 2, 3)};
+  EXPECT_THROW(lcp.validate(), std::invalid_argument);
+  Lcp nan{Matrix::Identity(2, 2), Vector2(std::nan(""), 1.0)};
+  EXPECT_THROW(nan.validate(), std::invalid_argument);
+}
+
+TEST(MlcpResidual, ZeroAtSolution) {
+  // u + v - 1 = 0;  w = u + v + ... pick B = 1, D = 0, b = -0.5: v = 0.5, u = 0.5, w = 0.
+  Mlcp p{Matrix::Ones(1, 1), Matrix::Ones(1, 1), Matrix::Ones(1, 1), Matrix::Zero(1, 1),
+         Vector::Constant(1, -1.0), Vector::Constant(1, -0.5)};
+  EXPECT_NEAR(mlcp_residual(p, Vector::Constant(1, 0.5), Vector::Constant(1, 0.5)), 0.0, 1e-15);
+  EXPECT_GT(mlcp_residual(p, Vector::Constant(1, 0.0), Vector::Constant(1, 0.0)), 0.1);
+}
+
+TEST(CoulombCone, ProjectionIsIdempotentAndOrthogonal) {
+  std::mt19937 rng(42);
+  std::normal_distribution<double> n01;
+  std::uniform_real_distribution<double> mu_dist(0.0, 2.0);
+  for (int k = 0; k < 1000; ++k) {
+    const Vector3 x(n01(rng), n01(rng), n01(rng));
+    const double mu = mu_dist(rng);
+    const Vector3 p = project_on_coulomb_cone(x, mu);
+    EXPECT_LE(std::hypot(p[1], p[2]), mu * p[0] + 1e-12);
+    EXPECT_NEAR((project_on_coulomb_cone(p, mu) - p).norm(), 0.0, 1e-12);
+    // Moreau decomposition: x − P(x) is orthogonal to P(x) and lies in the polar cone, so
+    // for any y in the cone ⟨x − P(x), y − P(x)⟩ ≤ 0.
+    EXPECT_NEAR((x - p).dot(p), 0.0, 1e-10);
+    const Vector3 y(1.0, 0.3 * mu, -0.4 * mu);
+    EXPECT_LE((x - p).dot(y - p), 1e-10);
+  }
+}
+
+TEST(FrictionContactResidual, SticksAndSlidesAnalytic) {
+  // One contact, W = I, μ = 0.5. q = (-1, 0.2, 0): sticking solution r = (1, -0.2, 0), u = 0.
+  FrictionContactProblem p;
+  p.W = SparseMatrix(3, 3);
+  p.W.setIdentity();
+  p.q = Vector3(-1.0, 0.2, 0.0);
+  p.mu = Vector::Constant(1, 0.5);
+  p.validate();
+  EXPECT_NEAR(friction_contact_residual(p, Vector3(1.0, -0.2, 0.0)), 0.0, 1e-15);
+  // q = (-1, 2, 0): sliding, r = (1, -0.5, 0), u = (0, 1.5, 0) with r_T opposite to u_T.
+  p.q = Vector3(-1.0, 2.0, 0.0);
+  EXPECT_NEAR(friction_contact_residual(p, Vector3(1.0, -0.5, 0.0)), 0.0, 1e-15);
+  EXPECT_GT(friction_contact_residual(p, Vector3(1.0, 0.5, 0.0)), 0.1);
+}
+
+TEST(FrictionContactValidate, RejectsNegativeMu) {
+  FrictionContactProblem p;
+  p.W = SparseMatrix(3, 3);
+  p.W.setIdentity();
+  p.q = Vector3(-1.0, 0.2, 0.0);
+  p.mu = Vector::Constant(1, -0.1);
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+}

@@ -15,7 +15,6 @@ void bind_common(py::module_& m) {
       .value("ray_termination", Status::ray_termination)
       .value("time_limit", Status::time_limit)
       .value("infeasible", Status::infeasible)
-      .def("__str__", [](Status s) { return std::string(to_string(s)); });
   py::class_<SolverReport>(m, "SolverReport")
       .def_readonly("solver", &SolverReport::solver)
       .def_readonly("status", &SolverReport::status)

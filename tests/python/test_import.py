@@ -3,5 +3,5 @@ import moreau
 
 
 def test_status_names_round_trip():
-    assert str(moreau.Status.converged) == "converged"
-    assert str(moreau.Status.ray_termination) == "ray_termination"
+    assert moreau.Status.converged.name == "converged"
+    assert moreau.Status.ray_termination.name == "ray_termination"

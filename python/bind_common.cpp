@@ -14,7 +14,7 @@ void bind_common(py::module_& m) {
       .value("numerical_failure", Status::numerical_failure)
       .value("ray_termination", Status::ray_termination)
       .value("time_limit", Status::time_limit)
-      .value("infeasible", Status::infeasible)
+      .value("infeasible", Status::infeasible);
   py::class_<SolverReport>(m, "SolverReport")
       .def_readonly("solver", &SolverReport::solver)
       .def_readonly("status", &SolverReport::status)

@@ -6,9 +6,9 @@
 namespace moreau::python {
 namespace py = pybind11;
 void bind_common(py::module_& m);
-void bind_problems(py::module_& m);
-void bind_solvers(py::module_& m);
-void bind_io(py::module_& m);
+void bind_lcp(py::module_& m);               // LCP, MLCP problems and solvers
+void bind_friction_contact(py::module_& m);  // frictional contact problems and solvers
+void bind_fclib(py::module_& m);             // FCLIB I/O and moreau.solve
 void bind_model(py::module_& m);
 void bind_analysis(py::module_& m);
 void bind_impact(py::module_& m);

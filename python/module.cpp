@@ -6,9 +6,9 @@
 PYBIND11_MODULE(_moreau, m) {
   m.doc() = "moreau: nonsmooth contact dynamics (compiled core)";
   moreau::python::bind_common(m);
-  moreau::python::bind_problems(m);
-  moreau::python::bind_solvers(m);
-  moreau::python::bind_io(m);
+  moreau::python::bind_lcp(m);
+  moreau::python::bind_friction_contact(m);
+  moreau::python::bind_fclib(m);
   moreau::python::bind_model(m);
   moreau::python::bind_analysis(m);
   moreau::python::bind_impact(m);

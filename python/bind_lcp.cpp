@@ -1,8 +1,8 @@
-// Python bindings of the problems layer.
+// Python bindings: lcp.
 #include "bindings.hpp"
 
 namespace moreau::python {
 
-void bind_problems(py::module_& /*m*/) {}
+void bind_lcp(py::module_& /*m*/) {}
 
 }  // namespace moreau::python

@@ -1,8 +1,8 @@
-// Python bindings of the io layer.
+// Python bindings: fclib.
 #include "bindings.hpp"
 
 namespace moreau::python {
 
-void bind_io(py::module_& /*m*/) {}
+void bind_fclib(py::module_& /*m*/) {}
 
 }  // namespace moreau::python

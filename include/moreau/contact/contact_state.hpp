@@ -1,0 +1,59 @@
+#pragma once
+// The contact data of a Lagrangian system at one state (q, q̇, t): what the analysis tools,
+// the impact laws and the simulators read. Plain data, produced by the model layer
+// (LagrangianSystem::contact_state) or filled by hand.
+//
+// Convention (digest 001 §0, digest 003 §1): generalized-coordinate Jacobians are COLUMNS,
+//   M(q) q̈ + F(q, q̇, t) = Σ_i (∇h_i λ_n,i + H_t,i λ_t,i),
+// F on the left (gravity with y up enters as +m g, an applied force f as −f). The local
+// normal velocity of constraint i is ∇h_iᵀ q̇, its acceleration ∇h_iᵀ q̈ + c_n,i with
+// c_n,i = (d/dt ∇h_iᵀ) q̇; the same for the tangent block H_t,i with c_t,i.
+#include <string>
+#include <vector>
+
+#include "moreau/common/types.hpp"
+
+namespace moreau {
+
+enum class ConstraintKind { bilateral, unilateral };
+
+struct ContactConstraint {
+  std::string name;                                    // e.g. "floor/tip", "joint_1"
+  ConstraintKind kind = ConstraintKind::unilateral;
+  double mu = 0.0;                                     // Coulomb coefficient, 0 = frictionless
+  double restitution = 0.0;                            // normal restitution e ∈ [0, 1]
+  double gap = 0.0;                                    // h(q), m (0 for an active contact)
+  Vector normal;                                       // ∇h(q), n
+  Matrix tangent;                                      // H_t(q), n×(d−1)
+  double normal_bias = 0.0;                            // c_n = (d/dt ∇hᵀ) q̇, m/s²
+  Vector tangent_bias;                                 // c_t, d−1, m/s²
+  // Drake-style (digest 002 §B) softening and Baumgarte stabilization of this constraint:
+  double gamma = 0.0;            // velocity-level softening: 0 ≤ ġ + γλ ⊥ λ ≥ 0
+  double baumgarte_alpha = 0.0;  // acceleration level: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
+  double baumgarte_beta = 0.0;
+};
+
+struct ContactState {
+  int dimension = 2;  // 2 (planar: one tangent) or 3 (spatial: two tangents)
+  double t = 0.0;     // s
+  Vector q;           // generalized coordinates, n
+  Vector v;           // generalized velocities q̇, n
+  Matrix M;           // mass matrix, n×n, symmetric positive semidefinite (may be singular)
+  Vector F;           // n, see the convention above
+  std::vector<ContactConstraint> constraints;
+
+  Index dofs() const { return q.size(); }
+  Index size() const { return static_cast<Index>(constraints.size()); }
+  // Stacked blocks over all constraints, in order: J_n = [∇h_1 … ∇h_m] (n×m),
+  // J_t = [H_t,1 … H_t,m] (n×(d−1)m), c_n (m), c_t ((d−1)m), μ (m).
+  Matrix normal_jacobian() const;
+  Matrix tangent_jacobian() const;
+  Vector normal_bias() const;
+  Vector tangent_bias() const;
+  Vector friction() const;
+  // Throws std::invalid_argument naming the field: sizes, NaN, μ < 0, e ∉ [0,1],
+  // non-symmetric M (relative tolerance 1e-10), d ∉ {2, 3}.
+  void validate() const;
+};
+
+}  // namespace moreau

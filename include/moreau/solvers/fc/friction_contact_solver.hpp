@@ -1,0 +1,47 @@
+#pragma once
+// Entry point to every frictional-contact solver by name (2D and 3D, local and global form).
+// Individual solvers have their own headers and settings; this registry is what the command
+// line, the Python module, the simulators and the benchmarks call.
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "moreau/problems/friction_contact.hpp"
+
+namespace moreau {
+
+struct FrictionContactSettings {
+  double tolerance = 1e-8;  // on friction_contact_residual
+  int max_iterations = 10000;
+  double time_limit = std::numeric_limits<double>::infinity();  // wall-clock cap, s
+};
+
+// Names accepted by solve_friction_contact for problems of the given dimension (2 or 3).
+std::vector<std::string> friction_contact_solver_names(int dimension);
+// One-line description of a solver, for `moreau solve --list-solvers`.
+std::string friction_contact_solver_description(std::string_view name);
+
+// The solver picked when the user names none: fast and robust for this problem.
+std::string choose_friction_contact_solver(const FrictionContactProblem& problem);
+
+// Solves with the named solver ("auto" = choose_friction_contact_solver). Throws
+// std::invalid_argument for an unknown name or an invalid problem; non-convergence is a status.
+FrictionContactResult solve_friction_contact(const FrictionContactProblem& problem,
+                                             std::string_view solver,
+                                             const FrictionContactSettings& settings = {},
+                                             const Vector& guess = Vector());
+
+// Condensed local form of a global problem when M is invertible:
+//   W = Hᵀ M⁻¹ H,   q = Hᵀ M⁻¹ f + w.
+FrictionContactProblem condense(const GlobalFrictionContactProblem& problem);
+
+// Global problems: "condensed:<local solver>" condenses then recovers v = M⁻¹(H r + f);
+// other names work on the global form directly.
+std::vector<std::string> global_friction_contact_solver_names(int dimension);
+FrictionContactResult solve_global_friction_contact(const GlobalFrictionContactProblem& problem,
+                                                    std::string_view solver,
+                                                    const FrictionContactSettings& settings = {},
+                                                    const Vector& guess_r = Vector());
+
+}  // namespace moreau

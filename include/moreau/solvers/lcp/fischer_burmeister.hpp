@@ -1,0 +1,19 @@
+#pragma once
+// Semismooth Newton on the Fischer–Burmeister reformulation of LCP(M, q):
+//   Φ_i(z) = z_i + w_i − sqrt(z_i² + w_i²),  w = M z + q,  solve Φ(z) = 0
+// with an Armijo line search on ½‖Φ‖² (De Luca, Facchinei & Kanzow 1996).
+#include "moreau/problems/lcp.hpp"
+
+namespace moreau {
+
+struct LcpNewtonSettings {
+  double tolerance = 1e-12;  // on lcp_residual
+  int max_iterations = 200;
+  double armijo = 1e-4;      // sufficient decrease constant
+  double backtrack = 0.5;    // step reduction factor
+};
+
+LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettings& settings = {},
+                                       const Vector& guess = Vector());
+
+}  // namespace moreau

@@ -1,7 +1,11 @@
 """moreau: rigid multibody systems with unilateral contacts, Coulomb friction and impacts.
 
-The compiled core is ``moreau._moreau``; the submodules add the Python-side helpers
-(plots, conveniences). Everything public is re-exported here.
+The compiled core is ``moreau._moreau``; the private submodules add the Python-side helpers
+(plots, conveniences) of each area. Everything public is re-exported here.
 """
 from ._moreau import *  # noqa: F401,F403
 from ._moreau import Status, SolverReport  # noqa: F401
+from ._solve import *  # noqa: F401,F403
+from ._analysis import *  # noqa: F401,F403
+from ._impact import *  # noqa: F401,F403
+from ._simulate import *  # noqa: F401,F403

@@ -1,0 +1,1 @@
+"""Python-side helpers (owner module _analysis; see the package docstring)."""

@@ -1,0 +1,1 @@
+"""Python-side helpers (owner module _impact; see the package docstring)."""

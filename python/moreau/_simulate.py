@@ -1,0 +1,1 @@
+"""Python-side helpers (owner module _simulate; see the package docstring)."""

@@ -1,0 +1,1 @@
+"""Python-side helpers (owner module _solve; see the package docstring)."""

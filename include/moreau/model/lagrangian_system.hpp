@@ -1,0 +1,48 @@
+#pragma once
+// A Lagrangian system with constraints (digest 001 §1.1, digest 003 §1):
+//   M(q) q̈ + F(q, q̇, t) = Σ_i (∇h_i(q) λ_n,i + H_t,i(q) λ_t,i)
+// with bilateral (h_i = 0) and unilateral (0 ≤ λ_n,i ⊥ h_i ≥ 0) constraints, each frictionless
+// or with Coulomb friction. Every consumer (analysis, impact laws, simulators) reads a system
+// through contact_state(q, v, t), which returns ALL constraints with their gaps (active or
+// not), so that a simulator can locate closings by root finding on the gaps.
+//
+// Generalized velocities v may differ from q̇ (quaternions for spatial bodies): q̇ = position_rate.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moreau/contact/contact_state.hpp"
+
+namespace moreau {
+
+class LagrangianSystem {
+ public:
+  virtual ~LagrangianSystem() = default;
+
+  virtual std::string name() const = 0;
+  virtual int dimension() const = 0;          // 2 (planar) or 3 (spatial)
+  virtual Index velocity_size() const = 0;    // n = size of v, M is n×n
+  virtual Index position_size() const { return velocity_size(); }  // size of q
+  // Names of the generalized coordinates / velocities, for output headers.
+  virtual std::vector<std::string> position_names() const;
+  virtual std::vector<std::string> velocity_names() const;
+
+  // The full contact data at (q, v, t): M, F and every constraint (gap, ∇h, H_t, c_n, c_t, μ, e).
+  virtual ContactState contact_state(const Vector& q, const Vector& v, double t) const = 0;
+
+  // q̇ as a function of (q, v); identity unless overridden.
+  virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
+  // Re-normalizes q after a step (unit quaternions); identity unless overridden.
+  virtual void normalize_position(Vector& /*q*/) const {}
+  // Kinetic plus potential energy, J (potential: gravity or what the system defines).
+  virtual double kinetic_energy(const Vector& q, const Vector& v) const;
+  virtual double potential_energy(const Vector& /*q*/) const { return 0.0; }
+
+  // Optional initial state (gallery systems carry one).
+  Vector initial_q;
+  Vector initial_v;
+};
+
+using LagrangianSystemPtr = std::shared_ptr<const LagrangianSystem>;
+
+}  // namespace moreau

@@ -22,9 +22,9 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
 
 test-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMOREAU_SANITIZE=ON -DMOREAU_BUILD_BENCH=OFF -DPython3_EXECUTABLE=$(PYTHON)
-	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j $(JOBS) -LE python --timeout 1200
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS) --timeout 1200
 
 bench-fclib: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps

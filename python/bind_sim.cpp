@@ -1,8 +1,84 @@
-// Python bindings of the sim layer.
+// Python bindings of the sim layer: moreau._moreau._simulate_scene, used by moreau.simulate
+// (python/moreau/_simulate.py), which wraps the arrays in a SimulationResult.
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include "../apps/moreau/simulate_scene.hpp"
 #include "bindings.hpp"
+#include "moreau/io/scene.hpp"
+#include "moreau/sim/recorder.hpp"
 
 namespace moreau::python {
 
-void bind_sim(py::module_& /*m*/) {}
+namespace {
+
+py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
+                        const std::string& integrator) {
+  const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
+  cli::SceneRun run = cli::prepare_scene_run(scene, integrator, t_end);
+  SimulationResult res;
+  {
+    py::gil_scoped_release release;
+    res = simulate(*run.system, run.settings);
+    if (!out.empty()) write_simulation_outputs(res, out);
+  }
+  py::dict d;
+  d["t"] = Eigen::Map<const Vector>(res.t.data(), static_cast<Index>(res.t.size())).eval();
+  d["q"] = res.q_matrix();
+  d["v"] = res.v_matrix();
+  d["kinetic"] = Eigen::Map<const Vector>(res.kinetic.data(), static_cast<Index>(res.kinetic.size())).eval();
+  d["potential"] =
+      Eigen::Map<const Vector>(res.potential.data(), static_cast<Index>(res.potential.size())).eval();
+  d["position_names"] = res.position_names;
+  d["velocity_names"] = res.velocity_names;
+  d["contact_names"] = res.contact_names;
+  py::list events;
+  for (const auto& e : res.events) {
+    py::dict ev;
+    ev["t"] = e.t;
+    ev["kind"] = e.kind;
+    ev["contact"] = e.contact;
+    ev["name"] = e.contact >= 0 && e.contact < static_cast<Index>(res.contact_names.size())
+                     ? res.contact_names[e.contact]
+                     : std::string();
+    ev["detail"] = e.detail;
+    events.append(ev);
+  }
+  d["events"] = events;
+  const Index nc = static_cast<Index>(res.contacts.size());
+  Vector ct(nc), gap(nc), rn(nc);
+  Eigen::VectorXi cid(nc);
+  Matrix rt(nc, std::max(1, res.dimension - 1));
+  std::vector<std::string> modes;
+  for (Index k = 0; k < nc; ++k) {
+    const auto& c = res.contacts[k];
+    ct[k] = c.t;
+    cid[k] = static_cast<int>(c.contact);
+    gap[k] = c.gap;
+    rn[k] = c.r_n;
+    for (Index j = 0; j < rt.cols(); ++j) rt(k, j) = j < c.r_t.size() ? c.r_t[j] : 0.0;
+    modes.push_back(c.mode);
+  }
+  py::dict contacts;
+  contacts["t"] = ct;
+  contacts["contact"] = cid;
+  contacts["gap"] = gap;
+  contacts["r_n"] = rn;
+  contacts["r_t"] = rt;
+  contacts["mode"] = modes;
+  d["contacts"] = contacts;
+  py::dict summary = py::module_::import("json").attr("loads")(simulation_summary_json(res));
+  summary["plot"] = run.plot;
+  d["summary"] = summary;
+  return d;
+}
+
+}  // namespace
+
+void bind_sim(py::module_& m) {
+  m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
+        py::arg("t_end"), py::arg("integrator"),
+        "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
+}
 
 }  // namespace moreau::python

@@ -1,11 +1,278 @@
-// `moreau analyze`: placeholder registration until the subcommand lands.
+// `moreau analyze (SCENE.json | --gallery NAME [--param key=value ...]) [--json] [--all-sticking]`:
+// contact analysis of one state (issue 3): active contacts, acceleration-level problem matrices
+// (digest 002 §B), contact modes, the Painlevé case with α, β and μ_c (digest 000 §A.4), the
+// sliding LCP of 003 with its matrix-class tests and, with --all-sticking, the all-sticking
+// problem of 001. The JSON keys are listed in docs/cli/analyze.md.
+//
+// Scene files (examples/scenes/analysis/*.json):
+//   {"gallery": NAME, "params": {key: value, …}, "q": [...]?, "v": [...]?}
+// or an explicit state
+//   {"name": "...", "dimension": 2, "M": [[…]], "F": […], "q": […]?, "v": […],
+//    "constraints": [{"name", "kind": "unilateral"|"bilateral", "mu", "e", "gap", "normal": […],
+//                     "tangent": […] (2D) or [[…], […]] (3D, the two columns),
+//                     "normal_bias", "tangent_bias", "gamma", "baumgarte_alpha", "baumgarte_beta"}]}
+// Bad input: one line naming the field and value, exit code 2 (main.cpp).
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analyze_report.hpp"
 #include "commands.hpp"
+#include "moreau/common/error.hpp"
+#include "moreau/model/gallery.hpp"
 
 namespace moreau::cli {
+namespace {
+
+using nlohmann::json;
+
+double parse_number(const std::string& field, const std::string& text) {
+  std::size_t pos = 0;
+  double x = 0.0;
+  try {
+    x = std::stod(text, &pos);
+  } catch (const std::exception&) {
+    throw_invalid("{}: value '{}' is not a number", field, text);
+  }
+  MOREAU_REQUIRE(pos == text.size(), "{}: value '{}' is not a number", field, text);
+  MOREAU_REQUIRE(std::isfinite(x), "{}: value '{}' must be finite", field, text);
+  return x;
+}
+
+double json_number(const json& j, const std::string& field) {
+  MOREAU_REQUIRE(j.is_number(), "scene: field '{}' must be a number, got {}", field, j.dump());
+  const double x = j.get<double>();
+  MOREAU_REQUIRE(std::isfinite(x), "scene: field '{}' must be finite, got {}", field, j.dump());
+  return x;
+}
+
+Vector json_vector(const json& j, const std::string& field, Index expected = -1) {
+  MOREAU_REQUIRE(j.is_array(), "scene: field '{}' must be an array of numbers, got {}", field, j.dump());
+  Vector x(static_cast<Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) x[i] = json_number(j[i], fmt::format("{}[{}]", field, i));
+  MOREAU_REQUIRE(expected < 0 || x.size() == expected, "scene: field '{}' has {} entries, expected {}",
+                 field, x.size(), expected);
+  return x;
+}
+
+Matrix json_matrix(const json& j, const std::string& field, Index rows, Index cols) {
+  MOREAU_REQUIRE(j.is_array() && static_cast<Index>(j.size()) == rows,
+                 "scene: field '{}' must be a {}×{} array of rows", field, rows, cols);
+  Matrix A(rows, cols);
+  for (Index i = 0; i < rows; ++i)
+    A.row(i) = json_vector(j[i], fmt::format("{}[{}]", field, i), cols).transpose();
+  return A;
+}
+
+ContactState explicit_state(const json& s) {
+  ContactState st;
+  st.dimension = s.contains("dimension") ? static_cast<int>(json_number(s["dimension"], "dimension")) : 2;
+  MOREAU_REQUIRE(st.dimension == 2 || st.dimension == 3, "scene: field 'dimension' must be 2 or 3, got {}",
+                 st.dimension);
+  MOREAU_REQUIRE(s.contains("M"), "scene: field 'M' is missing (give 'gallery' or explicit M, F, v, constraints)");
+  MOREAU_REQUIRE(s["M"].is_array(), "scene: field 'M' must be an array of rows");
+  const Index n = static_cast<Index>(s["M"].size());
+  MOREAU_REQUIRE(n > 0, "scene: field 'M' is empty");
+  st.M = json_matrix(s["M"], "M", n, n);
+  MOREAU_REQUIRE(s.contains("F"), "scene: field 'F' is missing");
+  st.F = json_vector(s["F"], "F", n);
+  st.q = s.contains("q") ? json_vector(s["q"], "q", n) : Vector::Zero(n);
+  st.v = s.contains("v") ? json_vector(s["v"], "v", n) : Vector::Zero(n);
+  st.t = s.contains("t") ? json_number(s["t"], "t") : 0.0;
+  MOREAU_REQUIRE(s.contains("constraints") && s["constraints"].is_array(),
+                 "scene: field 'constraints' must be an array");
+  const Index d1 = st.dimension - 1;
+  for (std::size_t i = 0; i < s["constraints"].size(); ++i) {
+    const json& c = s["constraints"][i];
+    const std::string f = fmt::format("constraints[{}]", i);
+    MOREAU_REQUIRE(c.is_object(), "scene: field '{}' must be an object", f);
+    ContactConstraint cc;
+    cc.name = c.value("name", fmt::format("c{}", i));
+    const std::string kind = c.value("kind", "unilateral");
+    MOREAU_REQUIRE(kind == "unilateral" || kind == "bilateral",
+                   "scene: field '{}.kind' must be 'unilateral' or 'bilateral', got '{}'", f, kind);
+    cc.kind = kind == "bilateral" ? ConstraintKind::bilateral : ConstraintKind::unilateral;
+    auto opt = [&](const char* key, double dflt) {
+      return c.contains(key) ? json_number(c[key], f + "." + key) : dflt;
+    };
+    cc.mu = opt("mu", 0.0);
+    MOREAU_REQUIRE(cc.mu >= 0.0, "scene: field '{}.mu' = {} must be ≥ 0", f, cc.mu);
+    cc.restitution = opt("e", 0.0);
+    cc.gap = opt("gap", 0.0);
+    cc.normal_bias = opt("normal_bias", 0.0);
+    cc.gamma = opt("gamma", 0.0);
+    cc.baumgarte_alpha = opt("baumgarte_alpha", 0.0);
+    cc.baumgarte_beta = opt("baumgarte_beta", 0.0);
+    MOREAU_REQUIRE(c.contains("normal"), "scene: field '{}.normal' is missing", f);
+    cc.normal = json_vector(c["normal"], f + ".normal", n);
+    if (!c.contains("tangent")) {
+      cc.tangent = Matrix::Zero(n, d1);
+    } else if (d1 == 1) {
+      cc.tangent = json_vector(c["tangent"], f + ".tangent", n);
+    } else {
+      cc.tangent = json_matrix(c["tangent"], f + ".tangent", 2, n).transpose();
+    }
+    cc.tangent_bias = c.contains("tangent_bias") ? json_vector(c["tangent_bias"], f + ".tangent_bias", d1)
+                                                 : Vector(Vector::Zero(d1));
+    st.constraints.push_back(std::move(cc));
+  }
+  st.validate();
+  return st;
+}
+
+struct Loaded {
+  ContactState state;
+  std::string label;
+};
+
+Loaded from_gallery(const std::string& name, const GalleryParams& params, const json* scene) {
+  auto sys = make_gallery_system(name, params);
+  Vector q = sys->initial_q, v = sys->initial_v;
+  if (scene && scene->contains("q")) q = json_vector((*scene)["q"], "q", sys->velocity_size());
+  if (scene && scene->contains("v")) v = json_vector((*scene)["v"], "v", sys->velocity_size());
+  return {sys->contact_state(q, v, 0.0), name};
+}
+
+Loaded load_scene(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot open scene file '{}'", path));
+  json s;
+  try {
+    s = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw_invalid("scene '{}' is not valid JSON: {}", path, e.what());
+  }
+  MOREAU_REQUIRE(s.is_object(), "scene '{}' must be a JSON object", path);
+  if (s.contains("gallery")) {
+    MOREAU_REQUIRE(s["gallery"].is_string(), "scene: field 'gallery' must be a string, got {}", s["gallery"].dump());
+    GalleryParams params;
+    if (s.contains("params")) {
+      MOREAU_REQUIRE(s["params"].is_object(), "scene: field 'params' must be an object");
+      for (const auto& [k, val] : s["params"].items()) params[k] = json_number(val, "params." + k);
+    }
+    return from_gallery(s["gallery"].get<std::string>(), params, &s);
+  }
+  return {explicit_state(s), s.value("name", path)};
+}
+
+void print_text(const json& r, std::FILE* out) {
+  fmt::print(out, "system {} (d = {}), t = {}\n", r["system"].get<std::string>(), r["dimension"].get<int>(),
+             r["t"].get<double>());
+  fmt::print(out, "q = {}\nv = {}\n", r["q"].dump(), r["v"].dump());
+  fmt::print(out, "contacts:\n");
+  for (const auto& c : r["contacts"])
+    fmt::print(out, "  [{}] {:<16} {:<10} mu={:<6} gap={:<12.6g} vn={:<12.6g} vt={} {}{}\n", c["index"].get<int>(),
+               c["name"].get<std::string>(), c["kind"].get<std::string>(), c["mu"].get<double>(),
+               c["gap"].get<double>(), c["normal_velocity"].get<double>(), c["tangent_velocity"].dump(),
+               c["active"].get<bool>() ? "active" : "inactive", c["sliding"].get<bool>() ? " sliding" : "");
+  const json& p = r["problem"];
+  fmt::print(out, "problem (active contacts {}):\n", r["active"].dump());
+  fmt::print(out, "  M = {}\n  F = {}\n", p["M"].dump(), p["F"].dump());
+  fmt::print(out, "  Delassus N M⁻¹ N = {}\n  N M⁻¹ T = {}\n  T M⁻¹ T = {}\n", p["delassus_nn"].dump(),
+             p["delassus_nt"].dump(), p["delassus_tt"].dump());
+  fmt::print(out, "  sliding matrix N M⁻¹ (N − μQ) = {}\n", p["sliding_matrix"].dump());
+  fmt::print(out, "  free acceleration = {}\n  free normal acceleration = {}\n", p["free_acceleration"].dump(),
+             p["free_normal_acceleration"].dump());
+  const json& m = r["modes"];
+  if (m.contains("error")) {
+    fmt::print(out, "modes: not computed ({})\n", m["error"].get<std::string>());
+  } else {
+    fmt::print(out, "modes: {} solution(s) ({})\n", m["count"].get<int>(), m["status"].get<std::string>());
+    int k = 0;
+    for (const auto& s : m["solutions"]) {
+      fmt::print(out, "  solution {}: q̈ = {}\n", k++, s["qddot"].dump());
+      for (const auto& e : s["contacts"])
+        fmt::print(out, "    [{}] {:<16} {:<8} λn = {:<12.6g} λt = {} an = {:.6g}\n", e["index"].get<int>(),
+                   e["name"].get<std::string>(), e["mode"].get<std::string>(),
+                   e["lambda_n"].is_null() ? NAN : e["lambda_n"].get<double>(), e["lambda_t"].dump(),
+                   e["a_n"].is_null() ? NAN : e["a_n"].get<double>());
+    }
+  }
+  if (r["painleve"].is_null()) {
+    fmt::print(out, "painleve: no active unilateral 2D contact\n");
+  } else {
+    const json& pj = r["painleve"];
+    fmt::print(out, "painleve (contact {}, {}, sigma = {}): alpha = {}, beta = {}, case = {}, mu_c = {}\n",
+               pj["contact"].get<int>(), pj["sliding"].get<bool>() ? "sliding" : "not sliding",
+               pj["sigma"].get<int>(), pj["alpha"].dump(), pj["beta"].dump(), pj["case"].get<std::string>(),
+               r["mu_critical"].is_null() ? std::string("inf") : r["mu_critical"].dump());
+  }
+  if (!r["sliding_lcp"].is_null() && !r["sliding_lcp"].contains("error")) {
+    const json& l = r["sliding_lcp"];
+    fmt::print(out, "sliding LCP (003): D = {}, b = {}\n  classification: {}\n", l["D"].dump(), l["b"].dump(),
+               l["classification"].dump());
+  }
+  fmt::print(out, "matrix tests: {}\n", r["matrix_tests"].dump());
+  if (r["quasi_velocities"].contains("error"))
+    fmt::print(out, "quasi-velocities: not computed ({})\n", r["quasi_velocities"]["error"].get<std::string>());
+  else
+    fmt::print(out, "quasi-velocities: rho = {}, N = {}, G = {}\n", r["quasi_velocities"]["rho"].dump(),
+               r["quasi_velocities"]["N"].dump(), r["quasi_velocities"]["G"].dump());
+  if (r.contains("all_sticking")) {
+    const json& a = r["all_sticking"];
+    if (a.contains("error"))
+      fmt::print(out, "all-sticking: not computed ({})\n", a["error"].get<std::string>());
+    else
+      fmt::print(out, "all-sticking: {} (q̈ = {}, λn = {}, λt = {}, detaching {}, at cone edge {}, margin {})\n",
+                 a["status"].get<std::string>(), a["qddot"].dump(), a["lambda_n"].dump(), a["lambda_t"].dump(),
+                 a["detaching"].dump(), a["at_cone_edge"].dump(), a["min_margin"].dump());
+  }
+}
+
+}  // namespace
 
 void add_analyze_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("analyze", "(not available yet)");
-  cmd->callback([] { throw std::runtime_error("'moreau analyze' is not available in this build yet"); });
+  struct Options {
+    std::string scene, gallery;
+    std::vector<std::string> params;
+    bool json = false, all_sticking = false, list = false;
+  };
+  auto opt = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("analyze", "contact analysis of one state: modes, Painlevé, all-sticking");
+  cmd->add_option("scene", opt->scene, "scene JSON file (gallery form or explicit M, F, constraints)");
+  cmd->add_option("--gallery,-g", opt->gallery, "gallery system name (see --list)");
+  cmd->add_option("--param,-p", opt->params, "gallery parameter key=value (repeatable)")->allow_extra_args(false);
+  cmd->add_flag("--json", opt->json, "print the report as JSON");
+  cmd->add_flag("--all-sticking", opt->all_sticking, "also solve the all-sticking problem of 001");
+  cmd->add_flag("--list", opt->list, "list the gallery systems and their parameters");
+  cmd->callback([opt] {
+    if (opt->list) {
+      for (const auto& e : gallery_catalog()) {
+        fmt::print("{}: {}\n", e.name, e.description);
+        for (const auto& p : e.parameters) fmt::print("    {:<18} = {:<10g} {}\n", p.name, p.default_value, p.description);
+      }
+      return;
+    }
+    MOREAU_REQUIRE(opt->scene.empty() != opt->gallery.empty(),
+                   "analyze: give exactly one of SCENE.json or --gallery NAME");
+    MOREAU_REQUIRE(opt->gallery.size() || opt->params.empty(), "analyze: --param needs --gallery");
+    Loaded loaded;
+    if (!opt->gallery.empty()) {
+      GalleryParams params;
+      for (const auto& kv : opt->params) {
+        const auto eq = kv.find('=');
+        MOREAU_REQUIRE(eq != std::string::npos && eq > 0, "--param '{}' must have the form key=value", kv);
+        const std::string key = kv.substr(0, eq);
+        params[key] = parse_number(fmt::format("--param {}", key), kv.substr(eq + 1));
+      }
+      loaded = from_gallery(opt->gallery, params, nullptr);
+    } else {
+      loaded = load_scene(opt->scene);
+    }
+    const json report = report::analyze(loaded.state, loaded.label, opt->all_sticking);
+    if (opt->json)
+      std::cout << report.dump(2) << "\n";
+    else
+      print_text(report, stdout);
+  });
 }
 
 }  // namespace moreau::cli

@@ -1,11 +1,78 @@
-// `moreau impact`: placeholder registration until the subcommand lands.
+// `moreau impact SPEC.json [--json]`: runs an impact law on rigid bodies and point contacts
+// (format in docs/cli/impact.md). Prints a short report, or the full result as JSON with --json.
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
+#include "moreau/impact/impact_spec.hpp"
 
 namespace moreau::cli {
 
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot read the impact SPEC '{}'", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string vec(const nlohmann::json& a) {
+  return fmt::format("({:.6f}, {:.6f}, {:.6f})", a[0].get<double>(), a[1].get<double>(),
+                     a[2].get<double>());
+}
+
+void print_report(const nlohmann::json& r) {
+  std::cout << fmt::format("law {}{}: {}\n", r["law"].get<std::string>(),
+                           r.contains("variant") ? " (" + r["variant"].get<std::string>() + ")" : "",
+                           r["status"].get<std::string>());
+  if (r.contains("message")) std::cout << "  " << r["message"].get<std::string>() << "\n";
+  for (const auto& b : r["bodies"])
+    std::cout << fmt::format("body {}: velocity {} angular velocity {}\n", b["name"].get<std::string>(),
+                             vec(b["velocity"]), vec(b["angular_velocity"]));
+  for (size_t i = 0; i < r["contacts"].size(); ++i) {
+    const auto& c = r["contacts"][i];
+    std::cout << fmt::format("contact {} ({}–{}): impulse {}\n", i, c["bodies"][0].get<std::string>(),
+                             c["bodies"][1].get<std::string>(), vec(c["impulse"]));
+    for (const auto& e : c["events"])
+      std::cout << fmt::format("  {:<22} at normal impulse {:.6f}\n", e["kind"].get<std::string>(),
+                               e["normal_impulse"].get<double>());
+  }
+  const auto& T = r["kinetic_energy"];
+  std::cout << fmt::format("kinetic energy {:.6f} -> {:.6f}\n", T["before"].get<double>(),
+                           T["after"].get<double>());
+  if (r.contains("step"))
+    std::cout << fmt::format("impulse step {:.3g}, {} steps, error estimate {}\n",
+                             r["step"].get<double>(), r["steps"].get<long>(),
+                             r["error_estimate"].is_null()
+                                 ? std::string("n/a")
+                                 : fmt::format("{:.2g}", r["error_estimate"].get<double>()));
+}
+
+}  // namespace
+
 void add_impact_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("impact", "(not available yet)");
-  cmd->callback([] { throw std::runtime_error("'moreau impact' is not available in this build yet"); });
+  auto* cmd = app.add_subcommand(
+      "impact", "Impact of rigid bodies: compliant 3D (seed 004) or rigid laws (seed 003)");
+  static std::string spec_path;
+  static bool as_json = false;
+  cmd->add_option("spec", spec_path, "SPEC.json describing the law, bodies and contacts")->required();
+  cmd->add_flag("--json", as_json, "print the full result as JSON");
+  cmd->callback([] {
+    const std::string out = moreau::run_impact_json(read_file(spec_path), 2);
+    if (as_json) {
+      std::cout << out << "\n";
+    } else {
+      print_report(nlohmann::json::parse(out));
+    }
+  });
 }
 
 }  // namespace moreau::cli

@@ -1,11 +1,127 @@
-// `moreau simulate`: placeholder registration until the subcommand lands.
+// `moreau simulate SCENE.json [--out DIR] [--t-end T] [--integrator event|timestepping]
+//  [--no-plot]`: runs a scene (docs/scene-format.md) with the event-driven or the Moreau–Jean
+// integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json and plot.png
+// (docs/cli/simulate.md). Bad scenes throw std::invalid_argument → main() prints it, exit 2.
+//
+// plot.png is drawn by python/moreau/_simulate.py run as a script with /usr/bin/python3
+// (`python3 _simulate.py plot DIR`); the script is looked up in $MOREAU_PYTHON_DIR/moreau, then
+// next to the program (<bin>/../python/moreau: the build tree), then in the source tree
+// (<bin>/../../python/moreau). Without python3 or matplotlib the PNG is skipped with a note.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "commands.hpp"
+#include "moreau/io/scene.hpp"
+#include "moreau/sim/recorder.hpp"
+#include "simulate_scene.hpp"
 
 namespace moreau::cli {
+namespace {
+
+struct SimulateOptions {
+  std::string scene;
+  std::string out;
+  double t_end = 0.0;
+  std::string integrator;
+  bool no_plot = false;
+  std::string python = "/usr/bin/python3";
+};
+
+std::string find_plot_script() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("MOREAU_PYTHON_DIR")) dirs.emplace_back(fs::path(env) / "moreau");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path().parent_path() / "python" / "moreau");
+    dirs.push_back(exe.parent_path().parent_path().parent_path() / "python" / "moreau");
+  }
+  for (const auto& d : dirs)
+    if (fs::exists(d / "_simulate.py")) return (d / "_simulate.py").string();
+  return "";
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+void run(const SimulateOptions& opt) {
+  const Scene scene = load_scene(opt.scene);
+  SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
+  if (!opt.out.empty()) run.out_dir = opt.out;
+  const bool tty = isatty(fileno(stderr));
+  ProgressCallback progress;
+  if (tty) {
+    progress = [](double f) {
+      const int w = 40, k = static_cast<int>(f * w);
+      std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(k, '#').c_str(), std::string(w - k, ' ').c_str(),
+                   static_cast<int>(100 * f));
+      std::fflush(stderr);
+    };
+  }
+  const SimulationResult res = simulate(*run.system, run.settings, Vector(), Vector(), progress);
+  if (tty) std::fprintf(stderr, "\r%*s\r", 48, "");
+  write_simulation_outputs(res, run.out_dir);
+
+  bool plotted = false;
+  if (run.plot && !opt.no_plot) {
+    const std::string script = find_plot_script();
+    if (script.empty()) {
+      std::fprintf(stderr, "moreau: plot.png skipped: python/moreau/_simulate.py not found (set MOREAU_PYTHON_DIR)\n");
+    } else if (!std::filesystem::exists(opt.python)) {
+      std::fprintf(stderr, "moreau: plot.png skipped: %s not found\n", opt.python.c_str());
+    } else {
+      const std::string cmd = fmt::format("{} {} plot {}", shell_quote(opt.python), shell_quote(script),
+                                          shell_quote(run.out_dir));
+      const int rc = std::system(cmd.c_str());
+      if (rc != 0)
+        std::fprintf(stderr, "moreau: plot.png skipped: the plotting script failed (python3 with matplotlib needed)\n");
+      else
+        plotted = true;
+    }
+  }
+  int impacts = 0, s2s = 0, sl2st = 0, sep = 0, pain = 0;
+  for (const auto& e : res.events) {
+    impacts += e.kind == "impact";
+    s2s += e.kind == "stick_to_slip";
+    sl2st += e.kind == "slip_to_stick";
+    sep += e.kind == "separation";
+    pain += e.kind == "painleve";
+  }
+  std::printf("%s: %s integrator, t = %g s, %ld steps, status %s%s%s\n", scene.name.c_str(),
+              res.integrator.c_str(), res.t.empty() ? 0.0 : res.t.back(), res.steps, res.status.c_str(),
+              res.message.empty() ? "" : ": ", res.message.c_str());
+  std::printf("events: %d impact, %d stick_to_slip, %d slip_to_stick, %d separation, %d painleve\n", impacts,
+              s2s, sl2st, sep, pain);
+  std::printf("energy: %.6g J -> %.6g J (largest gain %.3g J); largest penetration %.3g m; wall time %.3g s\n",
+              res.energy_initial, res.energy_final, res.max_energy_gain, res.max_penetration, res.wall_time);
+  const std::string dir = std::filesystem::absolute(run.out_dir).lexically_normal().string();
+  std::printf("wrote %s/{trajectory.csv, contacts.csv, events.csv, summary.json%s}\n", dir.c_str(),
+              plotted ? ", plot.png" : "");
+}
+
+}  // namespace
 
 void add_simulate_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("simulate", "(not available yet)");
-  cmd->callback([] { throw std::runtime_error("'moreau simulate' is not available in this build yet"); });
+  auto opt = std::make_shared<SimulateOptions>();
+  auto* cmd = app.add_subcommand("simulate", "Simulate a scene (event-driven or Moreau–Jean time stepping)");
+  cmd->add_option("scene", opt->scene, "Scene file (JSON, docs/scene-format.md)")->required();
+  cmd->add_option("--out", opt->out, "Output folder (default: the scene's output.dir or out/<scene>)");
+  cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)");
+  cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
+      ->check(CLI::IsMember({"event", "timestepping"}));
+  cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");
+  cmd->add_option("--python", opt->python, "Python interpreter used for plot.png");
+  cmd->callback([opt] { run(*opt); });
 }
 
 }  // namespace moreau::cli

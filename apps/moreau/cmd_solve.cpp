@@ -1,11 +1,237 @@
-// `moreau solve`: placeholder registration until the subcommand lands.
+// `moreau solve FILE.hdf5`: reads an FCLIB problem (local u = W r + q, or global
+// M v = H r + f, u = Hᵀ v + w), solves it with a frictional-contact solver from the registry
+// (moreau/solvers/fc/friction_contact_solver.hpp) and reports status, iterations, the residual
+// e = ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) and the time. See docs/cli/solve.md.
+//
+// Exit codes: 0 converged (for --compare: at least one solver converged), 1 not converged,
+// 2 bad input (missing or malformed file, unknown solver, invalid option; thrown to main()).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
+#include "moreau/common/error.hpp"
+#include "moreau/io/fclib.hpp"
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau::cli {
 
+namespace {
+
+struct SolveOptions {
+  std::string file;
+  std::string solver = "auto";
+  double tolerance = 1e-8;
+  int max_iterations = FrictionContactSettings{}.max_iterations;
+  double time_limit = std::numeric_limits<double>::infinity();
+  bool json = false;
+  bool compare = false;
+  bool list_solvers = false;
+  std::string write_solution;
+};
+
+constexpr int kExitNotConverged = 1;
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  for (const auto& n : names)
+    if (n == name) return true;
+  return false;
+}
+
+// Global problems: a name of the global registry other than "auto" runs on the global form;
+// anything else (a local solver name, "auto") runs on the condensed problem.
+std::string global_solver_name(const std::string& solver, int dimension) {
+  if (starts_with(solver, "condensed:")) return solver;
+  if (solver != "auto" && contains(global_friction_contact_solver_names(dimension), solver))
+    return solver;
+  return "condensed:" + solver;
+}
+
+FrictionContactResult run(const FclibFile& file, const std::string& solver,
+                          const FrictionContactSettings& settings) {
+  if (file.is_global())
+    return solve_global_friction_contact(file.global,
+                                         global_solver_name(solver, file.dimension()), settings);
+  return solve_friction_contact(file.local, solver, settings);
+}
+
+// Names run by --compare: every solver of the problem's dimension (not "auto").
+std::vector<std::string> compare_names(const FclibFile& file) {
+  std::vector<std::string> names;
+  const std::vector<std::string> all = file.is_global()
+                                           ? global_friction_contact_solver_names(file.dimension())
+                                           : friction_contact_solver_names(file.dimension());
+  for (const auto& n : all)
+    if (n != "auto" && n != "condensed:auto") names.push_back(n);
+  return names;
+}
+
+nlohmann::json to_json(const FrictionContactResult& r) {
+  nlohmann::json j;
+  j["solver"] = r.solver;
+  j["status"] = std::string(to_string(r.status));
+  j["converged"] = r.converged();
+  j["iterations"] = r.iterations;
+  j["residual"] = r.residual;
+  j["seconds"] = r.seconds;
+  if (!r.message.empty()) j["message"] = r.message;
+  return j;
+}
+
+std::string problem_line(const FclibFile& f) {
+  if (f.is_global())
+    return fmt::format("global, {} contacts, {}D, {} dofs (M {} nonzeros, H {} nonzeros)",
+                       f.contacts(), f.dimension(), f.global.dofs(), f.global.M.nonZeros(),
+                       f.global.H.nonZeros());
+  return fmt::format("local, {} contacts, {}D (W {}×{}, {} nonzeros)", f.contacts(),
+                     f.dimension(), f.local.W.rows(), f.local.W.cols(), f.local.W.nonZeros());
+}
+
+void list_solvers() {
+  for (int d : {3, 2}) {
+    fmt::print("{}D local solvers:\n", d);
+    for (const auto& n : friction_contact_solver_names(d))
+      fmt::print("  {:<22} {}\n", n, friction_contact_solver_description(n));
+  }
+  fmt::print("global solvers (3D; local names run on the condensed problem):\n");
+  for (const auto& n : global_friction_contact_solver_names(3))
+    fmt::print("  {:<22} {}\n", n, friction_contact_solver_description(n));
+}
+
+// Writes the problem with `result` as its /solution (r, u and, for global problems, v).
+void write_solution(const std::string& out, FclibFile file, const FrictionContactResult& result) {
+  FclibSolution s;
+  s.r = result.r;
+  s.u = result.u;
+  if (file.is_global()) s.v = result.v;
+  MOREAU_REQUIRE(s.r.size() == file.dimension() * file.contacts(),
+                 "solver {} returned no solution to write (r has {} entries)", result.solver,
+                 s.r.size());
+  file.solution = std::move(s);
+  if (file.info.description.empty() || file.info.description.back() != '\n')
+    file.info.description += '\n';
+  file.info.description += fmt::format("Solution by moreau solver {}: {}, residual {:.3e}.\n",
+                                       result.solver, to_string(result.status), result.residual);
+  write_fclib(out, file);
+}
+
+int execute(const SolveOptions& o) {
+  if (o.list_solvers) {
+    list_solvers();
+    return 0;
+  }
+  MOREAU_REQUIRE(!o.file.empty(), "moreau solve: give an FCLIB file (or --list-solvers)");
+  MOREAU_REQUIRE(o.tolerance > 0.0, "--tol must be > 0, got {}", o.tolerance);
+  MOREAU_REQUIRE(o.max_iterations > 0, "--max-iter must be > 0, got {}", o.max_iterations);
+  MOREAU_REQUIRE(o.time_limit > 0.0, "--time-limit must be > 0 s, got {}", o.time_limit);
+  MOREAU_REQUIRE(!(o.compare && !o.write_solution.empty()),
+                 "--write-solution cannot be combined with --compare");
+
+  const FclibFile file = read_fclib(o.file);
+  const FrictionContactSettings settings{.tolerance = o.tolerance,
+                                         .max_iterations = o.max_iterations,
+                                         .time_limit = o.time_limit};
+
+  std::vector<FrictionContactResult> results;
+  if (o.compare) {
+    MOREAU_REQUIRE(o.solver == "auto", "--compare runs every solver: drop --solver");
+    for (const auto& name : compare_names(file)) results.push_back(run(file, name, settings));
+  } else {
+    results.push_back(run(file, o.solver, settings));
+  }
+  // The reported result: the single one, or for --compare the fastest converged one.
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < results.size(); ++k) {
+    const auto &a = results[k], &b = results[best];
+    if ((a.converged() && !b.converged()) ||
+        (a.converged() == b.converged() &&
+         (a.converged() ? a.seconds < b.seconds : a.residual < b.residual)))
+      best = k;
+  }
+  const FrictionContactResult& main_result = results[best];
+
+  if (!o.write_solution.empty()) write_solution(o.write_solution, file, main_result);
+
+  if (o.json) {
+    nlohmann::json j = to_json(main_result);
+    j["file"] = o.file;
+    j["form"] = file.is_global() ? "global" : "local";
+    j["contacts"] = file.contacts();
+    j["dimension"] = file.dimension();
+    j["tolerance"] = o.tolerance;
+    j["max_iterations"] = o.max_iterations;
+    if (file.is_global()) j["dofs"] = file.global.dofs();
+    if (!o.write_solution.empty()) j["solution_file"] = o.write_solution;
+    if (o.compare) {
+      j["results"] = nlohmann::json::array();
+      for (const auto& r : results) j["results"].push_back(to_json(r));
+    }
+    std::cout << j.dump(2) << '\n';
+  } else {
+    fmt::print("file        {}\n", o.file);
+    if (!file.info.title.empty()) fmt::print("title       {}\n", file.info.title);
+    fmt::print("problem     {}\n", problem_line(file));
+    if (o.compare) {
+      fmt::print("tolerance   {:g}, at most {} iterations\n\n", o.tolerance, o.max_iterations);
+      fmt::print("{:<24} {:<18} {:>10} {:>12} {:>10}\n", "solver", "status", "iterations",
+                 "residual", "seconds");
+      for (std::size_t k = 0; k < results.size(); ++k) {
+        const auto& r = results[k];
+        fmt::print("{:<24} {:<18} {:>10} {:>12.3e} {:>10.4f}{}\n", r.solver, to_string(r.status),
+                   r.iterations, r.residual, r.seconds,
+                   k == best && r.converged() ? "  fastest" : "");
+      }
+    } else {
+      fmt::print("solver      {}\n", main_result.solver);
+      fmt::print("status      {}\n", to_string(main_result.status));
+      if (!main_result.message.empty()) fmt::print("message     {}\n", main_result.message);
+      fmt::print("iterations  {}\n", main_result.iterations);
+      fmt::print("residual    {:.3e} (tolerance {:g})\n", main_result.residual, o.tolerance);
+      fmt::print("seconds     {:.4f}\n", main_result.seconds);
+    }
+    if (!o.write_solution.empty()) fmt::print("solution    written to {}\n", o.write_solution);
+  }
+  return main_result.converged() ? 0 : kExitNotConverged;
+}
+
+}  // namespace
+
 void add_solve_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("solve", "(not available yet)");
-  cmd->callback([] { throw std::runtime_error("'moreau solve' is not available in this build yet"); });
+  auto options = std::make_shared<SolveOptions>();
+  auto* cmd = app.add_subcommand(
+      "solve", "Solve an FCLIB frictional contact problem (HDF5, local or global form)");
+  cmd->add_option("file", options->file, "FCLIB problem file (.hdf5)");
+  cmd->add_option("--solver", options->solver,
+                  "Solver name (see --list-solvers); 'auto' picks one for the problem")
+      ->capture_default_str();
+  cmd->add_option("--tol", options->tolerance, "Tolerance on the natural-map residual")
+      ->capture_default_str();
+  cmd->add_option("--max-iter", options->max_iterations, "Iteration budget")
+      ->capture_default_str();
+  cmd->add_option("--time-limit", options->time_limit, "Wall-clock cap per solve, seconds");
+  cmd->add_flag("--json", options->json, "Print one JSON object instead of text");
+  cmd->add_option("--write-solution", options->write_solution,
+                  "Write the problem with the solution (r, u, v) to this FCLIB file");
+  cmd->add_flag("--compare", options->compare, "Run every solver and print a table");
+  cmd->add_flag("--list-solvers", options->list_solvers, "List the solver names and exit");
+  cmd->callback([options] {
+    const int code = execute(*options);
+    std::fflush(stdout);
+    std::cout.flush();
+    // main() returns 0 after a successful parse; non-convergence is reported by exit code 1.
+    if (code != 0) std::exit(code);
+  });
 }
 
 }  // namespace moreau::cli

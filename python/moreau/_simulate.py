@@ -1,1 +1,216 @@
-"""Python-side helpers (owner module _simulate; see the package docstring)."""
+"""Simulation helpers: ``moreau.simulate`` (runs a scene, returns numpy arrays) and ``moreau.plot``
+(energy, contact-mode timeline, position trace).
+
+This file is also the plotting script of the command line program:
+``/usr/bin/python3 python/moreau/_simulate.py plot DIR`` reads DIR/{trajectory,contacts,events}.csv
+and writes DIR/plot.png. Run as a script it imports only numpy and matplotlib (not the compiled
+module), so ``moreau simulate`` can draw plots from any build.
+"""
+import csv
+import json
+import os
+import sys
+
+__all__ = ["simulate", "plot", "SimulationResult"]
+
+
+class SimulationResult:
+    """Arrays of one simulation.
+
+    t (k,), q (k, nq), v (k, nv), kinetic / potential / energy (k,), position_names,
+    velocity_names, contact_names, events (list of dicts t, kind, contact, name, detail),
+    contacts (dict of arrays t, contact, gap, r_n, r_t, mode), summary (dict), out (folder or None).
+    """
+
+    def __init__(self, data, out=None):
+        import numpy as np
+        self.t = np.asarray(data["t"], dtype=float)
+        self.q = np.asarray(data["q"], dtype=float)
+        self.v = np.asarray(data["v"], dtype=float)
+        self.kinetic = np.asarray(data["kinetic"], dtype=float)
+        self.potential = np.asarray(data["potential"], dtype=float)
+        self.energy = self.kinetic + self.potential
+        self.position_names = list(data["position_names"])
+        self.velocity_names = list(data["velocity_names"])
+        self.contact_names = list(data["contact_names"])
+        self.events = list(data["events"])
+        self.contacts = data["contacts"]
+        self.summary = data["summary"]
+        self.out = out
+
+    def __repr__(self):
+        return (f"SimulationResult({self.summary.get('integrator')}, {len(self.t)} records, "
+                f"{len(self.events)} events, status {self.summary.get('status')})")
+
+
+def simulate(scene_or_path, out=None, t_end=None, integrator=None):
+    """Runs a scene: a path to a JSON scene file, JSON text, or a dict in the scene format.
+
+    out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, plot.png (None: write
+    nothing). t_end (s) and integrator ("event" | "timestepping") override the scene's values.
+    Bad scenes raise ValueError naming the field.
+    """
+    from . import _moreau
+    if isinstance(scene_or_path, dict):
+        text, is_path = json.dumps(scene_or_path), False
+    elif isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
+        text, is_path = os.fspath(scene_or_path), True
+    elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
+        text, is_path = scene_or_path, False
+    else:
+        raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text nor a dict")
+    data = _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
+                                   -1.0 if t_end is None else float(t_end),
+                                   "" if integrator is None else str(integrator))
+    res = SimulationResult(data, out=None if out is None else os.fspath(out))
+    if out is not None and res.summary.get("plot", True):
+        try:
+            plot(res, os.path.join(os.fspath(out), "plot.png"))
+        except ImportError:
+            pass
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# plotting
+
+def _read_dir(folder):
+    import numpy as np
+    with open(os.path.join(folder, "trajectory.csv")) as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], np.array(rows[1:], dtype=float).reshape(-1, len(rows[0]))
+    with open(os.path.join(folder, "summary.json")) as f:
+        summary = json.load(f)
+    nq = (len(header) - 3) // 2 if "position_size" not in summary else summary["position_size"]
+    nv = len(header) - 3 - nq
+    data = {
+        "t": body[:, 0], "q": body[:, 1:1 + nq], "v": body[:, 1 + nq:1 + nq + nv],
+        "kinetic": body[:, -2], "potential": body[:, -1],
+        "position_names": header[1:1 + nq], "velocity_names": header[1 + nq:1 + nq + nv],
+        "contact_names": summary.get("contacts", []), "summary": summary,
+    }
+    with open(os.path.join(folder, "contacts.csv")) as f:
+        crow = list(csv.DictReader(f))
+    data["contacts"] = {
+        "t": np.array([float(r["t"]) for r in crow]),
+        "contact": np.array([int(r["contact"]) for r in crow], dtype=int),
+        "r_n": np.array([float(r["r_n"]) for r in crow]),
+        "mode": [r["mode"] for r in crow],
+    }
+    with open(os.path.join(folder, "events.csv")) as f:
+        data["events"] = [dict(r, t=float(r["t"]), contact=int(r["contact"])) for r in csv.DictReader(f)]
+    return data
+
+
+_MODE_COLOURS = {"stick": "tab:green", "slip": "tab:orange", "open": "tab:gray", "free": "white",
+                 "active": "tab:blue"}
+_EVENT_MARKERS = {"impact": ("v", "tab:red"), "stick_to_slip": ("o", "tab:orange"),
+                  "slip_to_stick": ("s", "tab:green"), "separation": ("^", "tab:purple"),
+                  "painleve": ("X", "black"), "slip_reversal": ("d", "tab:brown"),
+                  "contact": (".", "tab:blue")}
+
+
+def plot(result_or_dir, path=None):
+    """Draws energy, the mode timeline of each contact and a position trace.
+
+    result_or_dir: a SimulationResult or a folder written by ``moreau simulate``; path: the PNG
+    to write (default DIR/plot.png, or plot.png). Returns the path.
+    """
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if isinstance(result_or_dir, (str, os.PathLike)):
+        folder = os.fspath(result_or_dir)
+        d = _read_dir(folder)
+        path = path or os.path.join(folder, "plot.png")
+    else:
+        r = result_or_dir
+        d = {"t": r.t, "q": r.q, "kinetic": r.kinetic, "potential": r.potential,
+             "position_names": r.position_names, "contact_names": r.contact_names,
+             "contacts": r.contacts, "events": r.events, "summary": r.summary}
+        path = path or (os.path.join(r.out, "plot.png") if r.out else "plot.png")
+    t = np.asarray(d["t"])
+    E = np.asarray(d["kinetic"]) + np.asarray(d["potential"])
+    summary = d["summary"]
+    fig, ax = plt.subplots(3, 1, figsize=(9, 9), sharex=True,
+                           gridspec_kw={"height_ratios": [1.0, 1.0, 1.2]})
+    ax[0].plot(t, E, color="black", label="total")
+    ax[0].plot(t, d["kinetic"], color="tab:blue", lw=0.8, label="kinetic")
+    ax[0].plot(t, d["potential"], color="tab:green", lw=0.8, label="potential")
+    ax[0].set_ylabel("energy (J)")
+    ax[0].legend(loc="best", fontsize=8)
+    ax[0].set_title(f"{summary.get('system', '')}: {summary.get('integrator', '')} integrator, "
+                    f"status {summary.get('status', '')}")
+
+    # mode timeline: one row per contact that appears in contacts.csv
+    c = d["contacts"]
+    ct, cid, modes = np.asarray(c["t"]), np.asarray(c["contact"], dtype=int), list(c["mode"])
+    ids = sorted(set(cid.tolist()))
+    names = d["contact_names"]
+    if len(ids) > 24:
+        ids = ids[:24]
+    dt_rec = np.median(np.diff(t)) if len(t) > 1 else 1.0
+    for row, k in enumerate(ids):
+        sel = np.nonzero(cid == k)[0]
+        for mode in sorted(set(modes[j] for j in sel)):
+            tm = ct[[j for j in sel if modes[j] == mode]]
+            ax[1].scatter(tm, np.full(len(tm), row), marker="|", s=60,
+                          color=_MODE_COLOURS.get(mode, "tab:blue"), label=mode)
+    handles, labels = ax[1].get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    if uniq:
+        ax[1].legend(uniq.values(), uniq.keys(), loc="upper right", fontsize=8)
+    ax[1].set_yticks(range(len(ids)))
+    ax[1].set_yticklabels([names[k] if k < len(names) else str(k) for k in ids], fontsize=7)
+    ax[1].set_ylim(-0.8, max(len(ids), 1) - 0.2)
+    ax[1].set_ylabel("contact mode")
+    seen = set()
+    for e in d["events"]:
+        m, col = _EVENT_MARKERS.get(e["kind"], ("*", "black"))
+        row = ids.index(e["contact"]) if e["contact"] in ids else -0.5
+        ax[1].plot([e["t"]], [row], m, color=col, ms=7,
+                   label=None if e["kind"] in seen else e["kind"])
+        seen.add(e["kind"])
+
+    q = np.asarray(d["q"])
+    pnames = list(d["position_names"])
+    shown = 0
+    for j in range(q.shape[1] if q.ndim == 2 else 0):
+        if shown >= 6:
+            break
+        if np.ptp(q[:, j]) == 0:
+            continue
+        ax[2].plot(t, q[:, j], label=pnames[j] if j < len(pnames) else f"q{j}")
+        shown += 1
+    for e in d["events"]:
+        if e["kind"] in ("impact", "stick_to_slip", "slip_to_stick", "separation", "painleve"):
+            ax[2].axvline(e["t"], color=_EVENT_MARKERS[e["kind"]][1], lw=0.6, alpha=0.6)
+    ax[2].set_ylabel("position (m, rad)")
+    ax[2].set_xlabel("t (s)")
+    if shown:
+        ax[2].legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def _main(argv):
+    if len(argv) != 3 or argv[1] != "plot":
+        print("usage: _simulate.py plot DIR", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("moreau: plot.png skipped: matplotlib is not installed", file=sys.stderr)
+        return 1
+    plot(argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv))

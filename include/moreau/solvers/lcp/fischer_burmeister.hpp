@@ -11,6 +11,11 @@ struct LcpNewtonSettings {
   int max_iterations = 200;
   double armijo = 1e-4;      // sufficient decrease constant
   double backtrack = 0.5;    // step reduction factor
+  int max_backtracks = 50;   // line-search steps before numerical_failure
+  // Descent test of De Luca–Facchinei–Kanzow: the Newton step d is used when
+  // ∇Ψᵀd ≤ −rho·‖d‖^power, otherwise the steepest-descent step −∇Ψ.
+  double descent_rho = 1e-8;
+  double descent_power = 2.1;
 };
 
 LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettings& settings = {},

@@ -11,6 +11,9 @@ struct LemkeSettings {
   int max_pivots = 0;              // 0 → 100·(n+1) pivots
   double pivot_tolerance = 1e-12;  // |pivot| below this counts as zero
   double tolerance = 1e-10;        // residual accepted as a solution at termination
+  // true: lexicographic minimum ratio test (no cycling). false: ties broken by the lowest row
+  // index, the textbook rule that can cycle on degenerate problems (kept for tests/teaching).
+  bool lexicographic = true;
 };
 
 LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings = {});

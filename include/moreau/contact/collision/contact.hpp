@@ -1,0 +1,46 @@
+#pragma once
+// Contact points produced by the narrow phase and by world contact detection.
+//
+// Convention: the unit normal n points FROM body (shape) B TO body (shape) A, and
+//   gap = (x_A − x_B)·n,    x_A, x_B the witness points on the surfaces of A and B,
+// so gap > 0 separated, gap < 0 penetrating. A contact is reported when gap ≤ margin.
+// Tangent frame: 3D columns (n, t₁, t₂) right-handed (t₁ × t₂ = n); planar (n, t, ẑ) with
+// t = ẑ × n = (−n_y, n_x, 0). Local velocity of a contact u = [u_n, u_t1(, u_t2)] = J v is the
+// velocity of A's witness point relative to B's, projected on the frame.
+#include <string>
+
+#include "moreau/model/rigid/rigid_world.hpp"
+
+namespace moreau {
+
+// Geometry of one contact point between two shapes (the narrow phase's output).
+struct ContactPoint {
+  Vector3 point_a = Vector3::Zero();  // witness on A's surface, world, m
+  Vector3 point_b = Vector3::Zero();  // witness on B's surface, world, m
+  Vector3 normal = Vector3::UnitZ();  // unit, from B to A
+  double gap = 0.0;                   // (point_a − point_b)·normal, m
+  int feature = 0;                    // index of the feature within the pair (stable for
+                                      // vertex–plane contacts: the vertex number), for naming
+};
+
+// A contact in a RigidWorld.
+struct Contact {
+  Index body_a = 0, body_b = 0;       // body indices (B static when one of them is)
+  Index shape_a = 0, shape_b = 0;     // shape indices within the bodies
+  Vector3 point_a = Vector3::Zero();  // witness points, world, m
+  Vector3 point_b = Vector3::Zero();
+  Matrix3 frame = Matrix3::Identity();// columns n, t₁, t₂ (planar n, t, ẑ), world
+  double gap = 0.0;                   // m
+  int feature = 0;
+  ContactMaterial material;           // μ, e, law, γ, α, β of the pair
+  std::string name;                   // "A/B:<shape a>-<shape b>:<feature>", stable while the
+                                      // same features touch
+
+  Vector3 normal() const { return frame.col(0); }
+  Vector3 point() const { return 0.5 * (point_a + point_b); }
+};
+
+// Tangent frame with columns (n, t₁, t₂) per the convention above (dimension 2 or 3).
+Matrix3 contact_frame(const Vector3& normal, int dimension);
+
+}  // namespace moreau

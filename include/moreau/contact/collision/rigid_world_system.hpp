@@ -1,0 +1,58 @@
+#pragma once
+// A RigidWorld seen as a LagrangianSystem (model/lagrangian_system.hpp), for the event-driven
+// integrator and the analysis tools (dense matrices: meant for small scenes).
+//
+// contact_state(q, v, t): M(q), F(q, v, t), then every joint row as a bilateral, frictionless
+// constraint ("joint:<name>:<row>", tangent 0) and every contact detected with
+// settings().margin (default +∞: every feature pair the narrow phase reports, so a box on a plane
+// always yields its 4 (2D) or 8 (3D) corners and a rod its 2 ends, active or not) as a
+// unilateral constraint with μ, e, γ, α, β of its material, ∇h = J_nᵀ, H_t = J_tᵀ and c_n, c_t
+// from contact_rows (see world_contacts.hpp for which contact types have exact c terms).
+//
+// Spatial worlds: v (6 per body) and q (7 per body) differ in size; ContactState::q holds q
+// (7 per body). ContactState::validate() currently requires q.size() == v.size(), so it
+// rejects spatial states (reported to the lead).
+#include <memory>
+
+#include "moreau/contact/collision/world_contacts.hpp"
+#include "moreau/model/lagrangian_system.hpp"
+
+namespace moreau {
+
+class RigidWorldSystem : public LagrangianSystem {
+ public:
+  explicit RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
+                            CollisionSettings settings = {.margin = INFINITY},
+                            std::string name = "rigid_world");
+
+  std::string name() const override { return name_; }
+  int dimension() const override { return world_->dimension(); }
+  Index velocity_size() const override { return world_->velocity_size(); }
+  Index position_size() const override { return world_->position_size(); }
+  std::vector<std::string> position_names() const override { return world_->position_names(); }
+  std::vector<std::string> velocity_names() const override { return world_->velocity_names(); }
+
+  ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
+
+  Vector position_rate(const Vector& q, const Vector& v) const override {
+    return world_->position_rate(q, v);
+  }
+  void normalize_position(Vector& q) const override { world_->normalize_position(q); }
+  double kinetic_energy(const Vector& q, const Vector& v) const override {
+    return world_->kinetic_energy(q, v);
+  }
+  double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
+
+  const RigidWorld& world() const { return *world_; }
+  const CollisionSettings& settings() const { return settings_; }
+  // The contacts behind the unilateral constraints of the last contact_state call order:
+  // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings).
+  std::vector<Contact> contacts(const Vector& q) const { return detect_contacts(*world_, q, settings_); }
+
+ private:
+  std::shared_ptr<const RigidWorld> world_;
+  CollisionSettings settings_;
+  std::string name_;
+};
+
+}  // namespace moreau

@@ -1,0 +1,60 @@
+#pragma once
+// Contact detection in a RigidWorld and the contact Jacobians in generalized velocities.
+//
+// Local velocity of contact i: u_i = [u_n, u_t1(, u_t2)] = J_i v, the velocity of A's witness
+// point relative to B's in the frame (n, t₁, t₂):
+//   J_i v = Cᵀ ((v_A + ω_A × r_A) − (v_B + ω_B × r_B)),   r_X = x_X − p_X,  C = frame (d columns)
+// Rows per body: planar [cᵀ, (r × c)_z] for each column c, spatial [cᵀ, (r × c)ᵀ].
+// Velocity-product terms c_i = J̇_i v (digest 001 §1.1, contact_state.hpp), computed for the
+// POINT-ON-FACE model (A's witness point material, n and t attached to B):
+//   c_n = n·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_B×n)·(v_PA − v_PB) − g ‖ω_B×n‖²
+//   c_t = t·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_B×t)·(v_PA − v_PB) + g (ω_B×(ω_B×t))·n
+// which is exact for vertex–face and sphere-centre–face contacts (box/mesh corners, spheres,
+// disks and capsule ends on planes and box faces), and for sphere–sphere / disk–disk contacts
+// c_n is replaced by the exact centre-distance form c_n = ‖Δv − (Δv·n) n‖² / ‖Δp‖ (+ the ω×ω
+// terms of off-centre spheres). Edge–edge and curved–curved contacts other than these use the
+// point-on-face formula (an approximation).
+//
+// Global frictional contact problem (FCLIB convention): M v = H r + f, u = Hᵀ v + w, with
+// H = [J_1ᵀ … J_ncᵀ] (n × d·nc) and M block diagonal.
+#include <vector>
+
+#include "moreau/contact/collision/contact.hpp"
+#include "moreau/contact/collision/narrow_phase.hpp"
+
+namespace moreau {
+
+struct CollisionSettings {
+  double margin = 1e-3;           // report contacts with gap ≤ margin, m (may be +∞)
+  bool use_broad_phase = true;    // false: test every shape pair (reference)
+  bool collide_jointed = false;   // false: bodies linked by a joint do not collide
+};
+
+// Every contact of the world at q: static–static and (by default) jointed pairs skipped.
+// body_a < body_b unless body_a is dynamic and body_b static (B is then the static one), so
+// normals of ground contacts point out of the ground. Order: by pair, then by feature.
+std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
+                                     const CollisionSettings& settings = {});
+
+// Rows of one contact: d rows (normal first), blocks for the two bodies, bias c = J̇ v (see the
+// file comment), residual (gap, 0, …).
+BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v,
+                          const Contact& contact);
+
+// H = [J_1ᵀ … J_ncᵀ], n × (d·nc), sparse (d = world.dimension()).
+SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
+                                const std::vector<Contact>& contacts);
+// Gaps (nc), friction coefficients (nc) and restitutions (nc) of a contact list.
+Vector contact_gaps(const std::vector<Contact>& contacts);
+Vector contact_mu(const std::vector<Contact>& contacts);
+Vector contact_restitution(const std::vector<Contact>& contacts);
+
+// Joint rows stacked: G (k × n, sparse), residual g (k), bias c (k) at (q, v).
+struct JointSystem {
+  SparseMatrix G;     // k × n
+  Vector residual;    // k
+  Vector bias;        // k
+};
+JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v);
+
+}  // namespace moreau

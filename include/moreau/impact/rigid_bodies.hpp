@@ -1,0 +1,83 @@
+#pragma once
+// Free rigid bodies in 3D touching each other or the fixed ground at isolated points: the data
+// of an impact problem (seed 004 §3, digest 000-002-004 §C.1, C.3) and its generalized form for
+// the rigid impact laws (digest 003 §2).
+//
+// Generalized velocity of body b: (V_b, ω_b) (6 entries, world axes), mass matrix
+// M_b = diag(m_b I₃, Q_b) with Q_b the inertia tensor about the centre of mass in world axes.
+// Contact i joins body A (first name) and body B (second name, or the fixed "ground"); its unit
+// normal n̂_i points from B into A. The relative contact-point velocity is
+//   v_c,i = (V_A + ω_A × (p_i − c_A)) − (V_B + ω_B × (p_i − c_B)) = J_i v   (J_i: 3×6·nb)
+// and an impulse I_i (world axes) acts on A as +I_i and on B as −I_i, so Δv = M⁻¹ J_iᵀ I_i.
+// v_c,i·n̂_i < 0 means the contact approaches.
+#include <string>
+#include <vector>
+
+#include "moreau/common/types.hpp"
+#include "moreau/contact/contact_state.hpp"
+
+namespace moreau {
+
+inline constexpr const char* kGroundName = "ground";
+
+struct RigidBody {
+  std::string name;
+  double mass = 1.0;                            // kg, > 0
+  Matrix3 inertia = Matrix3::Identity();        // about the centre of mass, world axes, kg·m², SPD
+  Vector3 com = Vector3::Zero();                // centre of mass, m
+  Vector3 velocity = Vector3::Zero();           // V, m/s
+  Vector3 angular_velocity = Vector3::Zero();   // ω, rad/s (world axes)
+};
+
+struct BodyContact {
+  std::string body_a;                 // the body the normal points into
+  std::string body_b = kGroundName;   // the other body, or "ground" (fixed)
+  Vector3 point = Vector3::Zero();    // contact point, m
+  Vector3 normal = Vector3::UnitZ();  // from B into A, normalized by validate_scene
+  double mu = 0.0;                    // Coulomb coefficient, ≥ 0
+  double e = 0.0;                     // normal restitution ∈ [0, 1] (energetic for the compliant law)
+  double e_t = 0.0;                   // tangential restitution ∈ [−1, 1] (rigid frictional law)
+  double eta0_squared = 1.0;          // η0² = k0/k⊥ (compliant law), > 0
+  double stiffness = 1.0;             // relative normal stiffness k0 (compliant, several contacts), > 0
+};
+
+struct RigidBodyScene {
+  std::vector<RigidBody> bodies;
+  std::vector<BodyContact> contacts;
+
+  Index body_count() const { return static_cast<Index>(bodies.size()); }
+  // Index of a body by name, −1 for "ground"; throws std::invalid_argument for an unknown name.
+  Index body_index(const std::string& name) const;
+};
+
+// η0² of a circular punch on an elastic half-space (Johnson; digest §C.1): (2 − ν)/(2 − 2ν).
+// Throws unless ν ∈ [0, 0.5].
+double eta0_squared_from_poisson(double poisson_ratio);
+
+// Throws std::invalid_argument naming the field and value: no bodies, duplicate or reserved
+// names, mass ≤ 0, non-symmetric or non-positive-definite inertia, non-finite entries, unknown
+// body names, a contact between a body and itself, a normal of (near) zero length, μ < 0,
+// e ∉ [0,1], e_t ∉ [−1,1], η0² ≤ 0, stiffness ≤ 0. Returns the scene with unit normals.
+RigidBodyScene validate_scene(const RigidBodyScene& scene);
+
+// Generalized quantities of the scene (6·nb): M (block diagonal), v = (V_1, ω_1, V_2, ω_2, …).
+Matrix scene_mass_matrix(const RigidBodyScene& scene);
+Vector scene_velocity(const RigidBodyScene& scene);
+// Inverse mass matrix, block diagonal (exact block inverses).
+Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene);
+// J_i (3 × 6·nb): relative contact-point velocity of contact i, world axes.
+Matrix contact_jacobian(const RigidBodyScene& scene, Index contact);
+// Orthonormal contact frame (n̂, û, ŵ) of contact i as the columns of a 3×3 matrix: û points
+// AGAINST the initial tangential contact velocity (seed 004 convention), or along the world axis
+// least aligned with n̂ when that velocity vanishes; ŵ = n̂ × û.
+Matrix3 contact_frame(const RigidBodyScene& scene, Index contact);
+// Kinetic energy Σ ½ m V² + ½ ωᵀ Q ω, J.
+double scene_kinetic_energy(const RigidBodyScene& scene);
+// Copy of the scene with the generalized velocity v (6·nb) written back into the bodies.
+RigidBodyScene with_velocity(const RigidBodyScene& scene, const Vector& v);
+
+// The scene as a ContactState (dimension 3) for the rigid impact laws: M, v, and per contact
+// ∇h = J_iᵀ n̂, H_t = J_iᵀ [û ŵ], μ, e (gap 0: every contact is active).
+ContactState scene_contact_state(const RigidBodyScene& scene);
+
+}  // namespace moreau

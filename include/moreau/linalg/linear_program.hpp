@@ -1,0 +1,47 @@
+#pragma once
+// Small dense linear programs, solved exactly (up to round-off) by the two-phase primal simplex
+// method with Bland's anti-cycling rule. Used for friction feasibility over a multiplier null
+// space (digest 001 §2.3 (C), §4 item 5), the Prop 6(iv) LP, MFCQ tests, and the polygonal
+// (inner/outer) approximations of the 3D friction disk (see cone_feasibility.hpp).
+//
+//   minimize   cᵀx
+//   subject to A_eq x = b_eq,   A_ub x ≤ b_ub,   lower ≤ x ≤ upper
+//
+// lower may hold −inf (free variable), upper +inf. Empty A_eq / A_ub mean no such rows.
+// Sizes: a few hundred rows and columns at most (dense tableau).
+#include <string>
+
+#include "moreau/common/types.hpp"
+
+namespace moreau {
+
+struct LinearProgram {
+  Vector c;       // n
+  Matrix A_eq;    // m_eq×n (or 0×n / empty)
+  Vector b_eq;    // m_eq
+  Matrix A_ub;    // m_ub×n (or empty)
+  Vector b_ub;    // m_ub
+  Vector lower;   // n, may be −inf; empty = all 0
+  Vector upper;   // n, may be +inf; empty = all +inf
+};
+
+enum class LpStatus { optimal, infeasible, unbounded, iteration_limit };
+
+struct LpSettings {
+  double tolerance = 1e-9;     // pivot / feasibility tolerance (relative to the data scale)
+  int max_iterations = 50000;
+};
+
+struct LpResult {
+  LpStatus status = LpStatus::iteration_limit;
+  Vector x;               // n, a vertex solution when optimal
+  double objective = 0;   // cᵀx when optimal
+  int iterations = 0;
+};
+
+// Throws std::invalid_argument on inconsistent sizes, NaN, or lower > upper.
+LpResult solve_linear_program(const LinearProgram& lp, const LpSettings& settings = {});
+
+std::string to_string(LpStatus status);
+
+}  // namespace moreau

@@ -1,0 +1,148 @@
+#pragma once
+// A world of rigid bodies: bodies with shapes, joints, contact materials and gravity, with the
+// generalized coordinates, the mass matrix and the forces the integrators need.
+//
+//   M(q) v̇ + F(q, v, t) = Σ_i J_iᵀ λ_i,      q̇ = position_rate(q, v)
+// (the left-side convention of contact/contact_state.hpp: F = −m g − f_applied + gyroscopic).
+//
+// Coordinates are stacked per DYNAMIC body in body order (static bodies have no coordinates):
+//   planar:  q_i = (x, y, θ),              v_i = (v_x, v_y, ω)             (3, 3)
+//   spatial: q_i = (p, w, x, y, z),        v_i = (v, ω), ω in WORLD axes   (7, 6)
+// Mass blocks: planar diag(m, m, I_zz); spatial diag(m I₃, R I_body Rᵀ) (depends on q).
+// Forces: planar F_i = (−m g_x, −m g_y, 0); spatial F_i = (−m g, ω × (I_w ω)) with I_w = R I Rᵀ
+// (the gyroscopic term of the Newton–Euler equations in world axes: I_w ω̇ + ω × I_w ω = τ).
+// Quaternion rate (ω in world axes): q̇_quat = ½ (0, ω) ⊗ q_quat.
+// Contact detection lives in the contact layer (moreau/contact/collision/world_contacts.hpp).
+#include <string>
+#include <vector>
+
+#include "moreau/model/rigid/joint.hpp"
+#include "moreau/model/rigid/rigid_body.hpp"
+
+namespace moreau {
+
+// Per-pair contact parameters (docs/scene-format.md §contact).
+struct ContactMaterial {
+  double mu = 0.0;                 // Coulomb friction coefficient, ≥ 0
+  double restitution = 0.0;        // normal restitution e ∈ [0, 1]
+  std::string law = "newton";      // impact law name: "newton", "poisson", ... (free text checked by sim)
+  double gamma = 0.0;              // velocity-level softening γ ≥ 0 (0 ≤ ġ + γλ ⊥ λ ≥ 0)
+  double alpha = 0.0;              // Baumgarte α ≥ 0 (g̈ + 2α ġ + β² g)
+  double beta = 0.0;               // Baumgarte β ≥ 0
+  // Throws std::invalid_argument naming `where` for μ < 0, e ∉ [0, 1], γ, α, β < 0 or NaN.
+  void validate(const std::string& where) const;
+};
+
+// Constraint rows that involve two bodies: J v = block_a v_a + block_b v_b (k rows), with the
+// velocity-product term c = J̇ v and a position-level residual.
+struct BodyPairRows {
+  Index offset_a = -1;    // first column of body a in v, −1 when static / world
+  Index offset_b = -1;    // same for body b
+  Matrix block_a;         // k × m (m = 3 planar, 6 spatial)
+  Matrix block_b;         // k × m
+  Vector bias;            // k, c = J̇ v, m/s² (or rad/s²)
+  Vector residual;        // k, g(q): joint residual, m or rad (contacts: gap then zeros)
+
+  Index rows() const { return bias.size(); }
+  // J v (k).
+  Vector apply(const Vector& v) const;
+  // Appends the entries to a triplet list at row `row0` (transpose = false: k × n rows) or at
+  // column `row0` (transpose = true: n × k, the H convention).
+  void append_triplets(std::vector<Triplet>& out, Index row0, bool transpose) const;
+  // Dense k × n matrix.
+  Matrix dense(Index n) const;
+};
+
+class RigidWorld {
+ public:
+  explicit RigidWorld(int dimension = 3);
+
+  int dimension() const { return dimension_; }
+  // Per-body sizes: planar 3/3, spatial 7/6.
+  Index body_position_size() const { return dimension_ == 2 ? 3 : 7; }
+  Index body_velocity_size() const { return dimension_ == 2 ? 3 : 6; }
+
+  // Adds a body (validated, name unique and non-empty: a default "body<i>" is given when empty).
+  Index add_body(RigidBody body);
+  // Adds a joint (validated: bodies exist, a ≠ b, a dynamic); sets relative_orientation from
+  // the initial poses.
+  Index add_joint(Joint joint);
+
+  // Gravity, m/s² (default (0, −9.81, 0) planar, (0, 0, −9.81) spatial).
+  void set_gravity(const Vector3& g);
+  const Vector3& gravity() const { return gravity_; }
+
+  // Contact materials: a default and per-pair overrides (symmetric in a, b).
+  void set_default_material(const ContactMaterial& m);
+  void set_material(Index body_a, Index body_b, const ContactMaterial& m);
+  const ContactMaterial& material(Index body_a, Index body_b) const;
+  const ContactMaterial& default_material() const { return default_material_; }
+
+  const std::vector<RigidBody>& bodies() const { return bodies_; }
+  const RigidBody& body(Index i) const { return bodies_.at(static_cast<size_t>(i)); }
+  const std::vector<Joint>& joints() const { return joints_; }
+  Index body_count() const { return static_cast<Index>(bodies_.size()); }
+  Index dynamic_body_count() const { return dynamic_count_; }
+  // Index of a body by name, −1 if absent.
+  Index find_body(const std::string& name) const;
+
+  Index position_size() const { return dynamic_count_ * body_position_size(); }
+  Index velocity_size() const { return dynamic_count_ * body_velocity_size(); }
+  // Offset of body i in q / v, −1 for static bodies.
+  Index position_offset(Index i) const;
+  Index velocity_offset(Index i) const;
+  // "rod.x", "rod.y", "rod.theta" / "ball.px" … "ball.qw" …; velocities "rod.vx" … "ball.wz".
+  std::vector<std::string> position_names() const;
+  std::vector<std::string> velocity_names() const;
+
+  // Initial state from the bodies' poses and velocities.
+  Vector initial_positions() const;
+  Vector initial_velocities() const;
+
+  // Kinematics at q (static bodies: their fixed pose and zero velocity).
+  Pose body_pose(const Vector& q, Index i) const;
+  Vector3 body_linear_velocity(const Vector& v, Index i) const;
+  Vector3 body_angular_velocity(const Vector& v, Index i) const;   // world axes (planar: (0,0,ω))
+  // Velocity of the material point of body i at world position x: v + ω × (x − p).
+  Vector3 point_velocity(const Vector& q, const Vector& v, Index i, const Vector3& x) const;
+  // World pose of shape s of body i.
+  Pose shape_pose(const Vector& q, Index i, Index s) const;
+
+  // Mass matrix blocks, one per dynamic body (m × m, see the file comment), and assembled.
+  std::vector<Matrix> mass_matrix_blocks(const Vector& q) const;
+  SparseMatrix mass_matrix(const Vector& q) const;      // n × n, block diagonal
+  Matrix dense_mass_matrix(const Vector& q) const;
+  // F(q, v, t) on the left side (see the file comment), n.
+  Vector forces(const Vector& q, const Vector& v, double t) const;
+
+  // q̇ from (q, v): planar identity, spatial (v, ½ (0, ω) ⊗ quat).
+  Vector position_rate(const Vector& q, const Vector& v) const;
+  // q ← q / ‖quat‖ per spatial body (no-op planar).
+  void normalize_position(Vector& q) const;
+  // q(t + h) for constant v over the step: positions p + h v, rotation by the exact exponential
+  // quat ← exp(½ h (0, ω)) ⊗ quat (unit norm preserved to rounding), planar θ + h ω.
+  Vector integrate_position(const Vector& q, const Vector& v, double h) const;
+
+  // T = ½ vᵀ M(q) v and V = −Σ m g·p, J.
+  double kinetic_energy(const Vector& q, const Vector& v) const;
+  double potential_energy(const Vector& q) const;
+
+  // Joint j: rows (residual g, J blocks, c = J̇ v) as documented in joint.hpp.
+  BodyPairRows joint_rows(const Vector& q, const Vector& v, Index j) const;
+  Index joint_row_count() const;   // total rows over all joints
+
+  // Throws std::invalid_argument when q, v have the wrong size or non-finite entries.
+  void check_state(const Vector& q, const Vector& v) const;
+
+ private:
+  int dimension_;
+  Vector3 gravity_;
+  std::vector<RigidBody> bodies_;
+  std::vector<Joint> joints_;
+  std::vector<Index> offsets_;        // per body: dynamic index or −1
+  Index dynamic_count_ = 0;
+  ContactMaterial default_material_;
+  std::vector<std::pair<std::pair<Index, Index>, ContactMaterial>> pair_materials_;
+};
+
+}  // namespace moreau

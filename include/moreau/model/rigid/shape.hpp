@@ -1,0 +1,78 @@
+#pragma once
+// Collision shapes attached to rigid bodies (docs/scene-format.md §Shapes).
+//
+// Each shape is given in its body's frame through `offset` (a pose relative to the body frame).
+// Local geometry, before the offset:
+//   sphere   centre at the origin, radius r                        (2D: disk)
+//   box      centred, half extents (a, b, c) along x, y, z         (2D: rectangle a × b)
+//   capsule  segment from (−h, 0, 0) to (h, 0, 0) swept by radius r (2D: rod / rounded segment;
+//            r = 0 is a thin rod, whose end points still collide)
+//   cylinder axis along z, from z = −h to z = h, radius r         (3D only)
+//   plane    the half-space { x : n·x ≤ d } with n = normal, d = offset_distance, BEFORE the
+//            pose `offset` is applied; the body is solid below the plane (ground, walls)
+//   convex   convex hull of `vertices` (body frame, m), plus an optional rounding radius r
+//            (2D: a convex polygon, vertices with z = 0)
+// The sphere, capsule, box and convex shapes share one description used by the narrow phase:
+// a convex polytope "core" (1, 2, 8 or n points) swept by a radius (0 for box and convex).
+#include <string>
+#include <vector>
+
+#include "moreau/model/rigid/pose.hpp"
+
+namespace moreau {
+
+enum class ShapeKind { sphere, box, capsule, cylinder, plane, convex };
+
+// "sphere", "box", ... (the names the scene format uses).
+std::string to_string(ShapeKind kind);
+// Inverse of to_string; throws std::invalid_argument for an unknown name.
+ShapeKind shape_kind_from_string(const std::string& name);
+
+struct Shape {
+  ShapeKind kind = ShapeKind::sphere;
+  double radius = 0.0;                          // sphere, capsule, cylinder, convex rounding, m
+  Vector3 half_extents = Vector3::Zero();       // box, m
+  double half_length = 0.0;                     // capsule (along x), cylinder (along z), m
+  Vector3 normal = Vector3::UnitY();            // plane: outward unit normal (local)
+  double offset_distance = 0.0;                 // plane: n·x ≤ d, m
+  std::vector<Vector3> vertices;                // convex: hull points, body frame, m
+  Pose offset;                                  // shape frame relative to the body frame
+  std::string name;                             // optional, for contact names
+
+  // Throws std::invalid_argument naming `where` (e.g. "bodies[2].shapes[0]") when a size is
+  // not positive and finite, a normal is zero, or a convex shape has < 1 vertex (< 3 in 3D is
+  // allowed: segments and triangles are valid convex cores).
+  void validate(const std::string& where, int dimension) const;
+
+  // The polytope core in the SHAPE frame: sphere {0}, capsule {(±h,0,0)}, box 8 corners,
+  // convex its vertices. Empty for plane and cylinder.
+  std::vector<Vector3> core_points() const;
+  // Rounding radius swept around the core (sphere, capsule r; convex r; box 0).
+  double core_radius() const;
+  // True for shapes described by a core and a radius (sphere, capsule, box, convex).
+  bool has_core() const { return kind != ShapeKind::plane && kind != ShapeKind::cylinder; }
+
+  // Support point in the SHAPE frame: argmax_{x ∈ shape} d·x (d need not be unit). Planes
+  // have none (throws std::logic_error).
+  Vector3 support(const Vector3& d) const;
+  // Radius of a sphere about the shape origin that contains the shape (∞ for planes), m.
+  double bounding_radius() const;
+};
+
+// Factories (shape frame = body frame unless `offset` is given).
+Shape make_sphere(double radius, const Pose& offset = {});
+Shape make_box(const Vector3& half_extents, const Pose& offset = {});
+Shape make_capsule(double radius, double half_length, const Pose& offset = {});
+Shape make_cylinder(double radius, double half_length, const Pose& offset = {});
+Shape make_plane(const Vector3& normal, double offset_distance = 0.0);
+Shape make_convex(std::vector<Vector3> vertices, double radius = 0.0, const Pose& offset = {});
+
+// Inertia of a homogeneous shape of mass m about its own centre, in the SHAPE frame, kg·m²:
+//   sphere 2/5 m r² I (2D disk: I_zz = ½ m r²), box m/3 (b²+c², a²+c², a²+b²),
+//   capsule and rod: a cylinder of length 2h plus two hemispheres, mass shared by volume
+//   (2D: rectangle 2h × 2r plus a disk), cylinder m/12 (3r²+4h²) ×2, ½ m r² about z;
+//   convex: the inertia of its vertices' bounding box (an approximation, documented).
+// In 2D only entry (2,2) is meaningful. Throws for planes.
+Matrix3 shape_inertia(const Shape& shape, double mass, int dimension);
+
+}  // namespace moreau

@@ -1,0 +1,88 @@
+#pragma once
+// Spatial rigid bodies with contacts (issue 3 "Models": rigid-body builders, spatial part).
+//
+// Each body has q_b = (p, φ): centre of mass p (m) and rotation vector φ (rad, R = exp([φ]×)),
+// and v_b = (ṗ, ω) with ω the angular velocity in WORLD components (rad/s). So q̇ ≠ v:
+// position_rate gives φ̇ = J_l(φ)⁻¹ ω, J_l the left Jacobian of SO(3), and q and v have the same
+// size (6 per body), as ContactState requires. normalize_position wraps ‖φ‖ ≤ π.
+// M = blockdiag(m I₃, R I_body Rᵀ); F (left side) = (−m g⃗ − f, ω × (I_w ω) − τ), g⃗ = (0, 0, −g)
+// by default.
+//
+// Contacts (normal first, tangents t₁, t₂ from contact_frame_3d):
+//   sphere (radius r ≥ 0; r = 0 is a point) on body B vs a world half-space {x : nᵀ(x − o) ≥ 0},
+//   the eight corners of a box vs a half-space, sphere vs sphere.
+// Columns are the relative velocity of the material points at the contact along n, t₁, t₂ (the
+// Jacobian acting on v); c = d/dt(Jᵀ(q)) v exactly, per direction d:
+// ḋᵀΔv + dᵀ(ω_B × (ẋ_B − ṗ_B) − ω_A × (ẋ_A − ṗ_A)), ẋ = velocity of the geometric contact point.
+#include <string>
+#include <vector>
+
+#include "moreau/model/planar_rigid_system.hpp"  // ContactOptions
+
+namespace moreau {
+
+// Orthonormal contact frame (t₁, t₂, n), right-handed: t₁ = normalized (e − (eᵀn)n) with e the unit
+// axis of the smallest |n_i| (floor n = e_z ⇒ t₁ = e_x, t₂ = e_y), t₂ = n × t₁. With ṅ it also
+// returns ṫ₁, ṫ₂ (e is held fixed, so the frame is smooth except where the choice of e switches).
+struct ContactFrame3 {
+  Vector3 n, t1, t2;
+  Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
+};
+ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());
+
+// Rotation vector helpers: R = exp([φ]×) and J_l(φ)⁻¹ (φ̇ = J_l⁻¹ ω for world-frame ω).
+Matrix3 rotation_from_vector(const Vector3& phi);
+Matrix3 left_jacobian_inverse(const Vector3& phi);
+
+struct Plane3 {
+  Vector3 point = Vector3::Zero();     // m
+  Vector3 normal = Vector3::UnitZ();   // normalized by the builder
+};
+
+class SpatialRigidSystem : public LagrangianSystem {
+ public:
+  explicit SpatialRigidSystem(std::string name = "spatial", Vector3 gravity = Vector3(0, 0, -9.81));
+
+  // mass kg > 0, inertia (body frame, kg·m², symmetric PSD); returns the body index.
+  Index add_body(const std::string& name, double mass, const Matrix3& inertia);
+  void set_applied_force(Index body, const Vector3& force, const Vector3& torque);
+
+  void add_sphere_plane(Index body, double radius, const Plane3& plane, ContactOptions o,
+                        const Vector3& local_center = Vector3::Zero());
+  void add_point_plane(Index body, const Vector3& local_point, const Plane3& plane, ContactOptions o);
+  // Corners (±a, ±b, ±c) of a box with half extents (a, b, c); names "<name>/corner(sx,sy,sz)".
+  void add_box_plane(Index body, const Vector3& half_extents, const Plane3& plane, ContactOptions o);
+  void add_sphere_sphere(Index body_a, double radius_a, Index body_b, double radius_b, ContactOptions o);
+
+  std::string name() const override { return name_; }
+  int dimension() const override { return 3; }
+  Index velocity_size() const override { return 6 * static_cast<Index>(bodies_.size()); }
+  std::vector<std::string> position_names() const override;
+  std::vector<std::string> velocity_names() const override;
+  ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
+  Vector position_rate(const Vector& q, const Vector& v) const override;
+  void normalize_position(Vector& q) const override;
+  double potential_energy(const Vector& q) const override;
+
+  Index body_count() const { return static_cast<Index>(bodies_.size()); }
+
+ private:
+  struct Body { std::string name; double mass; Matrix3 inertia; Vector3 force, torque; };
+  struct Contact {
+    bool sphere_sphere = false;
+    Index body_a = -1, body_b = 0;
+    double radius_a = 0.0, radius_b = 0.0;
+    Vector3 local = Vector3::Zero();
+    Plane3 plane;
+    ContactOptions options;
+  };
+  void check_body(Index b, const char* what) const;
+  void add(Contact c);
+
+  std::string name_;
+  Vector3 gravity_;
+  std::vector<Body> bodies_;
+  std::vector<Contact> contacts_;
+};
+
+}  // namespace moreau

@@ -1,0 +1,20 @@
+#pragma once
+// Writes a SimulationResult to a folder, each file atomically (written to NAME.tmp, then
+// renamed): trajectory.csv, contacts.csv, events.csv, summary.json. plot.png is drawn by the
+// Python helper (python/moreau/_simulate.py), which the command line program invokes.
+#include <string>
+
+#include "moreau/sim/simulation.hpp"
+
+namespace moreau {
+
+// Creates the folder if needed; throws std::runtime_error when a file cannot be written.
+void write_simulation_outputs(const SimulationResult& result, const std::string& folder);
+
+// The summary.json text (also used by the Python module).
+std::string simulation_summary_json(const SimulationResult& result);
+
+// Writes text to path atomically: path.tmp then rename(2).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace moreau

@@ -1,0 +1,37 @@
+#pragma once
+// Exact solver of the one-contact frictional problem (the inner step of NSGS):
+//   u = W r + q,  û = u + μ‖u_T‖ e_n,  K_μ ∋ r ⊥ û ∈ K*_μ,
+// W the d×d diagonal block of the Delassus operator (symmetric or not, any tangential
+// anisotropy) and q the local free velocity including the other contacts' impulses.
+//
+// The three cases of Coulomb's law are enumerated (e.g. Acary & Brogliato 2008, §13.3.2):
+//   separation  r = 0                      valid iff q_n ≥ 0
+//   stick       u = 0, r = −W⁻¹ q          valid iff r ∈ K_μ
+//   slide       u_n = 0, r = r_n (1, μ cos θ, μ sin θ), u_T = −λ (cos θ, sin θ), λ > 0.
+// In the slide case r_n = −q_n / (W_n·d(θ)) with d(θ) = (1, μ cos θ, μ sin θ), and the
+// remaining condition u_T × (cos θ, sin θ) = 0 multiplied by W_n·d(θ) > 0 is a trigonometric
+// polynomial of degree 2 in θ (at most four roots):
+//   F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s,   c = cos θ, s = sin θ,
+// whose roots are bracketed on a grid and refined by safeguarded Newton; the admissible root
+// (W_n·d > 0, u_T·(c, s) < 0) nearest the warm start is kept. In 2D the slide case has the two
+// candidates r_t = ±μ r_n, checked in closed form. The returned r is exact up to round-off.
+#include "moreau/common/types.hpp"
+
+namespace moreau {
+
+// Precomputed data of one diagonal block (d ≤ 3, 2D blocks use the top-left 2×2).
+struct ContactBlock {
+  Matrix3 W = Matrix3::Zero();     // diagonal block W_ii
+  Matrix3 Winv = Matrix3::Zero();  // its inverse when invertible
+  bool invertible = false;
+};
+
+ContactBlock make_contact_block(int dimension, const Matrix3& W);
+
+// Solves the one-contact problem for contact data (block, q, μ); r holds the warm start on entry
+// and the solution on exit. Returns false if no case could be certified (r is then the best
+// candidate found, a projection of the stick solution).
+bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu, Vector3& r);
+bool solve_one_contact_2d(const ContactBlock& block, const Vector2& q, double mu, Vector2& r);
+
+}  // namespace moreau

@@ -1,0 +1,47 @@
+#pragma once
+// Semismooth Newton methods on the whole local frictional contact problem, 2D and 3D.
+//
+// "newton_ac": the Alart–Curnier function (Alart & Curnier 1991; Christensen, Klarbring, Pang
+// & Strömberg 1998), per contact with u = W r + q and scalings ρ_n, ρ_t > 0:
+//   Φ_n = r_n − max(0, r_n − ρ_n u_n)
+//   Φ_T = r_T − P_{B(0, μ max(0, r_n − ρ_n u_n))}(r_T − ρ_t u_T)
+// Φ(r) = 0 iff r solves the Coulomb problem. With the generalized Jacobian ∂Φ = A + B W
+// (A = ∂Φ/∂r, B = ∂Φ/∂u, block diagonal), each iteration solves (A + B W) δ = −Φ by sparse LU
+// (W is not symmetric in general and A + B W never is) and backtracks on ½‖Φ‖² (Armijo).
+// ρ_n = 1/W_nn, ρ_t = 1/max(W_t1t1, W_t2t2) per contact (Siconos' "spectral" choice is similar).
+//
+// "newton_fb": the same Newton loop on the Fischer–Burmeister function of the second-order cone
+// complementarity problem in De Saxcé's form (Fukushima, Luo & Tseng 2002; Acary, Brémond &
+// Huber 2018, §5.2): with x = (μ r_n, r_T) ∈ K¹ and y = (û_n/μ, u_T) ∈ K¹,
+//   φ(x, y) = x + y − z,  z = (x² + y²)^{1/2}   (Jordan algebra of the Lorentz cone),
+// differentiated with z² = x² + y² ⇒ L_z dz = L_x dx + L_y dy (L_a the arrow matrix of a);
+// x² + y² is shifted by ε e (ε = 1e-24·scale²) so that L_z stays invertible. Contacts with μ = 0
+// use the scalar FB function on (r_n, u_n) and Φ_T = r_T.
+//
+// Safeguards (departures from the textbook methods): when the line search stalls or the LU
+// fails, a few NSGS sweeps are taken from the current iterate (a hybrid in the spirit of
+// Siconos' NSN_HYBRID strategies), and the LU is retried with a tiny diagonal shift.
+#include <limits>
+
+#include "moreau/problems/friction_contact.hpp"
+
+namespace moreau {
+
+struct NewtonSettings {
+  double tolerance = 1e-8;  // on friction_contact_residual
+  int max_iterations = 200;  // Newton iterations
+  double time_limit = std::numeric_limits<double>::infinity();  // s
+  double armijo = 1e-4;          // sufficient decrease σ of ½‖Φ‖²
+  int max_backtracks = 20;       // halvings of the step
+  int nsgs_fallback_sweeps = 10;  // NSGS sweeps taken when the line search stalls (0 = none)
+};
+
+FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
+                                      const NewtonSettings& settings = {},
+                                      const Vector& guess = Vector());
+
+FrictionContactResult solve_newton_fb(const FrictionContactProblem& problem,
+                                      const NewtonSettings& settings = {},
+                                      const Vector& guess = Vector());
+
+}  // namespace moreau

@@ -1,0 +1,467 @@
+// Narrow phase (see narrow_phase.hpp for the list of routines and conventions).
+#include "moreau/contact/collision/narrow_phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/common/error.hpp"
+#include "moreau/contact/collision/gjk.hpp"
+
+namespace moreau {
+namespace {
+
+using Points = std::vector<ContactPoint>;
+
+ContactPoint flipped(ContactPoint c) {
+  std::swap(c.point_a, c.point_b);
+  c.normal = -c.normal;
+  return c;
+}
+
+// World core points of a posed shape.
+std::vector<Vector3> world_core(const Shape& s, const Pose& p) {
+  std::vector<Vector3> out = s.core_points();
+  for (auto& x : out) x = p.apply(x);
+  return out;
+}
+
+// Plane world data: unit normal N and a point p0 on the boundary.
+void plane_world(const Shape& plane, const Pose& pose, Vector3& N, Vector3& p0) {
+  const Vector3 n = plane.normal.normalized();
+  N = pose.orientation * n;
+  p0 = pose.apply(n * (plane.offset_distance / plane.normal.norm()));
+}
+
+// Shape A (not a plane) against half-space B: every core vertex (sphere centre, capsule ends,
+// box corners, mesh vertices), gap = N·(x − p0) − r; the cylinder gives rim points: on each cap
+// the lowest rim point u = −(N − (N·a)a)/‖…‖ and the rim points at 90°, 180°, 270° from it.
+Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const Pose& pp, double margin) {
+  Vector3 N, p0;
+  plane_world(plane, pp, N, p0);
+  Points out;
+  auto add = [&](const Vector3& x, double r, int feature) {
+    const double h = N.dot(x - p0);
+    const double gap = h - r;
+    if (gap > margin) return;
+    out.push_back(ContactPoint{x - r * N, x - h * N, N, gap, feature});
+  };
+  if (a.kind == ShapeKind::cylinder) {
+    const Vector3 axis = pa.orientation * Vector3::UnitZ();
+    Vector3 radial = -(N - N.dot(axis) * axis);
+    if (radial.norm() < 1e-12) {
+      const Vector3 ref = std::abs(axis.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
+      radial = axis.cross(ref);
+    }
+    radial.normalize();
+    const Vector3 side = axis.cross(radial);
+    int f = 0;
+    for (double sgn : {-1.0, 1.0}) {
+      const Vector3 c = pa.position + sgn * a.half_length * axis;
+      for (const Vector3& u : {radial, side, Vector3(-radial), Vector3(-side)}) add(c + a.radius * u, 0.0, f++);
+    }
+    return out;
+  }
+  const auto core = world_core(a, pa);
+  for (size_t k = 0; k < core.size(); ++k) add(core[k], a.core_radius(), static_cast<int>(k));
+  return out;
+}
+
+// Sphere A (centre c, radius r) against box B: closest point of the box; centre inside → the
+// nearest face.
+Points sphere_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin) {
+  const Vector3 c = pa.position;
+  const Matrix3 R = pb.rotation();
+  const Vector3 cl = R.transpose() * (c - pb.position);
+  const Vector3 h = b.half_extents;
+  const Vector3 clamped = cl.cwiseMax(-h).cwiseMin(h);
+  const Vector3 d = cl - clamped;
+  ContactPoint p;
+  if (d.norm() > 1e-14 * h.norm()) {
+    p.normal = R * d.normalized();
+    p.gap = d.norm() - a.radius;
+    p.point_b = pb.apply(clamped);
+  } else {
+    Index k;
+    (h - cl.cwiseAbs()).minCoeff(&k);
+    const double sgn = cl[k] >= 0 ? 1.0 : -1.0;
+    p.normal = R * (sgn * Vector3::Unit(k));
+    p.gap = -(h[k] - std::abs(cl[k])) - a.radius;
+    Vector3 face = cl;
+    face[k] = sgn * h[k];
+    p.point_b = pb.apply(face);
+  }
+  p.point_a = c - a.radius * p.normal;
+  if (p.gap > margin) return {};
+  return {p};
+}
+
+Points sphere_sphere(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, int dim) {
+  const Vector3 d = pa.position - pb.position;
+  const double len = d.norm();
+  const Vector3 n = len > 1e-300 ? Vector3(d / len) : (dim == 2 ? Vector3::UnitY() : Vector3::UnitZ());
+  const double gap = len - a.radius - b.radius;
+  if (gap > margin) return {};
+  return {ContactPoint{pa.position - a.radius * n, pb.position + b.radius * n, n, gap, 0}};
+}
+
+// ---- polytope-core pairs: normal from GJK/SAT/EPA, manifold by clipping the features ----
+
+// Height along n of a feature (points, sorted in the plane ⊥ n) at 2D location x.
+struct Feature {
+  std::vector<Vector3> pts;     // world
+  std::vector<Vector2> uv;      // in-plane coordinates
+  std::vector<double> h;        // along n
+  Vector3 plane_normal = Vector3::Zero();  // Newell normal (≥ 3 points)
+  Vector3 centroid = Vector3::Zero();
+};
+
+struct Frame2 {
+  Vector3 n, t1, t2;
+  Vector2 uv(const Vector3& x) const { return {t1.dot(x), t2.dot(x)}; }
+  Vector3 lift(const Vector2& u, double h) const { return u.x() * t1 + u.y() * t2 + h * n; }
+};
+
+double cross2(const Vector2& a, const Vector2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+// Vertices of `core` whose coordinate along `dir` is within tol of the maximum, ordered
+// counter-clockwise in the plane ⊥ n (duplicates in projection removed).
+Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol, const Frame2& F) {
+  double best = -INFINITY;
+  for (const auto& x : core) best = std::max(best, dir.dot(x));
+  Feature f;
+  for (const auto& x : core)
+    if (dir.dot(x) >= best - tol) f.pts.push_back(x);
+  Vector2 c2 = Vector2::Zero();
+  for (const auto& x : f.pts) c2 += F.uv(x);
+  c2 /= static_cast<double>(f.pts.size());
+  std::sort(f.pts.begin(), f.pts.end(), [&](const Vector3& a, const Vector3& b) {
+    const Vector2 da = F.uv(a) - c2, db = F.uv(b) - c2;
+    return std::atan2(da.y(), da.x()) < std::atan2(db.y(), db.x());
+  });
+  // remove points coincident in projection (keep the one nearer the support)
+  std::vector<Vector3> kept;
+  for (const auto& x : f.pts) {
+    bool dup = false;
+    for (auto& y : kept)
+      if ((F.uv(x) - F.uv(y)).norm() < 1e-9 * (1 + F.uv(y).norm())) {
+        if (dir.dot(x) > dir.dot(y)) y = x;
+        dup = true;
+      }
+    if (!dup) kept.push_back(x);
+  }
+  f.pts = kept;
+  // collinear triples in 2D reduce to their hull: keep it simple — a convex hull by gift wrapping
+  if (f.pts.size() >= 3) {
+    std::vector<Vector2> P;
+    for (const auto& x : f.pts) P.push_back(F.uv(x));
+    std::vector<int> hull;
+    int start = 0;
+    for (int i = 1; i < static_cast<int>(P.size()); ++i)
+      if (P[i].x() < P[start].x() || (P[i].x() == P[start].x() && P[i].y() < P[start].y())) start = i;
+    int cur = start;
+    do {
+      hull.push_back(cur);
+      int next = (cur + 1) % static_cast<int>(P.size());
+      for (int i = 0; i < static_cast<int>(P.size()); ++i) {
+        const double cr = cross2(P[next] - P[cur], P[i] - P[cur]);
+        if (cr < 0 || (std::abs(cr) < 1e-14 && (P[i] - P[cur]).norm() > (P[next] - P[cur]).norm())) next = i;
+      }
+      cur = next;
+    } while (cur != start && hull.size() <= P.size());
+    std::vector<Vector3> hp;
+    for (int i : hull) hp.push_back(f.pts[i]);
+    // drop collinear middle points
+    f.pts.clear();
+    for (size_t i = 0; i < hp.size(); ++i) {
+      const Vector2 a = F.uv(hp[(i + hp.size() - 1) % hp.size()]), b = F.uv(hp[i]), c = F.uv(hp[(i + 1) % hp.size()]);
+      if (hp.size() <= 2 || std::abs(cross2(b - a, c - b)) > 1e-12 * ((b - a).norm() * (c - b).norm() + 1e-300))
+        f.pts.push_back(hp[i]);
+    }
+    if (f.pts.size() < 2 && hp.size() >= 2) {  // all collinear: the two extremes
+      f.pts = {hp.front(), hp.back()};
+      double dmax = -1;
+      for (size_t i = 0; i < hp.size(); ++i)
+        for (size_t j = i + 1; j < hp.size(); ++j)
+          if ((F.uv(hp[i]) - F.uv(hp[j])).norm() > dmax) dmax = (F.uv(hp[i]) - F.uv(hp[j])).norm(), f.pts = {hp[i], hp[j]};
+    }
+  }
+  for (const auto& x : f.pts) {
+    f.uv.push_back(F.uv(x));
+    f.h.push_back(F.n.dot(x));
+    f.centroid += x / static_cast<double>(f.pts.size());
+  }
+  if (f.pts.size() >= 3) {
+    for (size_t i = 0; i < f.pts.size(); ++i) {
+      const Vector3& a = f.pts[i];
+      const Vector3& b = f.pts[(i + 1) % f.pts.size()];
+      f.plane_normal += (a - f.centroid).cross(b - f.centroid);
+    }
+  }
+  return f;
+}
+
+// Height of the feature along n at the in-plane location x.
+double feature_height(const Feature& f, const Frame2& F, const Vector2& x) {
+  if (f.pts.size() == 1) return f.h[0];
+  if (f.pts.size() == 2) {
+    const Vector2 e = f.uv[1] - f.uv[0];
+    const double den = e.squaredNorm();
+    const double s = den > 0 ? std::clamp((x - f.uv[0]).dot(e) / den, 0.0, 1.0) : 0.0;
+    return f.h[0] + s * (f.h[1] - f.h[0]);
+  }
+  const Vector3 m = f.plane_normal;
+  const double mn = m.dot(F.n);
+  if (std::abs(mn) < 1e-9 * m.norm()) return *std::max_element(f.h.begin(), f.h.end());
+  return (m.dot(f.centroid) - m.dot(F.lift(x, 0.0))) / mn;
+}
+
+// Sutherland–Hodgman: polygon P clipped by the convex CCW polygon C.
+std::vector<Vector2> clip_polygon(std::vector<Vector2> P, const std::vector<Vector2>& C) {
+  for (size_t i = 0; i < C.size() && !P.empty(); ++i) {
+    const Vector2 a = C[i], b = C[(i + 1) % C.size()];
+    auto inside = [&](const Vector2& p) { return cross2(b - a, p - a) >= -1e-12 * (b - a).norm(); };
+    std::vector<Vector2> out;
+    for (size_t k = 0; k < P.size(); ++k) {
+      const Vector2 p = P[k], q = P[(k + 1) % P.size()];
+      const bool ip = inside(p), iq = inside(q);
+      if (ip) out.push_back(p);
+      if (ip != iq) {
+        const double dp = cross2(b - a, p - a), dq = cross2(b - a, q - a);
+        const double t = dp / (dp - dq);
+        out.push_back(p + t * (q - p));
+      }
+    }
+    P = std::move(out);
+  }
+  return P;
+}
+
+// Segment [p, q] clipped by the convex CCW polygon C (Cyrus–Beck).
+std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q, const std::vector<Vector2>& C) {
+  double t0 = 0, t1 = 1;
+  const Vector2 d = q - p;
+  for (size_t i = 0; i < C.size(); ++i) {
+    const Vector2 a = C[i], b = C[(i + 1) % C.size()];
+    const double num = cross2(b - a, p - a), den = cross2(b - a, d);
+    // inside: num + t den ≥ 0
+    if (std::abs(den) < 1e-300) {
+      if (num < -1e-12 * (b - a).norm()) return {};
+      continue;
+    }
+    const double t = -num / den;
+    if (den > 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 > t1 + 1e-12) return {};
+  }
+  if (t1 - t0 < 1e-12) return {p + t0 * d};
+  return {p + t0 * d, p + t1 * d};
+}
+
+// Manifold of two polytope cores (radii ra, rb) given the normal n (from B to A).
+Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vector<Vector3>& cb, double rb,
+                     const Vector3& normal, double scale, double margin) {
+  Frame2 F;
+  F.n = normal.normalized();
+  const Matrix3 fr = contact_frame(F.n, 3);
+  F.t1 = fr.col(1), F.t2 = fr.col(2);
+  const double tol = 1e-7 * scale + std::min(std::max(margin, 0.0), 0.02 * scale);
+  const Feature fa = support_feature(ca, -F.n, tol, F);
+  const Feature fb = support_feature(cb, F.n, tol, F);
+  std::vector<Vector2> xs;
+  const size_t na = fa.pts.size(), nb = fb.pts.size();
+  if (na == 1) {
+    xs.push_back(fa.uv[0]);
+  } else if (nb == 1) {
+    xs.push_back(fb.uv[0]);
+  } else if (na == 2 && nb == 2) {
+    const Vector2 ea = fa.uv[1] - fa.uv[0], eb = fb.uv[1] - fb.uv[0];
+    const double cr = cross2(ea, eb);
+    if (std::abs(cr) <= 1e-6 * ea.norm() * eb.norm()) {  // parallel: overlap interval on A's edge
+      const double L = ea.squaredNorm();
+      double s0 = (fb.uv[0] - fa.uv[0]).dot(ea) / L, s1 = (fb.uv[1] - fa.uv[0]).dot(ea) / L;
+      if (s0 > s1) std::swap(s0, s1);
+      s0 = std::clamp(s0, 0.0, 1.0), s1 = std::clamp(s1, 0.0, 1.0);
+      xs.push_back(fa.uv[0] + s0 * ea);
+      if (s1 - s0 > 1e-9) xs.push_back(fa.uv[0] + s1 * ea);
+    } else {  // crossing edges: intersection of the lines, clamped to the segments
+      const double s = std::clamp(cross2(fb.uv[0] - fa.uv[0], eb) / cr, 0.0, 1.0);
+      xs.push_back(fa.uv[0] + s * ea);
+    }
+  } else if (na == 2) {
+    xs = clip_segment(fa.uv[0], fa.uv[1], fb.uv);
+  } else if (nb == 2) {
+    xs = clip_segment(fb.uv[0], fb.uv[1], fa.uv);
+  } else {
+    xs = clip_polygon(fa.uv, fb.uv);
+  }
+  if (xs.empty()) {  // features do not overlap in projection (tolerance effects): deepest vertex of A
+    size_t k = 0;
+    for (size_t i = 1; i < na; ++i)
+      if (fa.h[i] < fa.h[k]) k = i;
+    xs.push_back(fa.uv[k]);
+  }
+  Points out;
+  int feature = 0;
+  for (const auto& x : xs) {
+    const double ha = feature_height(fa, F, x), hb = feature_height(fb, F, x);
+    const double gap = ha - hb - ra - rb;
+    if (gap > margin) continue;
+    bool dup = false;
+    for (const auto& p : out)
+      if ((F.uv(p.point_a) - x).norm() < 1e-9 * scale) dup = true;
+    if (dup) continue;
+    out.push_back(ContactPoint{F.lift(x, ha - ra), F.lift(x, hb + rb), F.n, gap, feature++});
+  }
+  return out;
+}
+
+// Separating-axis test for two boxes: the 15 axes (3 + 3 face normals, 9 edge cross products);
+// returns the axis of largest separation (least overlap), oriented from B to A. Face axes win
+// ties within 1e-9·scale so that stacked boxes get face normals.
+Vector3 box_box_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double scale) {
+  const Matrix3 Ra = pa.rotation(), Rb = pb.rotation();
+  const Vector3 d = pa.position - pb.position;
+  auto separation = [&](const Vector3& L) {
+    double ra = 0, rb = 0;
+    for (int k = 0; k < 3; ++k) ra += a.half_extents[k] * std::abs(L.dot(Ra.col(k)));
+    for (int k = 0; k < 3; ++k) rb += b.half_extents[k] * std::abs(L.dot(Rb.col(k)));
+    return std::abs(L.dot(d)) - ra - rb;
+  };
+  Vector3 best = Ra.col(0);
+  double best_s = -INFINITY;
+  for (int k = 0; k < 3; ++k)
+    for (const Vector3& L : {Vector3(Ra.col(k)), Vector3(Rb.col(k))}) {
+      const double s = separation(L);
+      if (s > best_s) best_s = s, best = L;
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Vector3 L = Ra.col(i).cross(Rb.col(j));
+      if (L.norm() < 1e-6) continue;
+      L.normalize();
+      const double s = separation(L);
+      if (s > best_s + 1e-9 * scale) best_s = s, best = L;
+    }
+  return best.dot(d) >= 0 ? best : Vector3(-best);
+}
+
+Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, double scale) {
+  const auto ca = world_core(a, pa), cb = world_core(b, pb);
+  const double ra = a.core_radius(), rb = b.core_radius();
+  auto core_support = [](const std::vector<Vector3>& pts) {
+    return [&pts](const Vector3& d) {
+      size_t best = 0;
+      double bv = -INFINITY;
+      for (size_t i = 0; i < pts.size(); ++i) {
+        const double s = pts[i].dot(d);
+        if (s > bv) bv = s, best = i;
+      }
+      return pts[best];
+    };
+  };
+  const ConvexDistance g = gjk_distance(core_support(ca), core_support(cb));
+  Vector3 n;
+  if (!g.intersecting && g.distance > 1e-9 * scale) {
+    if (g.distance - ra - rb > margin) return {};
+    n = g.normal;
+  } else if (a.kind == ShapeKind::box && b.kind == ShapeKind::box) {
+    n = box_box_axis(a, pa, b, pb, scale);
+  } else if (a.kind == ShapeKind::capsule && b.kind == ShapeKind::capsule) {
+    // crossing segments: n ∥ d_A × d_B (parallel: ⊥ to the common line, towards A)
+    const Vector3 da = ca[1] - ca[0], db = cb[1] - cb[0];
+    n = da.cross(db);
+    const Vector3 c = 0.5 * (ca[0] + ca[1]) - 0.5 * (cb[0] + cb[1]);
+    if (n.norm() < 1e-9 * da.norm() * db.norm()) n = c - c.dot(da.normalized()) * da.normalized();
+    if (n.norm() < 1e-300) n = da.unitOrthogonal();
+    n.normalize();
+    if (n.dot(c) < 0) n = -n;
+  } else {
+    const ConvexDistance e = convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
+                                                    [&](const Vector3& d) { return world_support(b, pb, d); });
+    n = e.normal;
+  }
+  return clip_manifold(ca, ra, cb, rb, n, scale, margin);
+}
+
+// General convex pair (cylinders): GJK/EPA on the full support functions, one point.
+Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin) {
+  const ConvexDistance e = convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
+                                                  [&](const Vector3& d) { return world_support(b, pb, d); });
+  const double gap = e.intersecting ? e.distance : e.distance;
+  if (gap > margin) return {};
+  return {ContactPoint{e.point_a, e.point_b, e.normal, gap, 0}};
+}
+
+// 2D: extrude boxes and polygons along z so that the 3D routines see solids.
+Shape extruded(const Shape& s, double depth) {
+  Shape out = s;
+  if (s.kind == ShapeKind::box) out.half_extents.z() = depth;
+  if (s.kind == ShapeKind::convex) {
+    out.vertices.clear();
+    for (const auto& v : s.vertices) {
+      out.vertices.emplace_back(v.x(), v.y(), -depth);
+      out.vertices.emplace_back(v.x(), v.y(), depth);
+    }
+  }
+  return out;
+}
+
+Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, int dim) {
+  if (a.kind == ShapeKind::plane && b.kind == ShapeKind::plane) return {};
+  if (a.kind == ShapeKind::plane) {
+    Points r = against_plane(b, pb, a, pa, margin);
+    for (auto& c : r) c = flipped(c);
+    return r;
+  }
+  if (b.kind == ShapeKind::plane) return against_plane(a, pa, b, pb, margin);
+  // bounding-sphere rejection
+  const double scale = std::max(a.bounding_radius(), b.bounding_radius());
+  if ((pa.position - pb.position).norm() - a.bounding_radius() - b.bounding_radius() > margin) return {};
+  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::sphere) return sphere_sphere(a, pa, b, pb, margin, dim);
+  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::box) return sphere_box(a, pa, b, pb, margin);
+  if (a.kind == ShapeKind::box && b.kind == ShapeKind::sphere) {
+    Points r = sphere_box(b, pb, a, pa, margin);
+    for (auto& c : r) c = flipped(c);
+    return r;
+  }
+  if (a.has_core() && b.has_core()) return core_pair(a, pa, b, pb, margin, scale);
+  return general_pair(a, pa, b, pb, margin);
+}
+
+}  // namespace
+
+Vector3 world_support(const Shape& shape, const Pose& pose, const Vector3& d) {
+  return pose.apply(shape.support(pose.orientation.conjugate() * d));
+}
+
+std::vector<ContactPoint> collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                                  const NarrowPhaseSettings& settings) {
+  MOREAU_REQUIRE(settings.dimension == 2 || settings.dimension == 3, "collide: dimension must be 2 or 3, got {}",
+                 settings.dimension);
+  MOREAU_REQUIRE(!std::isnan(settings.margin), "collide: margin must not be NaN");
+  if (settings.dimension == 3) return collide3(a, pa, b, pb, settings.margin, 3);
+  MOREAU_REQUIRE(a.kind != ShapeKind::cylinder && b.kind != ShapeKind::cylinder,
+                 "collide: cylinders are spatial shapes; use a box or capsule in 2D");
+  const double depth = 1.0 + (a.kind == ShapeKind::plane ? 0.0 : a.bounding_radius()) +
+                       (b.kind == ShapeKind::plane ? 0.0 : b.bounding_radius());
+  Points raw = collide3(extruded(a, depth), pa, extruded(b, depth), pb, settings.margin, 2);
+  Points out;
+  for (auto c : raw) {
+    c.point_a.z() = 0, c.point_b.z() = 0, c.normal.z() = 0;
+    const double nn = c.normal.norm();
+    if (nn < 1e-12) continue;
+    c.normal /= nn;
+    bool dup = false;
+    for (auto& o : out)
+      if ((o.point_a - c.point_a).norm() < 1e-9 * depth) {
+        dup = true;
+        if (c.gap < o.gap) o = c;
+      }
+    if (!dup) out.push_back(c);
+  }
+  for (size_t k = 0; k < out.size(); ++k)
+    if (a.kind != ShapeKind::plane && b.kind != ShapeKind::plane) out[k].feature = static_cast<int>(k);
+  return out;
+}
+
+}  // namespace moreau

@@ -1,0 +1,166 @@
+#include "moreau/contact/collision/world_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/common/error.hpp"
+#include "moreau/contact/collision/broad_phase.hpp"
+
+namespace moreau {
+
+std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q, const CollisionSettings& settings) {
+  MOREAU_REQUIRE(q.size() == world.position_size(), "detect_contacts: q has {} entries, expected {}", q.size(),
+                 world.position_size());
+  MOREAU_REQUIRE(!std::isnan(settings.margin), "detect_contacts: margin must not be NaN");
+  // shape list
+  struct Item {
+    Index body, shape;
+    Pose pose;
+  };
+  std::vector<Item> items;
+  std::vector<Aabb> boxes;
+  for (Index i = 0; i < world.body_count(); ++i) {
+    const Pose bp = world.body_pose(q, i);
+    const auto& shapes = world.body(i).shapes;
+    for (Index s = 0; s < static_cast<Index>(shapes.size()); ++s) {
+      items.push_back({i, s, bp.compose(shapes[s].offset)});
+      boxes.push_back(shape_aabb(shapes[s], items.back().pose, settings.margin));
+    }
+  }
+  const auto pairs = settings.use_broad_phase ? sweep_and_prune(boxes) : brute_force_pairs(boxes);
+  auto jointed = [&](Index a, Index b) {
+    for (const auto& j : world.joints())
+      if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;
+    return false;
+  };
+  NarrowPhaseSettings np{.margin = settings.margin, .dimension = world.dimension()};
+  std::vector<Contact> out;
+  for (auto [i, j] : pairs) {
+    Item A = items[i], B = items[j];
+    if (A.body == B.body) continue;
+    const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
+    if (sa && sb) continue;
+    if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
+    if (sa || (!sb && A.body > B.body)) std::swap(A, B);
+    const Shape& shA = world.body(A.body).shapes[A.shape];
+    const Shape& shB = world.body(B.body).shapes[B.shape];
+    const auto points = collide(shA, A.pose, shB, B.pose, np);
+    for (const auto& p : points) {
+      Contact c;
+      c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
+      c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature;
+      c.frame = contact_frame(p.normal, world.dimension());
+      c.material = world.material(A.body, B.body);
+      const std::string na = shA.name.empty() ? std::to_string(A.shape) : shA.name;
+      const std::string nb = shB.name.empty() ? std::to_string(B.shape) : shB.name;
+      c.name = world.body(A.body).name + "/" + world.body(B.body).name + ":" + na + "-" + nb + ":" +
+               std::to_string(p.feature);
+      out.push_back(std::move(c));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Contact& x, const Contact& y) {
+    return std::tie(x.body_a, x.body_b, x.shape_a, x.shape_b, x.feature) <
+           std::tie(y.body_a, y.body_b, y.shape_a, y.shape_b, y.feature);
+  });
+  return out;
+}
+
+// Rows (n, t₁, t₂ as the columns c of the frame): A: [cᵀ, (r_A × c)ᵀ], B: [−cᵀ, −(r_B × c)ᵀ];
+// bias by the point-on-face model, or the exact sphere–sphere form (world_contacts.hpp).
+BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v, const Contact& c) {
+  const int d = world.dimension();
+  const Index A = c.body_a, B = c.body_b;
+  const Pose pa = world.body_pose(q, A), pb = world.body_pose(q, B);
+  const Vector3 ra = c.point_a - pa.position, rb = c.point_b - pb.position;
+  const Vector3 wa = world.body_angular_velocity(v, A), wb = world.body_angular_velocity(v, B);
+  const Vector3 vpa = world.body_linear_velocity(v, A) + wa.cross(ra);
+  const Vector3 vpb = world.body_linear_velocity(v, B) + wb.cross(rb);
+  const Vector3 dv = vpa - vpb;
+  const Vector3 centripetal = wa.cross(wa.cross(ra)) - wb.cross(wb.cross(rb));
+  const Index m = world.body_velocity_size();
+  BodyPairRows rows;
+  rows.offset_a = world.velocity_offset(A);
+  rows.offset_b = world.velocity_offset(B);
+  rows.block_a.resize(d, m), rows.block_b.resize(d, m), rows.bias.resize(d);
+  rows.residual = Vector::Zero(d);
+  rows.residual[0] = c.gap;
+  const Vector3 n = c.frame.col(0);
+  for (int k = 0; k < d; ++k) {
+    const Vector3 e = c.frame.col(k);
+    const Vector3 aa = ra.cross(e), ab = rb.cross(e);
+    if (d == 2) {
+      rows.block_a.row(k) << e.x(), e.y(), aa.z();
+      rows.block_b.row(k) << -e.x(), -e.y(), -ab.z();
+    } else {
+      rows.block_a.row(k) << e.transpose(), aa.transpose();
+      rows.block_b.row(k) << -e.transpose(), -ab.transpose();
+    }
+    const Vector3 we = wb.cross(e);
+    double bias = e.dot(centripetal) + 2.0 * we.dot(dv);
+    if (k == 0) bias -= c.gap * we.squaredNorm();
+    else bias += c.gap * wb.cross(we).dot(n);
+    rows.bias[k] = bias;
+  }
+  // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)
+  const Shape& sa = world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
+  const Shape& sb = world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
+  if (sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
+    const Vector3 ca = pa.apply(sa.offset.position), cb = pb.apply(sb.offset.position);
+    const Vector3 rca = ca - pa.position, rcb = cb - pb.position;
+    const Vector3 dp = ca - cb;
+    const Vector3 dpd = (world.body_linear_velocity(v, A) + wa.cross(rca)) - (world.body_linear_velocity(v, B) + wb.cross(rcb));
+    const Vector3 perp = dpd - dpd.dot(n) * n;
+    const double len = dp.norm();
+    rows.bias[0] = (len > 0 ? perp.squaredNorm() / len : 0.0) +
+                   n.dot(wa.cross(wa.cross(rca)) - wb.cross(wb.cross(rcb)));
+  }
+  return rows;
+}
+
+SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q, const std::vector<Contact>& contacts) {
+  const int d = world.dimension();
+  const Vector v0 = Vector::Zero(world.velocity_size());
+  std::vector<Triplet> t;
+  t.reserve(contacts.size() * static_cast<size_t>(d == 2 ? 12 : 36));
+  for (size_t i = 0; i < contacts.size(); ++i)
+    contact_rows(world, q, v0, contacts[i]).append_triplets(t, static_cast<Index>(i) * d, true);
+  SparseMatrix H(world.velocity_size(), d * static_cast<Index>(contacts.size()));
+  H.setFromTriplets(t.begin(), t.end());
+  return H;
+}
+
+Vector contact_gaps(const std::vector<Contact>& contacts) {
+  Vector g(static_cast<Index>(contacts.size()));
+  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].gap;
+  return g;
+}
+Vector contact_mu(const std::vector<Contact>& contacts) {
+  Vector g(static_cast<Index>(contacts.size()));
+  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].material.mu;
+  return g;
+}
+Vector contact_restitution(const std::vector<Contact>& contacts) {
+  Vector g(static_cast<Index>(contacts.size()));
+  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].material.restitution;
+  return g;
+}
+
+JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v) {
+  JointSystem s;
+  const Index k = world.joint_row_count();
+  s.residual.resize(k), s.bias.resize(k);
+  std::vector<Triplet> t;
+  Index row = 0;
+  for (Index j = 0; j < static_cast<Index>(world.joints().size()); ++j) {
+    const BodyPairRows r = world.joint_rows(q, v, j);
+    r.append_triplets(t, row, false);
+    s.residual.segment(row, r.rows()) = r.residual;
+    s.bias.segment(row, r.rows()) = r.bias;
+    row += r.rows();
+  }
+  s.G.resize(k, world.velocity_size());
+  s.G.setFromTriplets(t.begin(), t.end());
+  return s;
+}
+
+}  // namespace moreau

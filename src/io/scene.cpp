@@ -1,0 +1,454 @@
+// Scene files (docs/scene-format.md): parse, validate, build the RigidWorld.
+#include "moreau/io/scene.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "moreau/common/error.hpp"
+
+namespace moreau {
+namespace {
+
+using json = nlohmann::json;
+
+std::string show(const json& j) {
+  std::string s = j.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+// Rejects keys outside `allowed`, naming the path.
+void check_keys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
+  MOREAU_REQUIRE(obj.is_object(), "{} = {}: must be an object", path.empty() ? "scene" : path, show(obj));
+  for (const auto& [k, v] : obj.items()) {
+    if (allowed.count(k)) continue;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw_invalid("{}{}: unknown field (allowed: {})", path.empty() ? "" : path + ".", k, list);
+  }
+}
+
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+
+double as_number(const json& j, const std::string& path) {
+  MOREAU_REQUIRE(j.is_number(), "{} = {}: must be a number", path, show(j));
+  const double x = j.get<double>();
+  MOREAU_REQUIRE(std::isfinite(x), "{} = {}: must be finite", path, show(j));
+  return x;
+}
+
+double number(const json& obj, const std::string& path, const std::string& key, double fallback) {
+  if (!obj.contains(key)) return fallback;
+  return as_number(obj.at(key), join(path, key));
+}
+
+double required_number(const json& obj, const std::string& path, const std::string& key) {
+  MOREAU_REQUIRE(obj.contains(key), "{}: missing required field", join(path, key));
+  return as_number(obj.at(key), join(path, key));
+}
+
+std::string string_field(const json& obj, const std::string& path, const std::string& key, const std::string& fallback) {
+  if (!obj.contains(key)) return fallback;
+  const json& j = obj.at(key);
+  MOREAU_REQUIRE(j.is_string(), "{} = {}: must be a string", join(path, key), show(j));
+  return j.get<std::string>();
+}
+
+bool bool_field(const json& obj, const std::string& path, const std::string& key, bool fallback) {
+  if (!obj.contains(key)) return fallback;
+  const json& j = obj.at(key);
+  MOREAU_REQUIRE(j.is_boolean(), "{} = {}: must be true or false", join(path, key), show(j));
+  return j.get<bool>();
+}
+
+int int_field(const json& obj, const std::string& path, const std::string& key, int fallback) {
+  if (!obj.contains(key)) return fallback;
+  const json& j = obj.at(key);
+  MOREAU_REQUIRE(j.is_number_integer(), "{} = {}: must be an integer", join(path, key), show(j));
+  return j.get<int>();
+}
+
+// An array of exactly `n` numbers.
+Vector numbers(const json& j, const std::string& path, Index n) {
+  MOREAU_REQUIRE(j.is_array() && static_cast<Index>(j.size()) == n, "{} = {}: must be an array of {} numbers", path,
+                 show(j), n);
+  Vector v(n);
+  for (Index i = 0; i < n; ++i) v[i] = as_number(j[static_cast<size_t>(i)], fmt::format("{}[{}]", path, i));
+  return v;
+}
+
+// A d-vector field embedded in 3D (z = 0 in 2D).
+Vector3 vec_field(const json& obj, const std::string& path, const std::string& key, int d, const Vector3& fallback) {
+  if (!obj.contains(key)) return fallback;
+  const Vector v = numbers(obj.at(key), join(path, key), d);
+  return d == 2 ? Vector3(v[0], v[1], 0.0) : Vector3(v);
+}
+
+// Orientation: 2D "angle" (rad); 3D "orientation" [w, x, y, z] (unit) or "axis_angle" [ax, ay, az, angle].
+Quaternion orientation_field(const json& obj, const std::string& path, int d) {
+  if (d == 2) return Quaternion(Eigen::AngleAxisd(number(obj, path, "angle", 0.0), Vector3::UnitZ()));
+  MOREAU_REQUIRE(!(obj.contains("orientation") && obj.contains("axis_angle")),
+                 "{}: give either orientation or axis_angle, not both", path);
+  if (obj.contains("orientation")) {
+    const Vector w = numbers(obj.at("orientation"), join(path, "orientation"), 4);
+    MOREAU_REQUIRE(std::abs(w.norm() - 1.0) <= 1e-6, "{} = {}: must be a unit quaternion [w, x, y, z] (norm {})",
+                   join(path, "orientation"), show(obj.at("orientation")), w.norm());
+    return Quaternion(w[0], w[1], w[2], w[3]).normalized();
+  }
+  if (obj.contains("axis_angle")) {
+    const Vector w = numbers(obj.at("axis_angle"), join(path, "axis_angle"), 4);
+    const Vector3 axis = w.head<3>();
+    MOREAU_REQUIRE(axis.norm() > 1e-12, "{} = {}: axis must be nonzero", join(path, "axis_angle"), show(obj.at("axis_angle")));
+    return Quaternion(Eigen::AngleAxisd(w[3], axis.normalized()));
+  }
+  return Quaternion::Identity();
+}
+
+Shape parse_shape(const json& j, const std::string& path, int d) {
+  MOREAU_REQUIRE(j.is_object(), "{} = {}: must be an object", path, show(j));
+  MOREAU_REQUIRE(j.contains("type"), "{}.type: missing required field", path);
+  const std::string type = string_field(j, path, "type", "");
+  Shape s;
+  try {
+    s.kind = shape_kind_from_string(type);
+  } catch (const std::invalid_argument& e) {
+    throw_invalid("{}.type = \"{}\": {}", path, type, e.what());
+  }
+  std::set<std::string> keys = {"type", "name", "position", d == 2 ? "angle" : "orientation"};
+  if (d == 3) keys.insert("axis_angle");
+  switch (s.kind) {
+    case ShapeKind::sphere: keys.insert("radius"); break;
+    case ShapeKind::box: keys.insert("half_extents"); break;
+    case ShapeKind::capsule: keys.insert({"radius", "half_length"}); break;
+    case ShapeKind::cylinder: keys.insert({"radius", "half_length"}); break;
+    case ShapeKind::plane: keys = {"type", "name", "normal", "offset"}; break;
+    case ShapeKind::convex: keys.insert({"vertices", "radius"}); break;
+  }
+  check_keys(j, path, keys);
+  s.name = string_field(j, path, "name", "");
+  if (s.kind == ShapeKind::plane) {
+    MOREAU_REQUIRE(j.contains("normal"), "{}.normal: missing required field", path);
+    const Vector3 n = vec_field(j, path, "normal", d, Vector3::UnitY());
+    MOREAU_REQUIRE(n.norm() > 1e-12, "{}.normal = {}: must be nonzero", path, show(j.at("normal")));
+    s = make_plane(n, number(j, path, "offset", 0.0) * n.norm());
+    s.name = string_field(j, path, "name", "");
+    return s;
+  }
+  s.offset.position = vec_field(j, path, "position", d, Vector3::Zero());
+  s.offset.orientation = orientation_field(j, path, d);
+  if (s.kind == ShapeKind::sphere || s.kind == ShapeKind::cylinder) s.radius = required_number(j, path, "radius");
+  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::convex) s.radius = number(j, path, "radius", 0.0);
+  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::cylinder) s.half_length = required_number(j, path, "half_length");
+  if (s.kind == ShapeKind::box) {
+    MOREAU_REQUIRE(j.contains("half_extents"), "{}.half_extents: missing required field", path);
+    s.half_extents = vec_field(j, path, "half_extents", d, Vector3::Zero());
+    if (d == 2) s.half_extents.z() = 0.5 * std::max(s.half_extents.x(), s.half_extents.y());
+  }
+  if (s.kind == ShapeKind::convex) {
+    MOREAU_REQUIRE(j.contains("vertices") && j.at("vertices").is_array() && !j.at("vertices").empty(),
+                   "{}.vertices: must be a nonempty array of points", path);
+    const json& vs = j.at("vertices");
+    for (size_t i = 0; i < vs.size(); ++i) {
+      const Vector v = numbers(vs[i], fmt::format("{}.vertices[{}]", path, i), d);
+      s.vertices.push_back(d == 2 ? Vector3(v[0], v[1], 0.0) : Vector3(v));
+    }
+  }
+  s.validate(path, d);
+  return s;
+}
+
+ContactMaterial parse_material(const json& j, const std::string& path, const ContactMaterial& base,
+                               const std::set<std::string>& extra = {}) {
+  std::set<std::string> keys = {"mu", "e", "law", "gamma", "alpha", "beta"};
+  keys.insert(extra.begin(), extra.end());
+  check_keys(j, path, keys);
+  ContactMaterial m = base;
+  m.mu = number(j, path, "mu", m.mu);
+  m.restitution = number(j, path, "e", m.restitution);
+  m.law = string_field(j, path, "law", m.law);
+  m.gamma = number(j, path, "gamma", m.gamma);
+  m.alpha = number(j, path, "alpha", m.alpha);
+  m.beta = number(j, path, "beta", m.beta);
+  m.validate(path);
+  return m;
+}
+
+RigidBody parse_body(const json& j, const std::string& path, int d) {
+  check_keys(j, path,
+             {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation", "axis_angle",
+              "velocity", "angular_velocity", "shapes"});
+  MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"", path);
+  RigidBody b;
+  b.name = string_field(j, path, "name", "");
+  b.is_static = bool_field(j, path, "static", false);
+  b.pose.position = vec_field(j, path, "position", d, Vector3::Zero());
+  b.pose.orientation = orientation_field(j, path, d);
+  b.linear_velocity = vec_field(j, path, "velocity", d, Vector3::Zero());
+  if (j.contains("angular_velocity")) {
+    if (d == 2) b.angular_velocity = Vector3(0, 0, as_number(j.at("angular_velocity"), path + ".angular_velocity"));
+    else b.angular_velocity = vec_field(j, path, "angular_velocity", 3, Vector3::Zero());
+  }
+  if (j.contains("shapes")) {
+    const json& ss = j.at("shapes");
+    MOREAU_REQUIRE(ss.is_array(), "{}.shapes = {}: must be an array", path, show(ss));
+    for (size_t k = 0; k < ss.size(); ++k) b.shapes.push_back(parse_shape(ss[k], fmt::format("{}.shapes[{}]", path, k), d));
+  }
+  if (b.is_static) {
+    MOREAU_REQUIRE(all_finite(b.linear_velocity) && b.linear_velocity.isZero() && b.angular_velocity.isZero(),
+                   "{}: a static body cannot move (velocity must be 0)", path);
+    return b;
+  }
+  MOREAU_REQUIRE(j.contains("mass"), "{}.mass: missing required field", path);
+  b.mass = as_number(j.at("mass"), path + ".mass");
+  MOREAU_REQUIRE(b.mass > 0.0, "{}.mass = {}: mass must be > 0", path, show(j.at("mass")));
+  if (j.contains("inertia")) {
+    const json& I = j.at("inertia");
+    const std::string ip = path + ".inertia";
+    if (d == 2) {
+      const double izz = as_number(I, ip);
+      MOREAU_REQUIRE(izz > 0.0, "{} = {}: inertia must be > 0", ip, show(I));
+      b.inertia = Matrix3::Identity() * izz;
+    } else if (I.is_number()) {
+      const double x = as_number(I, ip);
+      MOREAU_REQUIRE(x > 0.0, "{} = {}: inertia must be > 0", ip, show(I));
+      b.inertia = Matrix3::Identity() * x;
+    } else if (I.is_array() && I.size() == 3 && I[0].is_number()) {
+      b.inertia = Matrix3(Vector3(numbers(I, ip, 3)).asDiagonal());
+    } else {
+      MOREAU_REQUIRE(I.is_array() && I.size() == 3, "{} = {}: must be a number, [Ixx, Iyy, Izz] or a 3×3 array", ip,
+                     show(I));
+      for (int r = 0; r < 3; ++r) b.inertia.row(r) = numbers(I[r], fmt::format("{}[{}]", ip, r), 3).transpose();
+    }
+  } else {
+    // from the first shape, moved to the body frame (parallel axes)
+    MOREAU_REQUIRE(!b.shapes.empty(), "{}.inertia: missing, and no shape to compute it from", path);
+    const Shape& s = b.shapes.front();
+    const Matrix3 R = s.offset.rotation();
+    const Vector3 o = s.offset.position;
+    b.inertia = R * shape_inertia(s, b.mass, d) * R.transpose() +
+                b.mass * (o.squaredNorm() * Matrix3::Identity() - o * o.transpose());
+  }
+  return b;
+}
+
+SceneIntegrator parse_integrator(const json& j, const std::string& path) {
+  static const std::set<std::string> keys = {"kind", "dt", "theta", "tolerance", "solver", "max_iterations",
+                                             "projection", "activation_margin", "rtol", "atol", "max_step",
+                                             "painleve_policy", "baumgarte_alpha", "baumgarte_beta"};
+  check_keys(j, path, keys);
+  SceneIntegrator s;
+  for (const auto& [k, v] : j.items()) s.given.push_back(k);
+  s.kind = string_field(j, path, "kind", s.kind);
+  MOREAU_REQUIRE(s.kind == "timestepping" || s.kind == "event", "{}.kind = \"{}\": must be \"timestepping\" or \"event\"",
+                 path, s.kind);
+  auto positive = [&](const char* key, double& x) {
+    x = number(j, path, key, x);
+    MOREAU_REQUIRE(x > 0.0, "{}.{} = {}: must be > 0", path, key, x);
+  };
+  auto nonneg = [&](const char* key, double& x) {
+    x = number(j, path, key, x);
+    MOREAU_REQUIRE(x >= 0.0, "{}.{} = {}: must be ≥ 0", path, key, x);
+  };
+  positive("dt", s.dt);
+  s.theta = number(j, path, "theta", s.theta);
+  MOREAU_REQUIRE(s.theta >= 0.0 && s.theta <= 1.0, "{}.theta = {}: must lie in [0, 1]", path, s.theta);
+  positive("tolerance", s.tolerance);
+  s.solver = string_field(j, path, "solver", s.solver);
+  s.max_iterations = int_field(j, path, "max_iterations", s.max_iterations);
+  MOREAU_REQUIRE(s.max_iterations >= 1, "{}.max_iterations = {}: must be ≥ 1", path, s.max_iterations);
+  s.projection = bool_field(j, path, "projection", s.projection);
+  nonneg("activation_margin", s.activation_margin);
+  positive("rtol", s.rtol);
+  positive("atol", s.atol);
+  positive("max_step", s.max_step);
+  s.painleve_policy = string_field(j, path, "painleve_policy", s.painleve_policy);
+  MOREAU_REQUIRE(s.painleve_policy == "tangential_impact" || s.painleve_policy == "stop",
+                 "{}.painleve_policy = \"{}\": must be \"tangential_impact\" or \"stop\"", path, s.painleve_policy);
+  nonneg("baumgarte_alpha", s.baumgarte_alpha);
+  nonneg("baumgarte_beta", s.baumgarte_beta);
+  return s;
+}
+
+SceneOutput parse_output(const json& j, const std::string& path) {
+  check_keys(j, path, {"dir", "every", "plot"});
+  SceneOutput o;
+  o.dir = string_field(j, path, "dir", o.dir);
+  o.every = int_field(j, path, "every", o.every);
+  MOREAU_REQUIRE(o.every >= 1, "{}.every = {}: must be ≥ 1", path, o.every);
+  o.plot = bool_field(j, path, "plot", o.plot);
+  return o;
+}
+
+Index body_ref(const RigidWorld& w, const json& j, const std::string& path, bool allow_world) {
+  MOREAU_REQUIRE(j.is_string(), "{} = {}: must be a body name", path, show(j));
+  const std::string name = j.get<std::string>();
+  if (allow_world && name == "world") return -1;
+  const Index i = w.find_body(name);
+  MOREAU_REQUIRE(i >= 0, "{} = \"{}\": no body of that name", path, name);
+  return i;
+}
+
+}  // namespace
+
+Scene parse_scene(const json& doc, const std::string& source) {
+  MOREAU_REQUIRE(doc.is_object(), "{}: a scene must be a JSON object", source);
+  Scene scene;
+  scene.name = source;
+  const bool gallery = doc.contains("gallery");
+  if (gallery) {
+    check_keys(doc, "", {"$schema", "description", "gallery", "params", "integrator", "t_end", "output"});
+    scene.gallery = string_field(doc, "", "gallery", "");
+    MOREAU_REQUIRE(!scene.gallery.empty(), "gallery: must be a nonempty system name");
+    if (doc.contains("params")) {
+      const json& p = doc.at("params");
+      MOREAU_REQUIRE(p.is_object(), "params = {}: must be an object", show(p));
+      for (const auto& [k, v] : p.items())
+        if (!v.is_string() && !v.is_boolean() && !v.is_array()) as_number(v, "params." + k);
+      scene.gallery_params = p;
+    }
+  } else {
+    check_keys(doc, "", {"$schema", "description", "dimension", "gravity", "bodies", "static_shapes", "joints",
+                         "contact", "integrator", "t_end", "output"});
+  }
+  MOREAU_REQUIRE(doc.contains("description"), "description: missing required field (one line saying what the scene is)");
+  scene.description = string_field(doc, "", "description", "");
+  if (doc.contains("integrator")) scene.integrator = parse_integrator(doc.at("integrator"), "integrator");
+  if (doc.contains("output")) scene.output = parse_output(doc.at("output"), "output");
+  scene.t_end = number(doc, "", "t_end", scene.t_end);
+  MOREAU_REQUIRE(scene.t_end > 0.0, "t_end = {}: must be > 0", scene.t_end);
+  if (gallery) return scene;
+
+  MOREAU_REQUIRE(doc.contains("dimension"), "dimension: missing required field (2 or 3)");
+  const int d = int_field(doc, "", "dimension", 3);
+  MOREAU_REQUIRE(d == 2 || d == 3, "dimension = {}: must be 2 or 3", d);
+  scene.dimension = d;
+  auto world = std::make_shared<RigidWorld>(d);
+  if (doc.contains("gravity")) world->set_gravity(vec_field(doc, "", "gravity", d, Vector3::Zero()));
+
+  if (doc.contains("static_shapes")) {
+    const json& ss = doc.at("static_shapes");
+    MOREAU_REQUIRE(ss.is_array(), "static_shapes = {}: must be an array", show(ss));
+    RigidBody ground;
+    ground.name = "ground";
+    ground.is_static = true;
+    for (size_t k = 0; k < ss.size(); ++k) ground.shapes.push_back(parse_shape(ss[k], fmt::format("static_shapes[{}]", k), d));
+    world->add_body(ground);
+  }
+  MOREAU_REQUIRE(doc.contains("bodies") && doc.at("bodies").is_array(), "bodies: missing required array of bodies");
+  const json& bodies = doc.at("bodies");
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const std::string path = fmt::format("bodies[{}]", i);
+    RigidBody b = parse_body(bodies[i], path, d);
+    MOREAU_REQUIRE(b.name.empty() || world->find_body(b.name) < 0, "{}.name = \"{}\": name already used", path, b.name);
+    if (b.name.empty()) b.name = fmt::format("body{}", i);
+    try {
+      b.validate(path, d);
+    } catch (const std::invalid_argument&) {
+      throw;
+    }
+    world->add_body(std::move(b));
+  }
+  if (doc.contains("joints")) {
+    const json& js = doc.at("joints");
+    MOREAU_REQUIRE(js.is_array(), "joints = {}: must be an array", show(js));
+    for (size_t k = 0; k < js.size(); ++k) {
+      const std::string path = fmt::format("joints[{}]", k);
+      const json& j = js[k];
+      check_keys(j, path, {"type", "name", "body_a", "body_b", "anchor_a", "anchor_b", "axis"});
+      Joint joint;
+      const std::string type = string_field(j, path, "type", "");
+      try {
+        joint.kind = joint_kind_from_string(type);
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}.type = \"{}\": {}", path, type, e.what());
+      }
+      joint.name = string_field(j, path, "name", fmt::format("joint{}", k));
+      MOREAU_REQUIRE(j.contains("body_a"), "{}.body_a: missing required field", path);
+      joint.body_a = body_ref(*world, j.at("body_a"), path + ".body_a", false);
+      joint.body_b = j.contains("body_b") ? body_ref(*world, j.at("body_b"), path + ".body_b", true) : -1;
+      joint.anchor_a = vec_field(j, path, "anchor_a", d, Vector3::Zero());
+      joint.anchor_b = vec_field(j, path, "anchor_b", d, Vector3::Zero());
+      joint.axis_a = vec_field(j, path, "axis", d, d == 2 ? Vector3::UnitX() : Vector3::UnitZ());
+      MOREAU_REQUIRE(joint.axis_a.norm() > 1e-12, "{}.axis: must be nonzero", path);
+      try {
+        world->add_joint(joint);
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}: {}", path, e.what());
+      }
+    }
+  }
+  if (doc.contains("contact")) {
+    const json& c = doc.at("contact");
+    check_keys(c, "contact", {"margin", "tolerance", "default", "pairs"});
+    scene.collision.margin = number(c, "contact", "margin", scene.collision.margin);
+    MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0", scene.collision.margin);
+    scene.contact_tolerance = number(c, "contact", "tolerance", scene.contact_tolerance);
+    MOREAU_REQUIRE(scene.contact_tolerance >= 0.0, "contact.tolerance = {}: must be ≥ 0", scene.contact_tolerance);
+    if (c.contains("default")) world->set_default_material(parse_material(c.at("default"), "contact.default", ContactMaterial{}));
+    if (c.contains("pairs")) {
+      const json& ps = c.at("pairs");
+      MOREAU_REQUIRE(ps.is_array(), "contact.pairs = {}: must be an array", show(ps));
+      for (size_t k = 0; k < ps.size(); ++k) {
+        const std::string path = fmt::format("contact.pairs[{}]", k);
+        const json& p = ps[k];
+        MOREAU_REQUIRE(p.is_object() && p.contains("bodies") && p.at("bodies").is_array() && p.at("bodies").size() == 2,
+                       "{}.bodies: must be an array of two body names", path);
+        const Index a = body_ref(*world, p.at("bodies")[0], path + ".bodies[0]", false);
+        const Index b = body_ref(*world, p.at("bodies")[1], path + ".bodies[1]", false);
+        world->set_material(a, b, parse_material(p, path, world->default_material(), {"bodies"}));
+      }
+    }
+  }
+  // initial interpenetration
+  const Vector q0 = world->initial_positions();
+  CollisionSettings probe = scene.collision;
+  probe.margin = 0.0;
+  for (const Contact& c : detect_contacts(*world, q0, probe)) {
+    MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
+                   "initial configuration: bodies '{}' and '{}' interpenetrate (gap = {:.6g} m < −contact.tolerance = "
+                   "−{:.3g} m)",
+                   world->body(c.body_a).name, world->body(c.body_b).name, c.gap, scene.contact_tolerance);
+  }
+  // joints satisfied at the start
+  const Vector v0 = world->initial_velocities();
+  for (Index j = 0; j < static_cast<Index>(world->joints().size()); ++j) {
+    const BodyPairRows r = world->joint_rows(q0, v0, j);
+    MOREAU_REQUIRE(r.residual.cwiseAbs().maxCoeff() <= std::max(1e-6, 10 * scene.contact_tolerance),
+                   "joints[{}] ('{}'): violated at the start (residual {:.3g})", j, world->joints()[j].name,
+                   r.residual.cwiseAbs().maxCoeff());
+  }
+  scene.world = world;
+  return scene;
+}
+
+Scene parse_scene_text(const std::string& text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw_invalid("{}: not valid JSON: {}", source, e.what());
+  }
+  return parse_scene(doc, source);
+}
+
+Scene load_scene(const std::string& path) {
+  std::ifstream in(path);
+  MOREAU_REQUIRE(in.good(), "scene file '{}' cannot be read", path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Scene s;
+  try {
+    s = parse_scene_text(ss.str(), path);
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(path, 0) == 0) throw;
+    throw_invalid("{}: {}", path, msg);
+  }
+  s.name = std::filesystem::path(path).stem().string();
+  return s;
+}
+
+}  // namespace moreau

@@ -1,0 +1,28 @@
+#include "moreau/model/rigid/joint.hpp"
+
+#include "moreau/common/error.hpp"
+
+namespace moreau {
+
+std::string to_string(JointKind kind) {
+  switch (kind) {
+    case JointKind::revolute: return "revolute";
+    case JointKind::prismatic: return "prismatic";
+    case JointKind::fixed: return "fixed";
+  }
+  return "?";
+}
+
+JointKind joint_kind_from_string(const std::string& name) {
+  if (name == "revolute") return JointKind::revolute;
+  if (name == "prismatic") return JointKind::prismatic;
+  if (name == "fixed") return JointKind::fixed;
+  throw_invalid("unknown joint type '{}' (expected revolute, prismatic, fixed)", name);
+}
+
+Index Joint::rows(int dimension) const {
+  if (dimension == 2) return kind == JointKind::fixed ? 3 : 2;
+  return kind == JointKind::fixed ? 6 : 5;
+}
+
+}  // namespace moreau

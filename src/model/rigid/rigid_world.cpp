@@ -1,0 +1,456 @@
+#include "moreau/model/rigid/rigid_world.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/common/error.hpp"
+
+namespace moreau {
+
+void ContactMaterial::validate(const std::string& where) const {
+  MOREAU_REQUIRE(std::isfinite(mu) && mu >= 0.0, "{}.mu = {}: must be ≥ 0", where, mu);
+  MOREAU_REQUIRE(std::isfinite(restitution) && restitution >= 0.0 && restitution <= 1.0,
+                 "{}.e = {}: must lie in [0, 1]", where, restitution);
+  MOREAU_REQUIRE(std::isfinite(gamma) && gamma >= 0.0, "{}.gamma = {}: must be ≥ 0", where, gamma);
+  MOREAU_REQUIRE(std::isfinite(alpha) && alpha >= 0.0, "{}.alpha = {}: must be ≥ 0", where, alpha);
+  MOREAU_REQUIRE(std::isfinite(beta) && beta >= 0.0, "{}.beta = {}: must be ≥ 0", where, beta);
+  MOREAU_REQUIRE(!law.empty(), "{}.law: must not be empty", where);
+}
+
+Vector BodyPairRows::apply(const Vector& v) const {
+  Vector u = Vector::Zero(rows());
+  if (offset_a >= 0) u += block_a * v.segment(offset_a, block_a.cols());
+  if (offset_b >= 0) u += block_b * v.segment(offset_b, block_b.cols());
+  return u;
+}
+
+void BodyPairRows::append_triplets(std::vector<Triplet>& out, Index row0, bool transpose) const {
+  auto add = [&](Index off, const Matrix& B) {
+    if (off < 0) return;
+    for (Index i = 0; i < B.rows(); ++i)
+      for (Index j = 0; j < B.cols(); ++j)
+        if (B(i, j) != 0.0) {
+          if (transpose) out.emplace_back(off + j, row0 + i, B(i, j));
+          else out.emplace_back(row0 + i, off + j, B(i, j));
+        }
+  };
+  add(offset_a, block_a);
+  add(offset_b, block_b);
+}
+
+Matrix BodyPairRows::dense(Index n) const {
+  Matrix J = Matrix::Zero(rows(), n);
+  if (offset_a >= 0) J.middleCols(offset_a, block_a.cols()) += block_a;
+  if (offset_b >= 0) J.middleCols(offset_b, block_b.cols()) += block_b;
+  return J;
+}
+
+RigidWorld::RigidWorld(int dimension) : dimension_(dimension) {
+  MOREAU_REQUIRE(dimension == 2 || dimension == 3, "RigidWorld: dimension must be 2 or 3, got {}", dimension);
+  gravity_ = dimension == 2 ? Vector3(0, -9.81, 0) : Vector3(0, 0, -9.81);
+}
+
+Index RigidWorld::add_body(RigidBody body) {
+  const Index i = body_count();
+  if (body.name.empty()) body.name = fmt::format("body{}", i);
+  MOREAU_REQUIRE(find_body(body.name) < 0, "bodies[{}].name = '{}': name already used", i, body.name);
+  body.validate(fmt::format("bodies[{}]", i), dimension_);
+  if (dimension_ == 2) body.inertia = Matrix3(Vector3::Constant(body.inertia(2, 2)).asDiagonal());
+  bodies_.push_back(std::move(body));
+  offsets_.push_back(bodies_.back().is_static ? -1 : dynamic_count_++);
+  return i;
+}
+
+Index RigidWorld::add_joint(Joint j) {
+  const Index k = static_cast<Index>(joints_.size());
+  if (j.name.empty()) j.name = fmt::format("joint{}", k);
+  MOREAU_REQUIRE(j.body_a >= 0 && j.body_a < body_count(), "joints[{}].body_a = {}: no such body", k, j.body_a);
+  MOREAU_REQUIRE(j.body_b >= -1 && j.body_b < body_count(), "joints[{}].body_b = {}: no such body", k, j.body_b);
+  MOREAU_REQUIRE(j.body_a != j.body_b, "joints[{}]: body_a and body_b must differ", k);
+  MOREAU_REQUIRE(!bodies_[j.body_a].is_static, "joints[{}].body_a = '{}': must be a dynamic body", k,
+                 bodies_[j.body_a].name);
+  MOREAU_REQUIRE(all_finite(j.anchor_a) && all_finite(j.anchor_b) && all_finite(j.axis_a) && j.axis_a.norm() > 1e-12,
+                 "joints[{}]: anchors and axis must be finite, axis nonzero", k);
+  j.axis_a.normalize();
+  if (dimension_ == 2) {
+    MOREAU_REQUIRE(j.anchor_a.z() == 0.0 && j.anchor_b.z() == 0.0, "joints[{}]: planar anchors need z = 0", k);
+    if (j.kind == JointKind::prismatic)
+      MOREAU_REQUIRE(std::abs(j.axis_a.z()) < 1e-12, "joints[{}].axis: a planar prismatic axis lies in z = 0", k);
+  }
+  const Quaternion qa = bodies_[j.body_a].pose.orientation;
+  const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
+  j.relative_orientation = (qa.conjugate() * qb).normalized();
+  joints_.push_back(j);
+  return k;
+}
+
+void RigidWorld::set_gravity(const Vector3& g) {
+  MOREAU_REQUIRE(all_finite(g), "gravity must be finite");
+  MOREAU_REQUIRE(dimension_ == 3 || g.z() == 0.0, "gravity: a planar world needs g_z = 0, got {}", g.z());
+  gravity_ = g;
+}
+
+void RigidWorld::set_default_material(const ContactMaterial& m) {
+  m.validate("contact.default");
+  default_material_ = m;
+}
+
+void RigidWorld::set_material(Index a, Index b, const ContactMaterial& m) {
+  MOREAU_REQUIRE(a >= 0 && a < body_count() && b >= 0 && b < body_count(), "contact pair ({}, {}): no such body", a, b);
+  m.validate(fmt::format("contact pair ({}, {})", bodies_[a].name, bodies_[b].name));
+  const std::pair<Index, Index> key{std::min(a, b), std::max(a, b)};
+  for (auto& [k, v] : pair_materials_)
+    if (k == key) {
+      v = m;
+      return;
+    }
+  pair_materials_.push_back({key, m});
+}
+
+const ContactMaterial& RigidWorld::material(Index a, Index b) const {
+  const std::pair<Index, Index> key{std::min(a, b), std::max(a, b)};
+  for (const auto& [k, v] : pair_materials_)
+    if (k == key) return v;
+  return default_material_;
+}
+
+Index RigidWorld::find_body(const std::string& name) const {
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].name == name) return static_cast<Index>(i);
+  return -1;
+}
+
+Index RigidWorld::position_offset(Index i) const {
+  const Index k = offsets_.at(static_cast<size_t>(i));
+  return k < 0 ? -1 : k * body_position_size();
+}
+Index RigidWorld::velocity_offset(Index i) const {
+  const Index k = offsets_.at(static_cast<size_t>(i));
+  return k < 0 ? -1 : k * body_velocity_size();
+}
+
+std::vector<std::string> RigidWorld::position_names() const {
+  std::vector<std::string> out;
+  for (const auto& b : bodies_) {
+    if (b.is_static) continue;
+    if (dimension_ == 2)
+      for (const char* s : {"x", "y", "theta"}) out.push_back(b.name + "." + s);
+    else
+      for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out.push_back(b.name + "." + s);
+  }
+  return out;
+}
+
+std::vector<std::string> RigidWorld::velocity_names() const {
+  std::vector<std::string> out;
+  for (const auto& b : bodies_) {
+    if (b.is_static) continue;
+    if (dimension_ == 2)
+      for (const char* s : {"vx", "vy", "omega"}) out.push_back(b.name + "." + s);
+    else
+      for (const char* s : {"vx", "vy", "vz", "wx", "wy", "wz"}) out.push_back(b.name + "." + s);
+  }
+  return out;
+}
+
+// Planar angle of a rotation about z: θ = 2 atan2(q_z, q_w).
+static double planar_angle(const Quaternion& q) { return 2.0 * std::atan2(q.z(), q.w()); }
+
+Vector RigidWorld::initial_positions() const {
+  Vector q(position_size());
+  for (Index i = 0; i < body_count(); ++i) {
+    const Index o = position_offset(i);
+    if (o < 0) continue;
+    const Pose& p = bodies_[i].pose;
+    if (dimension_ == 2) {
+      q.segment<3>(o) << p.position.x(), p.position.y(), planar_angle(p.orientation);
+    } else {
+      q.segment<3>(o) = p.position;
+      q.segment<4>(o + 3) << p.orientation.w(), p.orientation.x(), p.orientation.y(), p.orientation.z();
+    }
+  }
+  return q;
+}
+
+Vector RigidWorld::initial_velocities() const {
+  Vector v(velocity_size());
+  for (Index i = 0; i < body_count(); ++i) {
+    const Index o = velocity_offset(i);
+    if (o < 0) continue;
+    const RigidBody& b = bodies_[i];
+    if (dimension_ == 2) v.segment<3>(o) << b.linear_velocity.x(), b.linear_velocity.y(), b.angular_velocity.z();
+    else v.segment<3>(o) = b.linear_velocity, v.segment<3>(o + 3) = b.angular_velocity;
+  }
+  return v;
+}
+
+Pose RigidWorld::body_pose(const Vector& q, Index i) const {
+  const Index o = position_offset(i);
+  if (o < 0) return bodies_[i].pose;
+  if (dimension_ == 2) return planar_pose(q[o], q[o + 1], q[o + 2]);
+  Quaternion quat(q[o + 3], q[o + 4], q[o + 5], q[o + 6]);
+  return Pose{q.segment<3>(o), quat.normalized()};
+}
+
+Vector3 RigidWorld::body_linear_velocity(const Vector& v, Index i) const {
+  const Index o = velocity_offset(i);
+  if (o < 0) return Vector3::Zero();
+  if (dimension_ == 2) return Vector3(v[o], v[o + 1], 0.0);
+  return v.segment<3>(o);
+}
+
+Vector3 RigidWorld::body_angular_velocity(const Vector& v, Index i) const {
+  const Index o = velocity_offset(i);
+  if (o < 0) return Vector3::Zero();
+  if (dimension_ == 2) return Vector3(0, 0, v[o + 2]);
+  return v.segment<3>(o + 3);
+}
+
+Vector3 RigidWorld::point_velocity(const Vector& q, const Vector& v, Index i, const Vector3& x) const {
+  return body_linear_velocity(v, i) + body_angular_velocity(v, i).cross(x - body_pose(q, i).position);
+}
+
+Pose RigidWorld::shape_pose(const Vector& q, Index i, Index s) const {
+  return body_pose(q, i).compose(bodies_[i].shapes.at(static_cast<size_t>(s)).offset);
+}
+
+std::vector<Matrix> RigidWorld::mass_matrix_blocks(const Vector& q) const {
+  std::vector<Matrix> blocks;
+  blocks.reserve(static_cast<size_t>(dynamic_count_));
+  for (Index i = 0; i < body_count(); ++i) {
+    const RigidBody& b = bodies_[i];
+    if (b.is_static) continue;
+    if (dimension_ == 2) {
+      blocks.push_back(Vector3(b.mass, b.mass, b.inertia(2, 2)).asDiagonal());
+    } else {
+      Matrix B = Matrix::Zero(6, 6);
+      const Matrix3 R = body_pose(q, i).rotation();
+      B.topLeftCorner<3, 3>() = b.mass * Matrix3::Identity();
+      B.bottomRightCorner<3, 3>() = R * b.inertia * R.transpose();
+      B.bottomRightCorner<3, 3>() = 0.5 * (B.bottomRightCorner<3, 3>() + B.bottomRightCorner<3, 3>().transpose()).eval();
+      blocks.push_back(B);
+    }
+  }
+  return blocks;
+}
+
+SparseMatrix RigidWorld::mass_matrix(const Vector& q) const {
+  const auto blocks = mass_matrix_blocks(q);
+  const Index m = body_velocity_size();
+  std::vector<Triplet> t;
+  t.reserve(blocks.size() * static_cast<size_t>(dimension_ == 2 ? 3 : 12));
+  for (size_t k = 0; k < blocks.size(); ++k)
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < m; ++j)
+        if (blocks[k](i, j) != 0.0) t.emplace_back(static_cast<Index>(k) * m + i, static_cast<Index>(k) * m + j, blocks[k](i, j));
+  SparseMatrix M(velocity_size(), velocity_size());
+  M.setFromTriplets(t.begin(), t.end());
+  return M;
+}
+
+Matrix RigidWorld::dense_mass_matrix(const Vector& q) const { return Matrix(mass_matrix(q)); }
+
+void RigidWorld::check_state(const Vector& q, const Vector& v) const {
+  MOREAU_REQUIRE(q.size() == position_size(), "rigid world: q has {} entries, expected {}", q.size(), position_size());
+  MOREAU_REQUIRE(v.size() == velocity_size(), "rigid world: v has {} entries, expected {}", v.size(), velocity_size());
+  MOREAU_REQUIRE(all_finite(q) && all_finite(v), "rigid world: q and v must be finite");
+}
+
+// F = (−m g, ω × I_w ω) per body: Newton–Euler in world axes, left-side convention.
+Vector RigidWorld::forces(const Vector& q, const Vector& v, double /*t*/) const {
+  check_state(q, v);
+  Vector F = Vector::Zero(velocity_size());
+  for (Index i = 0; i < body_count(); ++i) {
+    const Index o = velocity_offset(i);
+    if (o < 0) continue;
+    const RigidBody& b = bodies_[i];
+    if (dimension_ == 2) {
+      F[o] = -b.mass * gravity_.x();
+      F[o + 1] = -b.mass * gravity_.y();
+    } else {
+      F.segment<3>(o) = -b.mass * gravity_;
+      const Matrix3 R = body_pose(q, i).rotation();
+      const Vector3 w = v.segment<3>(o + 3);
+      F.segment<3>(o + 3) = w.cross(R * (b.inertia * (R.transpose() * w)));
+    }
+  }
+  return F;
+}
+
+// q̇_quat = ½ (0, ω) ⊗ q_quat:  ẇ = −½ ω·u,  u̇ = ½ (w ω + ω × u).
+Vector RigidWorld::position_rate(const Vector& q, const Vector& v) const {
+  if (dimension_ == 2) return v;
+  Vector qd(position_size());
+  for (Index k = 0; k < dynamic_count_; ++k) {
+    const Index o = 7 * k, ov = 6 * k;
+    qd.segment<3>(o) = v.segment<3>(ov);
+    const Vector3 w = v.segment<3>(ov + 3);
+    const double qw = q[o + 3];
+    const Vector3 u = q.segment<3>(o + 4);
+    qd[o + 3] = -0.5 * w.dot(u);
+    qd.segment<3>(o + 4) = 0.5 * (qw * w + w.cross(u));
+  }
+  return qd;
+}
+
+void RigidWorld::normalize_position(Vector& q) const {
+  if (dimension_ == 2) return;
+  for (Index k = 0; k < dynamic_count_; ++k) {
+    const double n = q.segment<4>(7 * k + 3).norm();
+    if (n > 0) q.segment<4>(7 * k + 3) /= n;
+  }
+}
+
+// Exact exponential of the rotation at constant ω: quat ← exp(½ h ω̂) ⊗ quat.
+Vector RigidWorld::integrate_position(const Vector& q, const Vector& v, double h) const {
+  if (dimension_ == 2) return q + h * v;
+  Vector out = q;
+  for (Index k = 0; k < dynamic_count_; ++k) {
+    const Index o = 7 * k, ov = 6 * k;
+    out.segment<3>(o) += h * v.segment<3>(ov);
+    const Vector3 w = v.segment<3>(ov + 3);
+    const double angle = h * w.norm();
+    Quaternion quat(q[o + 3], q[o + 4], q[o + 5], q[o + 6]);
+    if (angle > 0) quat = Quaternion(Eigen::AngleAxisd(angle, w.normalized())) * quat;
+    quat.normalize();
+    out.segment<4>(o + 3) << quat.w(), quat.x(), quat.y(), quat.z();
+  }
+  return out;
+}
+
+double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {
+  const auto blocks = mass_matrix_blocks(q);
+  const Index m = body_velocity_size();
+  double T = 0;
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    const Vector vk = v.segment(static_cast<Index>(k) * m, m);
+    T += 0.5 * vk.dot(blocks[k] * vk);
+  }
+  return T;
+}
+
+double RigidWorld::potential_energy(const Vector& q) const {
+  double V = 0;
+  for (Index i = 0; i < body_count(); ++i)
+    if (!bodies_[i].is_static) V -= bodies_[i].mass * gravity_.dot(body_pose(q, i).position);
+  return V;
+}
+
+Index RigidWorld::joint_row_count() const {
+  Index k = 0;
+  for (const auto& j : joints_) k += j.rows(dimension_);
+  return k;
+}
+
+namespace {
+// Two unit vectors ⊥ a (unit), deterministic.
+std::pair<Vector3, Vector3> perpendiculars(const Vector3& a) {
+  const Vector3 ref = std::abs(a.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
+  const Vector3 t1 = a.cross(ref).normalized();
+  return {t1, a.cross(t1)};
+}
+}  // namespace
+
+// Joint rows in world axes (6 columns per body: v then ω), then reduced to (v_x, v_y, ω_z) in 2D.
+//   point rows:     g = x_a − x_b, J = [I, −[r_a]×] / [−I, [r_b]×], c = ω_a×(ω_a×r_a) − ω_b×(ω_b×r_b)
+//   rotation rows:  ġ = ω_a − ω_b (c = 0); g = 2 vec(q_a q_rel q_b⁻¹) (3D), θ_a + θ_rel − θ_b (2D)
+//   axis rows:      g_k = t_k·(w_b × w_a), ġ_k = t_k·(ω_a − ω_b), c_k = (ω_a×t_k)·(ω_a − ω_b)
+//   slider rows:    g_k = t_k·d, d = x_a − x_b, J_a = [t_kᵀ, (r_a×t_k + t_k×d)ᵀ], J_b = [−t_kᵀ, −(r_b×t_k)ᵀ],
+//                   c_k = 2(ω_a×t_k)·ḋ + t_k·(ω_a×(ω_a×r_a) − ω_b×(ω_b×r_b)) + (ω_a×(ω_a×t_k))·d
+// with t_k = R_a t_k,body attached to body a (so ṫ_k = ω_a × t_k).
+BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) const {
+  const Joint& j = joints_.at(static_cast<size_t>(jk));
+  const bool has_b = j.body_b >= 0;
+  const Pose pa = body_pose(q, j.body_a);
+  const Pose pb = has_b ? body_pose(q, j.body_b) : Pose{};
+  const Vector3 va = body_linear_velocity(v, j.body_a), wa = body_angular_velocity(v, j.body_a);
+  const Vector3 vb = has_b ? body_linear_velocity(v, j.body_b) : Vector3::Zero();
+  const Vector3 wb = has_b ? body_angular_velocity(v, j.body_b) : Vector3::Zero();
+  const Vector3 ra = pa.orientation * j.anchor_a, rb = pb.orientation * j.anchor_b;
+  const Vector3 xa = pa.position + ra, xb = pb.position + rb;
+  const Vector3 d = xa - xb;
+  const Vector3 dd = (va + wa.cross(ra)) - (vb + wb.cross(rb));
+  const Vector3 centripetal = wa.cross(wa.cross(ra)) - wb.cross(wb.cross(rb));
+
+  std::vector<Eigen::Matrix<double, 1, 6>> A, B;
+  std::vector<double> c, g;
+  auto row = [&](const Vector3& la, const Vector3& aa, const Vector3& lb, const Vector3& ab, double bias, double res) {
+    Eigen::Matrix<double, 1, 6> x, y;
+    x << la.transpose(), aa.transpose();
+    y << lb.transpose(), ab.transpose();
+    A.push_back(x), B.push_back(y), c.push_back(bias), g.push_back(res);
+  };
+  const Vector3 Z = Vector3::Zero();
+  auto point_rows = [&](int count) {
+    for (int k = 0; k < count; ++k) {
+      const Vector3 e = Vector3::Unit(k);
+      row(e, ra.cross(e), -e, -rb.cross(e), centripetal[k], d[k]);
+    }
+  };
+  auto rotation_rows = [&]() {
+    if (dimension_ == 2) {
+      const double res = planar_angle(pa.orientation) + planar_angle(j.relative_orientation) - planar_angle(pb.orientation);
+      // unwrap to (−π, π]
+      const double wrapped = std::remainder(res, 2 * M_PI);
+      const Vector3 e = Vector3::UnitZ();
+      row(Z, e, Z, -e, 0.0, wrapped);
+      return;
+    }
+    Quaternion qe = (pa.orientation * j.relative_orientation) * pb.orientation.conjugate();
+    if (qe.w() < 0) qe.coeffs() *= -1;
+    const Vector3 e = 2.0 * qe.vec();
+    for (int k = 0; k < 3; ++k) row(Z, Vector3::Unit(k), Z, -Vector3::Unit(k), 0.0, e[k]);
+  };
+  const Vector3 axis = pa.orientation * j.axis_a;
+  switch (j.kind) {
+    case JointKind::revolute:
+      point_rows(dimension_);
+      if (dimension_ == 3) {
+        const auto [t1b, t2b] = perpendiculars(j.axis_a);
+        const Vector3 wb_axis = pb.orientation * (j.relative_orientation.conjugate() * j.axis_a);
+        for (const Vector3& tb : {t1b, t2b}) {
+          const Vector3 t = pa.orientation * tb;
+          row(Z, t, Z, -t, wa.cross(t).dot(wa - wb), t.dot(wb_axis.cross(axis)));
+        }
+      }
+      break;
+    case JointKind::prismatic: {
+      std::vector<Vector3> ts;
+      if (dimension_ == 2) {
+        ts.push_back(Vector3::UnitZ().cross(axis));
+      } else {
+        const auto [t1b, t2b] = perpendiculars(j.axis_a);
+        ts.push_back(pa.orientation * t1b), ts.push_back(pa.orientation * t2b);
+      }
+      for (const Vector3& t : ts) {
+        const double bias = 2.0 * wa.cross(t).dot(dd) + t.dot(centripetal) + wa.cross(wa.cross(t)).dot(d);
+        row(t, ra.cross(t) + t.cross(d), -t, -rb.cross(t), bias, t.dot(d));
+      }
+      rotation_rows();
+      break;
+    }
+    case JointKind::fixed:
+      point_rows(dimension_);
+      rotation_rows();
+      break;
+  }
+  const Index k = static_cast<Index>(c.size());
+  const Index m = body_velocity_size();
+  BodyPairRows out;
+  out.offset_a = velocity_offset(j.body_a);
+  out.offset_b = has_b ? velocity_offset(j.body_b) : -1;
+  out.block_a.resize(k, m), out.block_b.resize(k, m), out.bias.resize(k), out.residual.resize(k);
+  for (Index r = 0; r < k; ++r) {
+    if (dimension_ == 2) {
+      out.block_a.row(r) << A[r](0), A[r](1), A[r](5);
+      out.block_b.row(r) << B[r](0), B[r](1), B[r](5);
+    } else {
+      out.block_a.row(r) = A[r];
+      out.block_b.row(r) = B[r];
+    }
+    out.bias[r] = c[r], out.residual[r] = g[r];
+  }
+  return out;
+}
+
+}  // namespace moreau

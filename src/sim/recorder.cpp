@@ -1,0 +1,120 @@
+#include "moreau/sim/recorder.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace moreau {
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
+}
+
+namespace {
+
+// CSV field: quoted when it holds a comma, a quote or a newline.
+std::string csv(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string trajectory_csv(const SimulationResult& r) {
+  std::string out = "t";
+  for (const auto& n : r.position_names) out += "," + csv(n);
+  for (const auto& n : r.velocity_names) out += "," + csv(n);
+  out += ",kinetic_energy,potential_energy\n";
+  for (Index k = 0; k < r.records(); ++k) {
+    out += fmt::format("{:.17g}", r.t[k]);
+    for (Index i = 0; i < r.q[k].size(); ++i) out += fmt::format(",{:.17g}", r.q[k][i]);
+    for (Index i = 0; i < r.v[k].size(); ++i) out += fmt::format(",{:.17g}", r.v[k][i]);
+    out += fmt::format(",{:.17g},{:.17g}\n", r.kinetic[k], r.potential[k]);
+  }
+  return out;
+}
+
+std::string contacts_csv(const SimulationResult& r) {
+  std::string out = "t,contact,name,gap,r_n";
+  for (int j = 1; j < r.dimension; ++j) out += fmt::format(",r_t{}", j);
+  out += ",mode\n";
+  for (const auto& c : r.contacts) {
+    const std::string name = c.contact >= 0 && c.contact < static_cast<Index>(r.contact_names.size())
+                                 ? r.contact_names[c.contact]
+                                 : "";
+    out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact, csv(name), c.gap, c.r_n);
+    for (int j = 0; j < r.dimension - 1; ++j) out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
+    out += "," + c.mode + "\n";
+  }
+  return out;
+}
+
+std::string events_csv(const SimulationResult& r) {
+  std::string out = "t,kind,contact,name,detail\n";
+  for (const auto& e : r.events) {
+    const std::string name = e.contact >= 0 && e.contact < static_cast<Index>(r.contact_names.size())
+                                 ? r.contact_names[e.contact]
+                                 : "";
+    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, e.kind, e.contact, csv(name), csv(e.detail));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string simulation_summary_json(const SimulationResult& r) {
+  nlohmann::ordered_json j;
+  j["system"] = r.system;
+  j["integrator"] = r.integrator;
+  j["status"] = r.status;
+  j["message"] = r.message;
+  j["t_end"] = r.t.empty() ? 0.0 : r.t.back();
+  j["steps"] = r.steps;
+  j["rejected_steps"] = r.rejected_steps;
+  j["records"] = r.records();
+  j["solver_failures"] = r.solver_failures;
+  std::map<std::string, int> counts;
+  for (const char* k : {"impact", "separation", "stick_to_slip", "slip_to_stick", "painleve"}) counts[k] = 0;
+  for (const auto& e : r.events) ++counts[e.kind];
+  j["event_counts"] = counts;
+  j["energy_initial"] = r.energy_initial;
+  j["energy_final"] = r.energy_final;
+  j["energy_max_gain"] = r.max_energy_gain;
+  j["max_penetration"] = r.max_penetration;
+  j["contact_quantity"] = r.force_quantity;
+  j["contacts"] = r.contact_names;
+  j["wall_time"] = r.wall_time;
+  return j.dump(2) + "\n";
+}
+
+void write_simulation_outputs(const SimulationResult& r, const std::string& folder) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
+  const std::filesystem::path dir(folder);
+  write_file_atomically((dir / "trajectory.csv").string(), trajectory_csv(r));
+  write_file_atomically((dir / "contacts.csv").string(), contacts_csv(r));
+  write_file_atomically((dir / "events.csv").string(), events_csv(r));
+  write_file_atomically((dir / "summary.json").string(), simulation_summary_json(r));
+}
+
+}  // namespace moreau

@@ -1,0 +1,106 @@
+#include "moreau/sim/velocity_level.hpp"
+
+#include <Eigen/QR>
+
+#include "moreau/common/error.hpp"
+
+namespace moreau {
+
+MassSolver::MassSolver(const Matrix& M) {
+  const Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
+  ldlt_.compute(S);
+  MOREAU_REQUIRE(ldlt_.info() == Eigen::Success,
+                 "simulation: the mass matrix ({}×{}) is not positive definite", M.rows(), M.cols());
+}
+
+Vector MassSolver::solve(const Vector& b) const { return ldlt_.solve(b); }
+
+Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>& B) const {
+  return ldlt_.solve(B);
+}
+
+// H = [∇h_i  H_t,i]_i (n × d·|which|), or [∇h_i]_i for bilateral rows.
+Eigen::SparseMatrix<double> contact_jacobian(const ContactState& s, const std::vector<Index>& which,
+                                             bool bilateral) {
+  const Index n = s.dofs();
+  const Index d = bilateral ? 1 : s.dimension;
+  std::vector<Eigen::Triplet<double>> trip;
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    const ContactConstraint& c = s.constraints[which[k]];
+    for (Index j = 0; j < n; ++j) {
+      if (c.normal[j] != 0.0) trip.emplace_back(j, d * k, c.normal[j]);
+      if (!bilateral)
+        for (Index a = 0; a < d - 1; ++a)
+          if (c.tangent(j, a) != 0.0) trip.emplace_back(j, d * k + 1 + a, c.tangent(j, a));
+    }
+  }
+  Eigen::SparseMatrix<double> H(n, d * static_cast<Index>(which.size()));
+  H.setFromTriplets(trip.begin(), trip.end());
+  return H;
+}
+
+// See the header: condensation W = Hᵀ M⁻¹ H, q = Hᵀ v_free + w, Schur elimination of the
+// bilateral rows, registry solve, then v⁺ = v_free + M⁻¹(H_U r + H_B p).
+VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolver& mass,
+                                           const Vector& v_free, const VelocityLevelInput& in,
+                                           const std::string& solver,
+                                           const FrictionContactSettings& settings) {
+  const int d = s.dimension;
+  const Index nu = static_cast<Index>(in.unilateral.size());
+  const Index nb = static_cast<Index>(in.bilateral.size());
+  VelocityLevelSolution out;
+  out.v = v_free;
+  out.r = Vector::Zero(d * nu);
+  out.p = Vector::Zero(nb);
+  if (nu == 0 && nb == 0) {
+    out.report.status = Status::converged;
+    out.report.residual = 0.0;
+    return out;
+  }
+  const Eigen::SparseMatrix<double> HU = contact_jacobian(s, in.unilateral, false);
+  const Eigen::SparseMatrix<double> HB = contact_jacobian(s, in.bilateral, true);
+  const Eigen::SparseMatrix<double> XU = mass.solve(HU);  // M⁻¹ H_U
+  const Eigen::SparseMatrix<double> XB = mass.solve(HB);  // M⁻¹ H_B
+
+  Eigen::SparseMatrix<double> WUU = HU.transpose() * XU;
+  Vector qU = HU.transpose() * v_free + in.w_unilateral;
+
+  Matrix G;  // W_BB⁺ W_BU (|B| × d|U|)
+  Vector gB; // W_BB⁺ q_B
+  if (nb > 0) {
+    const Matrix WBB = Matrix(HB.transpose() * XB);
+    const Matrix WBU = Matrix(HB.transpose() * XU);
+    const Vector qB = HB.transpose() * v_free + in.w_bilateral;
+    Eigen::CompleteOrthogonalDecomposition<Matrix> cod(WBB);
+    cod.setThreshold(1e-12);
+    G = cod.solve(WBU);
+    gB = cod.solve(qB);
+    if (nu > 0) {
+      const Matrix WUB = WBU.transpose();
+      const Matrix Wd = Matrix(WUU) - WUB * G;
+      WUU = Wd.sparseView(1e-300, 1.0);
+      qU -= WUB * gB;
+    }
+  }
+
+  if (nu > 0) {
+    FrictionContactProblem fc;
+    fc.dimension = d;
+    fc.W = SparseMatrix(WUU);
+    fc.q = qU;
+    fc.mu.resize(nu);
+    for (Index k = 0; k < nu; ++k) fc.mu[k] = s.constraints[in.unilateral[k]].mu;
+    const Vector guess = in.guess.size() == d * nu ? in.guess : Vector();
+    out.report = solve_friction_contact(fc, solver, settings, guess);
+    if (out.report.r.size() == d * nu && all_finite(out.report.r)) out.r = out.report.r;
+  } else {
+    out.report.status = Status::converged;
+    out.report.residual = 0.0;
+  }
+  if (nb > 0) out.p = -(G * out.r + gB);
+  out.v = v_free + XU * out.r + XB * out.p;
+  out.u = HU.transpose() * out.v + in.w_unilateral;
+  return out;
+}
+
+}  // namespace moreau

@@ -1,0 +1,55 @@
+#pragma once
+// Helpers shared by the frictional-contact solvers (private to src/solvers/fc).
+#include <string>
+#include <vector>
+
+#include "moreau/common/error.hpp"
+#include "moreau/common/timer.hpp"
+#include "moreau/problems/friction_contact.hpp"
+#include "moreau/solvers/fc/local_solver.hpp"
+
+namespace moreau::fc_detail {
+
+// Starting impulses: the guess if given (checked), zero otherwise.
+inline Vector initial_r(const FrictionContactProblem& p, const Vector& guess) {
+  const Index m = p.q.size();
+  if (guess.size() == 0) return Vector::Zero(m);
+  MOREAU_REQUIRE(guess.size() == m,
+                 "initial guess r has {} entries, the problem has {} ({} contacts × {})",
+                 guess.size(), m, p.contacts(), p.dimension);
+  MOREAU_REQUIRE(all_finite(guess), "initial guess r has a NaN or infinite entry");
+  return guess;
+}
+
+inline void check_common(double tolerance, int max_iterations, double time_limit) {
+  MOREAU_REQUIRE(tolerance >= 0.0, "tolerance must be ≥ 0, got {}", tolerance);
+  MOREAU_REQUIRE(max_iterations >= 0, "max_iterations must be ≥ 0, got {}", max_iterations);
+  MOREAU_REQUIRE(time_limit > 0.0, "time_limit must be > 0 s, got {}", time_limit);
+}
+
+// Diagonal blocks W_ii of every contact, read from the CSR rows.
+inline std::vector<ContactBlock> diagonal_blocks(const FrictionContactProblem& p) {
+  const int d = p.dimension;
+  std::vector<ContactBlock> blocks(p.contacts());
+  for (Index i = 0; i < p.contacts(); ++i) {
+    Matrix3 B = Matrix3::Zero();
+    for (int a = 0; a < d; ++a)
+      for (SparseMatrix::InnerIterator it(p.W, d * i + a); it; ++it) {
+        const Index c = it.col() - d * i;
+        if (c >= 0 && c < d) B(a, c) = it.value();
+      }
+    blocks[i] = make_contact_block(d, B);
+  }
+  return blocks;
+}
+
+// Fills u = W r + q, the residual and the timing of a finished result.
+inline void finish(FrictionContactResult& res, const FrictionContactProblem& p, Vector r,
+                   const Stopwatch& clock) {
+  res.u = p.W * r + p.q;
+  res.r = std::move(r);
+  res.residual = friction_contact_residual(p, res.r, res.u);
+  res.seconds = clock.seconds();
+}
+
+}  // namespace moreau::fc_detail

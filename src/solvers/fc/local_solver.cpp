@@ -1,0 +1,226 @@
+#include "moreau/solvers/fc/local_solver.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "moreau/problems/coulomb_cone.hpp"
+
+namespace moreau {
+
+ContactBlock make_contact_block(int dimension, const Matrix3& W) {
+  ContactBlock b;
+  b.W = W;
+  if (dimension == 3) {
+    Eigen::FullPivLU<Matrix3> lu(W);
+    b.invertible = lu.isInvertible() && lu.rcond() > 1e-14;
+    if (b.invertible) b.Winv = lu.inverse();
+  } else {
+    const Matrix2 W2 = W.topLeftCorner<2, 2>();
+    const double det = W2.determinant();
+    const double scale = W2.cwiseAbs().maxCoeff();
+    b.invertible = scale > 0.0 && std::abs(det) > 1e-14 * scale * scale;
+    if (b.invertible) b.Winv.topLeftCorner<2, 2>() = W2.inverse();
+  }
+  return b;
+}
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header) and its derivative.
+struct SlideFunction {
+  double ac, as, bcc, bss, bcs;
+  double value(double t) const {
+    const double c = std::cos(t), s = std::sin(t);
+    return ac * c + as * s + bcc * c * c + bss * s * s + bcs * c * s;
+  }
+  double value(double c, double s) const {
+    return ac * c + as * s + bcc * c * c + bss * s * s + bcs * c * s;
+  }
+  double derivative(double t) const {
+    const double c = std::cos(t), s = std::sin(t);
+    return -ac * s + as * c + 2.0 * (bss - bcc) * s * c + bcs * (c * c - s * s);
+  }
+};
+
+// Candidate slide solution at angle θ; true when admissible (W_n·d > 0, u_T·(c, s) ≤ 0).
+bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double t, double utol,
+                     Vector3& r) {
+  const double c = std::cos(t), s = std::sin(t);
+  const Vector3 d(1.0, mu * c, mu * s);
+  const double D = W.row(0).dot(d);
+  if (!(D > 0.0)) return false;
+  const double rn = -q[0] / D;
+  if (!(rn > 0.0)) return false;
+  r = rn * d;
+  const Vector3 u = W * r + q;
+  return u[1] * c + u[2] * s <= utol;
+}
+
+// Safeguarded Newton on [a, b] with F(a)·F(b) < 0.
+double refine_root(const SlideFunction& F, double a, double b, double fa) {
+  double x = 0.5 * (a + b);
+  for (int k = 0; k < 80; ++k) {
+    const double fx = F.value(x);
+    if (fx == 0.0) return x;
+    if ((fx < 0.0) == (fa < 0.0)) {
+      a = x;
+      fa = fx;
+    } else {
+      b = x;
+    }
+    const double dfx = F.derivative(x);
+    double xn = dfx != 0.0 ? x - fx / dfx : 0.5 * (a + b);
+    if (!(xn > a && xn < b)) xn = 0.5 * (a + b);
+    if (std::abs(xn - x) <= 1e-16 * (1.0 + std::abs(x)) || b - a <= 4e-16 * (1.0 + std::abs(a)))
+      return xn;
+    x = xn;
+  }
+  return x;
+}
+
+double angular_distance(double a, double b) {
+  double d = std::fmod(std::abs(a - b), kTwoPi);
+  return std::min(d, kTwoPi - d);
+}
+
+// Scans N grid angles for admissible roots of F; keeps the one nearest θ0.
+bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, double mu, double utol,
+                int N, double theta0, bool have_theta0, Vector3& r) {
+  double best = std::numeric_limits<double>::infinity();
+  bool found = false;
+  Vector3 cand;
+  double t_prev = 0.0, f_prev = F.value(0.0);
+  for (int k = 1; k <= N; ++k) {
+    const double t = kTwoPi * k / N;
+    const double f = F.value(t);
+    double root;
+    bool has = false;
+    if (f_prev == 0.0) {
+      root = t_prev;
+      has = true;
+    } else if ((f < 0.0) != (f_prev < 0.0) && f != 0.0) {
+      root = refine_root(F, t_prev, t, f_prev);
+      has = true;
+    }
+    if (has && slide_candidate(W, q, mu, root, utol, cand)) {
+      const double dist = have_theta0 ? angular_distance(root, theta0) : 0.0;
+      if (dist < best) {
+        best = dist;
+        r = cand;
+        found = true;
+        if (!have_theta0) return true;
+      }
+    }
+    t_prev = t;
+    f_prev = f;
+  }
+  return found;
+}
+
+}  // namespace
+
+// Enumeration separation / stick / slide (header). The slide equation F(θ) = 0 comes from
+// u_T ∥ −(cos θ, sin θ) with r_n eliminated by u_n = 0; expanding
+//   D(θ)·(u_T1 s − u_T2 c),  D = a + μ(b1 c + b2 s),  W = [a b1 b2; c1 e11 e12; c2 e21 e22],
+// gives the coefficients below.
+bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu, Vector3& r) {
+  const Matrix3& W = block.W;
+  if (q[0] >= 0.0) {  // separation
+    r.setZero();
+    return true;
+  }
+  if (!(W(0, 0) > 0.0)) return false;
+  if (mu == 0.0) {
+    // Frictionless: r_T = 0, u_n = 0 (q_n < 0).
+    r = Vector3(-q[0] / W(0, 0), 0.0, 0.0);
+    return true;
+  }
+  Vector3 stick = Vector3::Zero();
+  if (block.invertible) {
+    stick = -block.Winv * q;
+    const double tn = std::hypot(stick[1], stick[2]);
+    if (stick[0] > 0.0 && tn <= mu * stick[0] * (1.0 + 1e-12)) {
+      r = stick;
+      return true;
+    }
+  }
+  // Slide.
+  const double a = W(0, 0), b1 = W(0, 1), b2 = W(0, 2);
+  const double c1 = W(1, 0), c2 = W(2, 0);
+  const double e11 = W(1, 1), e12 = W(1, 2), e21 = W(2, 1), e22 = W(2, 2);
+  const double qn = q[0], q1 = q[1], q2 = q[2];
+  const SlideFunction F{qn * c2 - a * q2, -qn * c1 + a * q1, qn * mu * e21 - mu * b1 * q2,
+                        -qn * mu * e12 + mu * b2 * q1,
+                        -qn * mu * (e11 - e22) + mu * (b1 * q1 - b2 * q2)};
+  const double utol = 1e-11 * (q.norm() + W.norm() * std::abs(qn) / a);
+  const double tn0 = std::hypot(r[1], r[2]);
+  const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
+  const double theta0 = have_theta0 ? std::atan2(r[2], r[1]) : 0.0;
+  Vector3 cand;
+  if (have_theta0) {
+    // Fast path: Newton from the previous sliding angle.
+    double t = theta0;
+    for (int k = 0; k < 12; ++k) {
+      const double f = F.value(t), df = F.derivative(t);
+      if (df == 0.0) break;
+      const double step = f / df;
+      if (std::abs(step) > 0.5) break;
+      t -= step;
+      if (std::abs(step) <= 1e-15 * (1.0 + std::abs(t))) {
+        if (slide_candidate(W, q, mu, t, utol, cand)) {
+          r = cand;
+          return true;
+        }
+        break;
+      }
+    }
+  }
+  if (scan_slide(F, W, q, mu, utol, 32, theta0, have_theta0, r)) return true;
+  if (scan_slide(F, W, q, mu, utol, 1024, theta0, have_theta0, r)) return true;
+  // No certified case: return the projection of the stick solution (or keep r).
+  if (block.invertible) r = project_on_coulomb_cone(stick, mu);
+  return false;
+}
+
+bool solve_one_contact_2d(const ContactBlock& block, const Vector2& q, double mu, Vector2& r) {
+  const Matrix2 W = block.W.topLeftCorner<2, 2>();
+  if (q[0] >= 0.0) {
+    r.setZero();
+    return true;
+  }
+  if (!(W(0, 0) > 0.0)) return false;
+  if (mu == 0.0) {
+    r = Vector2(-q[0] / W(0, 0), 0.0);
+    return true;
+  }
+  Vector2 stick = Vector2::Zero();
+  if (block.invertible) {
+    stick = -block.Winv.topLeftCorner<2, 2>() * q;
+    if (stick[0] > 0.0 && std::abs(stick[1]) <= mu * stick[0] * (1.0 + 1e-12)) {
+      r = stick;
+      return true;
+    }
+  }
+  const double utol = 1e-11 * (q.norm() + W.norm() * std::abs(q[0]) / W(0, 0));
+  // Try the sign of the warm start first.
+  const double first = r[1] < 0.0 ? -1.0 : 1.0;
+  for (double sigma : {first, -first}) {
+    const Vector2 d(1.0, sigma * mu);
+    const double D = W.row(0).dot(d);
+    if (!(D > 0.0)) continue;
+    const double rn = -q[0] / D;
+    const Vector2 cand = rn * d;
+    const double ut = W.row(1).dot(cand) + q[1];
+    if (sigma * ut <= utol) {
+      r = cand;
+      return true;
+    }
+  }
+  if (block.invertible) r = project_on_coulomb_cone(stick, mu);
+  return false;
+}
+
+}  // namespace moreau

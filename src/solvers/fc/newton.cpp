@@ -1,0 +1,344 @@
+#include "moreau/solvers/fc/newton.hpp"
+
+#include <Eigen/SparseLU>
+#include <algorithm>
+#include <cmath>
+
+#include "detail.hpp"
+#include "moreau/solvers/fc/nsgs.hpp"
+
+namespace moreau {
+
+namespace {
+
+using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
+
+// Per-contact value Φ_i and partial Jacobians A_i = ∂Φ_i/∂r_i, B_i = ∂Φ_i/∂u_i (d×d in the
+// top-left of 3×3 matrices).
+struct ContactLinearization {
+  Vector3 phi = Vector3::Zero();
+  Matrix3 A = Matrix3::Zero();
+  Matrix3 B = Matrix3::Zero();
+};
+
+// Alart–Curnier function of one contact (header formula).
+void alart_curnier(int d, double mu, double rho_n, double rho_t, const double* r, const double* u,
+                   ContactLinearization& L, bool with_jacobian) {
+  const double xn = r[0] - rho_n * u[0];
+  if (with_jacobian) {
+    L.A.setZero();
+    L.B.setZero();
+  }
+  if (xn > 0.0) {
+    L.phi[0] = rho_n * u[0];
+    if (with_jacobian) L.B(0, 0) = rho_n;
+  } else {
+    L.phi[0] = r[0];
+    if (with_jacobian) L.A(0, 0) = 1.0;
+  }
+  const double R = mu * std::max(0.0, xn);
+  if (d == 3) {
+    const Vector2 y(r[1] - rho_t * u[1], r[2] - rho_t * u[2]);
+    const double ny = y.norm();
+    if (ny <= R) {
+      L.phi[1] = rho_t * u[1];
+      L.phi[2] = rho_t * u[2];
+      if (with_jacobian) L.B.block<2, 2>(1, 1) = rho_t * Matrix2::Identity();
+    } else {
+      const Vector2 yh = y / ny;
+      L.phi[1] = r[1] - R * yh[0];
+      L.phi[2] = r[2] - R * yh[1];
+      if (with_jacobian) {
+        const Matrix2 P = (R / ny) * (Matrix2::Identity() - yh * yh.transpose());
+        L.A.block<2, 2>(1, 1) = Matrix2::Identity() - P;
+        L.B.block<2, 2>(1, 1) = rho_t * P;
+        if (xn > 0.0) {
+          L.A.block<2, 1>(1, 0) = -mu * yh;
+          L.B.block<2, 1>(1, 0) = mu * rho_n * yh;
+        }
+      }
+    }
+  } else {
+    const double y = r[1] - rho_t * u[1];
+    if (std::abs(y) <= R) {
+      L.phi[1] = rho_t * u[1];
+      if (with_jacobian) L.B(1, 1) = rho_t;
+    } else {
+      const double s = y > 0.0 ? 1.0 : -1.0;
+      L.phi[1] = r[1] - R * s;
+      if (with_jacobian) {
+        L.A(1, 1) = 1.0;
+        if (xn > 0.0) {
+          L.A(1, 0) = -mu * s;
+          L.B(1, 0) = mu * rho_n * s;
+        }
+      }
+    }
+  }
+}
+
+// Arrow matrix L_a of the Lorentz-cone Jordan algebra: L_a b = a ∘ b = (aᵀb, a0 b̄ + b0 ā).
+template <int D>
+Eigen::Matrix<double, D, D> arrow(const Eigen::Matrix<double, D, 1>& a) {
+  Eigen::Matrix<double, D, D> L = a[0] * Eigen::Matrix<double, D, D>::Identity();
+  L.row(0) = a.transpose();
+  L.col(0) = a;
+  return L;
+}
+
+// Jordan square root of w ∈ int K¹ via the spectral decomposition w = λ1 c1 + λ2 c2,
+// λ = w0 ∓ ‖w̄‖, c = ½(1, ∓ w̄/‖w̄‖).
+template <int D>
+Eigen::Matrix<double, D, 1> jordan_sqrt(const Eigen::Matrix<double, D, 1>& w) {
+  using Vec = Eigen::Matrix<double, D, 1>;
+  const auto wb = w.template tail<D - 1>();
+  const double nw = wb.norm();
+  const double l1 = std::max(0.0, w[0] - nw), l2 = std::max(0.0, w[0] + nw);
+  const double s1 = std::sqrt(l1), s2 = std::sqrt(l2);
+  Vec z;
+  z[0] = 0.5 * (s1 + s2);
+  if (nw > 0.0)
+    z.template tail<D - 1>() = 0.5 * (s2 - s1) * wb / nw;
+  else
+    z.template tail<D - 1>().setZero();
+  return z;
+}
+
+// Fischer–Burmeister function of one contact in De Saxcé's form (header).
+template <int D>
+void fischer_burmeister_d(double mu, const double* r, const double* u, ContactLinearization& L,
+                          bool with_jacobian) {
+  using Vec = Eigen::Matrix<double, D, 1>;
+  using Mat = Eigen::Matrix<double, D, D>;
+  if (with_jacobian) {
+    L.A.setZero();
+    L.B.setZero();
+  }
+  if (mu == 0.0) {
+    const double a = r[0], b = u[0], n = std::hypot(a, b);
+    L.phi[0] = a + b - n;
+    if (with_jacobian) {
+      L.A(0, 0) = n > 0.0 ? 1.0 - a / n : 1.0 - 1.0 / std::sqrt(2.0);
+      L.B(0, 0) = n > 0.0 ? 1.0 - b / n : 1.0 - 1.0 / std::sqrt(2.0);
+    }
+    for (int k = 1; k < D; ++k) {
+      L.phi[k] = r[k];
+      if (with_jacobian) L.A(k, k) = 1.0;
+    }
+    return;
+  }
+  Vec x, y;
+  const Eigen::Map<const Vec> rv(r), uv(u);
+  const auto uT = uv.template tail<D - 1>();
+  const double nuT = uT.norm();
+  x[0] = mu * rv[0];
+  x.template tail<D - 1>() = rv.template tail<D - 1>();
+  y[0] = uv[0] + mu * nuT;
+  y.template tail<D - 1>() = mu * uT;
+  // x² = (‖x‖², 2 x0 x̄).
+  Vec w;
+  w[0] = x.squaredNorm() + y.squaredNorm();
+  w.template tail<D - 1>() = 2.0 * (x[0] * x.template tail<D - 1>() + y[0] * y.template tail<D - 1>());
+  const double eps = 1e-24 * std::max(w[0], 1e-300);
+  w[0] += eps;
+  const Vec z = jordan_sqrt<D>(w);
+  const Vec phi = x + y - z;
+  L.phi.template head<D>() = phi;
+  if (!with_jacobian) return;
+  // dz = L_z⁻¹ (L_x dx + L_y dy).
+  const Mat Lz = arrow<D>(z);
+  const Eigen::PartialPivLU<Mat> lu(Lz);
+  const Mat Zx = lu.solve(arrow<D>(x)), Zy = lu.solve(arrow<D>(y));
+  Mat dx_dr = Mat::Identity();
+  dx_dr(0, 0) = mu;
+  Mat dy_du = mu * Mat::Identity();
+  dy_du(0, 0) = 1.0;
+  if (nuT > 0.0) dy_du.block(0, 1, 1, D - 1) = mu * uT.transpose() / nuT;
+  L.A.template topLeftCorner<D, D>() = (Mat::Identity() - Zx) * dx_dr;
+  L.B.template topLeftCorner<D, D>() = (Mat::Identity() - Zy) * dy_du;
+}
+
+enum class Formulation { alart_curnier, fischer_burmeister };
+
+struct NewtonState {
+  const FrictionContactProblem& p;
+  Formulation f;
+  Vector rho_n, rho_t;  // nc
+  // Evaluates Φ(r) with u given; fills the blocks of A and B when with_jacobian.
+  double merit(const Vector& r, const Vector& u, Vector& phi, SparseMatrix* A, SparseMatrix* B) const {
+    const int d = p.dimension;
+    ContactLinearization L;
+    const bool jac = A != nullptr;
+    for (Index i = 0; i < p.contacts(); ++i) {
+      const double* ri = r.data() + d * i;
+      const double* ui = u.data() + d * i;
+      if (f == Formulation::alart_curnier)
+        alart_curnier(d, p.mu[i], rho_n[i], rho_t[i], ri, ui, L, jac);
+      else if (d == 3)
+        fischer_burmeister_d<3>(p.mu[i], ri, ui, L, jac);
+      else
+        fischer_burmeister_d<2>(p.mu[i], ri, ui, L, jac);
+      phi.segment(d * i, d) = L.phi.head(d);
+      if (jac) {
+        // Full d×d blocks stored row by row (pattern fixed at setup).
+        double* a = A->valuePtr() + A->outerIndexPtr()[d * i];
+        double* b = B->valuePtr() + B->outerIndexPtr()[d * i];
+        for (int row = 0; row < d; ++row)
+          for (int col = 0; col < d; ++col) {
+            a[row * d + col] = L.A(row, col);
+            b[row * d + col] = L.B(row, col);
+          }
+      }
+    }
+    return 0.5 * phi.squaredNorm();
+  }
+};
+
+SparseMatrix block_diagonal_pattern(Index nc, int d) {
+  std::vector<Triplet> t;
+  t.reserve(nc * d * d);
+  for (Index i = 0; i < nc; ++i)
+    for (int a = 0; a < d; ++a)
+      for (int b = 0; b < d; ++b) t.emplace_back(d * i + a, d * i + b, 1.0);
+  SparseMatrix S(nc * d, nc * d);
+  S.setFromTriplets(t.begin(), t.end());
+  return S;
+}
+
+FrictionContactResult solve_newton(const FrictionContactProblem& problem, const NewtonSettings& s,
+                                   const Vector& guess, Formulation form, const char* name) {
+  const Stopwatch clock;
+  problem.validate();
+  fc_detail::check_common(s.tolerance, s.max_iterations, s.time_limit);
+  MOREAU_REQUIRE(s.armijo > 0.0 && s.armijo < 0.5, "Newton armijo must be in (0, 0.5), got {}",
+                 s.armijo);
+  MOREAU_REQUIRE(s.max_backtracks >= 0 && s.nsgs_fallback_sweeps >= 0,
+                 "Newton max_backtracks and nsgs_fallback_sweeps must be ≥ 0");
+  FrictionContactResult res;
+  res.solver = name;
+  const int d = problem.dimension;
+  const Index nc = problem.contacts(), m = d * nc;
+  Vector r = fc_detail::initial_r(problem, guess);
+
+  NewtonState st{problem, form, Vector(nc), Vector(nc)};
+  const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
+  for (Index i = 0; i < nc; ++i) {
+    const Matrix3& Wi = blocks[i].W;
+    const double wn = Wi(0, 0) > 0.0 ? Wi(0, 0) : 1.0;
+    double wt = d == 3 ? std::max(Wi(1, 1), Wi(2, 2)) : Wi(1, 1);
+    if (!(wt > 0.0)) wt = wn;
+    st.rho_n[i] = 1.0 / wn;
+    st.rho_t[i] = 1.0 / wt;
+  }
+  SparseMatrix A = block_diagonal_pattern(nc, d), B = A;
+  Vector u = problem.W * r + problem.q, phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
+         Wdelta(m);
+  double e = friction_contact_residual(problem, r, u);
+  res.status = Status::max_iterations;
+  Eigen::SparseLU<ColMajorSparse> lu;
+  bool analyzed = false;
+  Index pattern_nnz = -1;
+  int stalls = 0;
+  if (e <= s.tolerance) res.status = Status::converged;
+  for (int k = 1; k <= s.max_iterations && res.status != Status::converged; ++k) {
+    if (clock.seconds() > s.time_limit) {
+      res.status = Status::time_limit;
+      break;
+    }
+    const double theta = st.merit(r, u, phi, &A, &B);
+    const SparseMatrix BW = B * problem.W;
+    const SparseMatrix Jr = A + BW;
+    ColMajorSparse J = Jr;
+    if (!analyzed || J.nonZeros() != pattern_nnz) {
+      lu.analyzePattern(J);
+      analyzed = true;
+      pattern_nnz = J.nonZeros();
+    }
+    lu.factorize(J);
+    bool step_ok = false;
+    if (lu.info() == Eigen::Success) {
+      delta = lu.solve(-phi);
+      step_ok = delta.allFinite();
+    }
+    if (!step_ok) {
+      // Retry with a small diagonal shift.
+      ColMajorSparse I(m, m);
+      I.setIdentity();
+      const double shift = 1e-10 * std::max(1.0, J.coeffs().cwiseAbs().maxCoeff());
+      ColMajorSparse Js = J + shift * I;
+      lu.analyzePattern(Js);
+      lu.factorize(Js);
+      analyzed = false;
+      if (lu.info() == Eigen::Success) {
+        delta = lu.solve(-phi);
+        step_ok = delta.allFinite();
+      }
+    }
+    bool accepted = false;
+    if (step_ok) {
+      Wdelta = problem.W * delta;
+      double t = 1.0;
+      for (int b = 0; b <= s.max_backtracks; ++b, t *= 0.5) {
+        r_trial = r + t * delta;
+        u_trial = u + t * Wdelta;
+        const double th = st.merit(r_trial, u_trial, phi_trial, nullptr, nullptr);
+        if (th <= (1.0 - 2.0 * s.armijo * t) * theta) {
+          accepted = true;
+          break;
+        }
+      }
+    }
+    if (accepted) {
+      r.swap(r_trial);
+      u.swap(u_trial);
+    } else {
+      ++stalls;
+      if (s.nsgs_fallback_sweeps == 0) {
+        res.iterations = k;
+        res.status = Status::numerical_failure;
+        res.message = "line search stalled";
+        break;
+      }
+      FrictionContactResult g = solve_nsgs(
+          problem,
+          NsgsSettings{.tolerance = s.tolerance,
+                       .max_iterations = s.nsgs_fallback_sweeps,
+                       .time_limit = std::max(1e-9, s.time_limit - clock.seconds())},
+          r);
+      r = g.r;
+      u = g.u;
+    }
+    if (k % 16 == 0) u = problem.W * r + problem.q;
+    e = friction_contact_residual(problem, r, u);
+    res.residual_history.push_back(e);
+    res.iterations = k;
+    if (!std::isfinite(e)) {
+      res.status = Status::numerical_failure;
+      res.message = "NaN in the Newton iterate";
+      break;
+    }
+    if (e <= s.tolerance) {
+      u = problem.W * r + problem.q;
+      e = friction_contact_residual(problem, r, u);
+      if (e <= s.tolerance) res.status = Status::converged;
+    }
+  }
+  if (stalls > 0 && res.message.empty())
+    res.message = fmt::format("{} line-search stalls handled by NSGS sweeps", stalls);
+  fc_detail::finish(res, problem, std::move(r), clock);
+  return res;
+}
+
+}  // namespace
+
+FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
+                                      const NewtonSettings& settings, const Vector& guess) {
+  return solve_newton(problem, settings, guess, Formulation::alart_curnier, "newton_ac");
+}
+
+FrictionContactResult solve_newton_fb(const FrictionContactProblem& problem,
+                                      const NewtonSettings& settings, const Vector& guess) {
+  return solve_newton(problem, settings, guess, Formulation::fischer_burmeister, "newton_fb");
+}
+
+}  // namespace moreau

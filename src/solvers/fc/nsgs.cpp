@@ -1,0 +1,113 @@
+#include "moreau/solvers/fc/nsgs.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "detail.hpp"
+
+namespace moreau {
+
+namespace {
+
+using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
+
+// One-contact update of contact i; returns true if r_i changed. u is kept equal to W r + q.
+template <int D>
+bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc, double mu, double omega,
+                    Index i, Vector& r, Vector& u, int& failures) {
+  using Vec = Eigen::Matrix<double, D, 1>;
+  const Index o = D * i;
+  Vec ri = r.segment<D>(o);
+  const Vec qt = u.segment<D>(o) - block.W.topLeftCorner<D, D>() * ri;
+  Vec rn = ri;
+  bool ok;
+  if constexpr (D == 3) {
+    ok = solve_one_contact_3d(block, qt, mu, rn);
+  } else {
+    ok = solve_one_contact_2d(block, qt, mu, rn);
+  }
+  if (!ok) ++failures;
+  if (omega != 1.0) rn = omega * rn + (1.0 - omega) * ri;
+  const Vec delta = rn - ri;
+  if (delta.isZero(0.0)) return false;
+  r.segment<D>(o) = rn;
+  for (int a = 0; a < D; ++a) {
+    const double da = delta[a];
+    if (da == 0.0) continue;
+    for (ColMajorSparse::InnerIterator it(Wc, o + a); it; ++it) u[it.row()] += it.value() * da;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Algorithm: see the header. Stopping test: friction_contact_residual(r, u) ≤ tolerance with u
+// freshly recomputed as W r + q.
+FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const NsgsSettings& s,
+                                 const Vector& guess) {
+  const Stopwatch clock;
+  problem.validate();
+  fc_detail::check_common(s.tolerance, s.max_iterations, s.time_limit);
+  MOREAU_REQUIRE(s.relaxation > 0.0 && s.relaxation < 2.0,
+                 "NSGS relaxation must be in (0, 2), got {}", s.relaxation);
+  MOREAU_REQUIRE(s.check_every >= 1, "NSGS check_every must be ≥ 1, got {}", s.check_every);
+  FrictionContactResult res;
+  res.solver = "nsgs";
+  Vector r = fc_detail::initial_r(problem, guess);
+  const Index nc = problem.contacts();
+  const int d = problem.dimension;
+  const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
+  const ColMajorSparse Wc = problem.W;
+  Vector u = problem.W * r + problem.q;
+  std::vector<Index> order(nc);
+  std::iota(order.begin(), order.end(), Index{0});
+  std::mt19937 rng(s.seed);
+  if (s.order != NsgsOrder::cyclic) std::shuffle(order.begin(), order.end(), rng);
+
+  double e = friction_contact_residual(problem, r, u);
+  res.status = Status::max_iterations;
+  int failures = 0;
+  if (e <= s.tolerance) {
+    res.status = Status::converged;
+  } else {
+    for (int k = 1; k <= s.max_iterations; ++k) {
+      if (s.order == NsgsOrder::shuffled_each) std::shuffle(order.begin(), order.end(), rng);
+      for (Index i : order) {
+        if (d == 3)
+          update_contact<3>(blocks[i], Wc, problem.mu[i], s.relaxation, i, r, u, failures);
+        else
+          update_contact<2>(blocks[i], Wc, problem.mu[i], s.relaxation, i, r, u, failures);
+      }
+      res.iterations = k;
+      if (k % 64 == 0) u = problem.W * r + problem.q;  // cancel the drift of the updates
+      if (k % s.check_every == 0 || k == s.max_iterations) {
+        e = friction_contact_residual(problem, r, u);
+        if (e <= s.tolerance) {
+          u = problem.W * r + problem.q;
+          e = friction_contact_residual(problem, r, u);
+        }
+        res.residual_history.push_back(e);
+        if (!std::isfinite(e)) {
+          res.status = Status::numerical_failure;
+          res.message = "NaN in the NSGS iterate";
+          break;
+        }
+        if (e <= s.tolerance) {
+          res.status = Status::converged;
+          break;
+        }
+      }
+      if (clock.seconds() > s.time_limit) {
+        res.status = Status::time_limit;
+        break;
+      }
+    }
+  }
+  if (failures > 0 && res.status != Status::converged)
+    res.message = fmt::format("{} local solves could not be certified", failures);
+  fc_detail::finish(res, problem, std::move(r), clock);
+  return res;
+}
+
+}  // namespace moreau

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `moreau analyze` bad input: one line naming the field and value, exit code 2.
+set -uo pipefail
+bin="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expect_error() {  # expect_error "<needle>" args...
+  local needle="$1"; shift
+  "$bin" analyze "$@" > "$tmp/out" 2> "$tmp/err"
+  local rc=$?
+  if [ $rc -ne 2 ]; then echo "expected exit 2 for '$*', got $rc"; cat "$tmp/err"; exit 1; fi
+  if ! grep -q -- "$needle" "$tmp/err"; then echo "message for '$*' lacks '$needle':"; cat "$tmp/err"; exit 1; fi
+  if [ "$(wc -l < "$tmp/err")" -ne 1 ]; then echo "message for '$*' is not one line:"; cat "$tmp/err"; exit 1; fi
+}
+expect_error "no_such" --gallery no_such
+expect_error "masss" --gallery painleve_rod --param masss=1
+expect_error "abc" --gallery painleve_rod --param mu=abc
+expect_error "mu" --gallery painleve_rod --param mu=-0.5
+expect_error "nan" --gallery painleve_rod --param theta=nan
+expect_error "key=value" --gallery painleve_rod --param mu
+expect_error "exactly one" 
+expect_error "cannot open" "$tmp/missing.json"
+echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "v": [0, 0], "constraints": [{"normal": [0, 1, 0]}]}' > "$tmp/bad_size.json"
+expect_error "normal" "$tmp/bad_size.json"
+echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1], "tangent": [1, 0], "mu": -1}]}' > "$tmp/bad_mu.json"
+expect_error "mu" "$tmp/bad_mu.json"
+echo '{"M": [[1, 0.5], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1], "tangent": [1, 0]}]}' > "$tmp/asym.json"
+expect_error "symmetric" "$tmp/asym.json"
+echo '{"gallery": "wheel", "params": {"radius": "big"}}' > "$tmp/str.json"
+expect_error "radius" "$tmp/str.json"
+echo "analyze_errors: ok"

@@ -1,0 +1,121 @@
+// Regression over the small FCLIB problems of /work/shared/data/fclib (≤ 60 contacts): the
+// "auto" solver reaches the natural-map residual
+//   e = ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) ≤ 1e-8.
+// The residual is recomputed here from the returned r with friction_contact_residual, not taken
+// from the solver's report. Global problems are solved through the registry (condensed) and
+// checked on the condensed local problem, plus the equations M v = H r + f and u = Hᵀ v + w.
+// The reference is the tolerance itself; the files' /solution groups are not used (in the
+// Siconos-generated files r is all zeros, data README).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "moreau/io/fclib.hpp"
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
+
+namespace moreau {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kData = fs::path(MOREAU_DATA_DIR) / "fclib";
+constexpr double kTol = 1e-8;
+
+struct Case {
+  const char* file;    // under fclib/
+  double tolerance;    // residual the "auto" solver must reach (kTol unless noted)
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.file; }
+
+// Every local problem with at most 60 contacts.
+const Case kLocalCases[] = {
+    {"from-siconos-dat/FC3D_Example1.hdf5", kTol},
+    {"from-siconos-dat/FC3D_Example1_SBM.hdf5", kTol},
+    {"from-siconos-dat/FrictionContact3D_1c.hdf5", kTol},
+    {"from-siconos-dat/FrictionContact3D_RR_1c.hdf5", kTol},
+    {"from-siconos-dat/Rover1039.hdf5", kTol},
+    {"from-siconos-dat/Rover1040.hdf5", kTol},
+    {"from-siconos-dat/Rover1041.hdf5", kTol},
+    {"from-siconos-dat/Rover11035.hdf5", kTol},
+    {"from-siconos-dat/Rover11211.hdf5", kTol},
+    {"from-siconos-dat/Rover3865.hdf5", kTol},
+    {"from-siconos-dat/Rover4144.hdf5", kTol},
+    {"from-siconos-dat/Rover4396.hdf5", kTol},
+    {"from-siconos-dat/Rover4493.hdf5", kTol},
+    {"from-siconos-dat/Rover4516.hdf5", kTol},
+    {"from-siconos-dat/Rover4609.hdf5", kTol},
+    {"from-siconos-dat/Rover4613.hdf5", kTol},
+    {"from-siconos-dat/Rover4622.hdf5", kTol},
+    {"from-siconos-dat/Rover9770.hdf5", kTol},
+    {"from-siconos-dat/Confeti-ex13-4contact-Fc3D-SBM.hdf5", kTol},
+    {"from-siconos-dat/Confeti-ex03-Fc3D-SBM.hdf5", kTol},
+    {"from-siconos-dat/NESpheres_10_1.hdf5", kTol},
+    {"from-siconos-dat/NESpheres_30_1.hdf5", kTol},
+    {"from-siconos-dat/OneObject-i1028-138.hdf5", kTol},
+    {"from-siconos-dat/OneObject-i100000-499.hdf5", kTol},
+    {"from-siconos-dat/OneObject-i100000-316.hdf5", kTol},
+    {"from-siconos-dat/BoxesStack1-i100000-32.hdf5", kTol},
+    {"fclib-api-test/local_problem_test.hdf5", kTol},
+    {"siconos-testdata/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", kTol},
+    {"condensed-from-global/CubeH8-local.hdf5", kTol},
+    {"condensed-from-global/LMGC_GlobalFrictionContactProblem00046-local.hdf5", kTol},
+    {"condensed-from-global/Box_Stacks-i0035-31-0-local.hdf5", kTol},
+};
+
+const Case kGlobalCases[] = {
+    {"siconos-testdata/CubeH8.hdf5", kTol},
+    {"siconos-testdata/LMGC_GlobalFrictionContactProblem00046.hdf5", kTol},
+    {"faf/Box_Stacks-i0035-31-0.hdf5", kTol},
+};
+
+class FclibLocalRegression : public ::testing::TestWithParam<Case> {};
+class FclibGlobalRegression : public ::testing::TestWithParam<Case> {};
+
+TEST_P(FclibLocalRegression, AutoSolverReachesTolerance) {
+  const Case& c = GetParam();
+  const FrictionContactProblem p = read_fclib_local(kData / c.file);
+  const FrictionContactResult res = solve_friction_contact(p, "auto", {.tolerance = c.tolerance});
+  EXPECT_TRUE(res.converged()) << c.file << ": " << res.solver << " status "
+                               << to_string(res.status) << " residual " << res.residual
+                               << " after " << res.iterations << " iterations";
+  ASSERT_EQ(res.r.size(), p.q.size());
+  EXPECT_LE(friction_contact_residual(p, res.r), c.tolerance) << c.file << " (" << res.solver << ")";
+}
+
+TEST_P(FclibGlobalRegression, CondensedAutoSolverReachesTolerance) {
+  const Case& c = GetParam();
+  const GlobalFrictionContactProblem g = read_fclib_global(kData / c.file);
+  const FrictionContactResult res =
+      solve_global_friction_contact(g, "condensed:auto", {.tolerance = c.tolerance});
+  EXPECT_TRUE(res.converged()) << c.file << ": " << res.solver << " status "
+                               << to_string(res.status) << " residual " << res.residual;
+  ASSERT_EQ(res.r.size(), g.w.size());
+  ASSERT_EQ(res.v.size(), g.f.size());
+  // The condensed problem W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w is solved to the tolerance ...
+  const FrictionContactProblem local = condense(g);
+  EXPECT_LE(friction_contact_residual(local, res.r), c.tolerance) << c.file;
+  // ... and v, u satisfy the global equations (relative to the size of the terms).
+  const Vector Mv = g.M * res.v, Hr = g.H * res.r;
+  const double scale = std::max({g.f.norm(), Mv.norm(), Hr.norm(), 1e-300});
+  EXPECT_LE((Mv - Hr - g.f).norm() / scale, 1e-10) << c.file;
+  if (res.u.size() == g.w.size()) {
+    const Vector u = g.H.transpose() * res.v + g.w;
+    EXPECT_LE((res.u - u).norm(), 1e-10 * std::max(u.norm(), 1.0)) << c.file;
+  }
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = fs::path(info.param.file).stem().string();
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Small, FclibLocalRegression, ::testing::ValuesIn(kLocalCases), case_name);
+INSTANTIATE_TEST_SUITE_P(Small, FclibGlobalRegression, ::testing::ValuesIn(kGlobalCases),
+                         case_name);
+
+}  // namespace
+}  // namespace moreau

@@ -216,8 +216,7 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
       out.lambda_n[j] = x[n + d * j];
       out.lambda_t.col(j) = x.segment(n + d * j + 1, dt);
       out.a_n[j] = c.normal.dot(out.qddot) + c.normal_bias;
-      if (!kept[j] && out.a_n[j] > st.tolerance * std::max(1.0, out.qddot.cwiseAbs().maxCoeff()))
-        out.detaching.push_back(cons[j]);
+      if (!kept[j]) out.detaching.push_back(cons[j]);  // λ = 0, no sticking rows, a_n ≥ 0
       if (kept[j] && c.mu > 0.0) {
         const double margin = c.mu * std::abs(out.lambda_n[j]) - out.lambda_t.col(j).norm();
         out.min_margin = std::min(out.min_margin, margin);

@@ -104,13 +104,16 @@ ContactModeSolution finish(const Context& ctx, const Vector& lambda_n, const std
   return sol;
 }
 
+// Physically distinct = different q̈, normal forces or modes. Tangential multipliers alone are not
+// compared: with redundant tangents (a block resting flat) only J_t λ_t = M q̈ + F − J_n λ_n is
+// determined, and it is fixed once q̈ and λ_n are.
 bool same(const ContactModeSolution& a, const ContactModeSolution& b, double tol) {
   const double sq = std::max(1.0, a.qddot.cwiseAbs().maxCoeff());
   if ((a.qddot - b.qddot).cwiseAbs().maxCoeff() > tol * sq) return false;
   for (size_t j = 0; j < a.contacts.size(); ++j) {
     const double sl = std::max(1.0, std::abs(a.contacts[j].lambda_n));
     if (std::abs(a.contacts[j].lambda_n - b.contacts[j].lambda_n) > tol * sl) return false;
-    if ((a.contacts[j].lambda_t - b.contacts[j].lambda_t).cwiseAbs().maxCoeff() > tol * sl) return false;
+    if (a.contacts[j].mode != b.contacts[j].mode) return false;
   }
   return true;
 }

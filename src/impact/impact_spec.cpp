@@ -51,11 +51,6 @@ Matrix matrix(const json& j, const std::string& where) {
 }
 
 json to_json(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
-json to_json(const Vector& v) {
-  json a = json::array();
-  for (Index i = 0; i < v.size(); ++i) a.push_back(v[i]);
-  return a;
-}
 json nullable(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 json parse(const std::string& text) {

@@ -49,7 +49,7 @@ class Hybrid {
 
   Dynamics dynamics(double t, const Vector& q, const Vector& v, const std::vector<ContactMode>& modes) const {
     const ContactState s = sys_.contact_state(q, v, t);
-    const Index n = s.dofs(), m = s.size();
+    const Index n = s.M.rows(), m = s.size();
     const int d = s.dimension;
     const double al = st_.baumgarte_alpha, be = st_.baumgarte_beta;
     Dynamics out;

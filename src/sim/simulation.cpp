@@ -67,7 +67,9 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
                  system.name(), system.velocity_size());
   MOREAU_REQUIRE(all_finite(q0) && all_finite(v0), "simulation: the initial state has a NaN or infinite entry");
   const ContactState s0 = system.contact_state(q0, v0, 0.0);
-  s0.validate();
+  // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break.
+  if (s0.q.size() == s0.v.size()) s0.validate();
+  MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F), "simulation: M or F has a NaN or infinite entry at the initial state");
   const double allowed = std::max(1e-6, 10.0 * settings.projection_tolerance);
   for (const auto& c : s0.constraints)
     MOREAU_REQUIRE(c.kind == ConstraintKind::bilateral || c.gap >= -allowed,

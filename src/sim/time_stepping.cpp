@@ -50,7 +50,7 @@ double project_positions(const LagrangianSystem& sys, Vector& q, const Vector& v
     }
     if (worst <= st.projection_tolerance || rows.empty()) return worst;
     const MassSolver mass(s.M);
-    Matrix J(s.dofs(), static_cast<Index>(rows.size()));
+    Matrix J(s.M.rows(), static_cast<Index>(rows.size()));
     Vector g(static_cast<Index>(rows.size()));
     for (std::size_t k = 0; k < rows.size(); ++k) {
       J.col(k) = s.constraints[rows[k]].normal;

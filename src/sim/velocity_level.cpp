@@ -22,7 +22,7 @@ Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>&
 // H = [∇h_i  H_t,i]_i (n × d·|which|), or [∇h_i]_i for bilateral rows.
 Eigen::SparseMatrix<double> contact_jacobian(const ContactState& s, const std::vector<Index>& which,
                                              bool bilateral) {
-  const Index n = s.dofs();
+  const Index n = s.M.rows();
   const Index d = bilateral ? 1 : s.dimension;
   std::vector<Eigen::Triplet<double>> trip;
   for (std::size_t k = 0; k < which.size(); ++k) {

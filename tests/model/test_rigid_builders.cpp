@@ -35,7 +35,9 @@ TEST(PlanarRigidSystem, AllShapesMatchFiniteDifferences) {
   // A half-plane carried by body a, touched by a point of body b.
   sys.add_point_plane(b, Vector2(-0.1, 0.3), Plane2{a, Vector2(0.2, 0.1), Vector2(0.6, -0.8)},
                       {"face", ConstraintKind::unilateral, 0.3, 0.0});
-  EXPECT_EQ(sys.contact_state(Vector::Zero(6), Vector::Zero(6), 0).size(), 1 + 1 + 2 + 4 + 1 + 1);
+  Vector q0 = Vector::Zero(6);
+  q0[3] = 1.0;
+  EXPECT_EQ(sys.contact_state(q0, Vector::Zero(6), 0).size(), 1 + 1 + 2 + 4 + 1 + 1);
   std::mt19937 gen(7);
   for (int trial = 0; trial < 5; ++trial) {
     Vector q = random_vector(6, gen, 1.0);

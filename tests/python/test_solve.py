@@ -13,6 +13,10 @@ import pytest
 
 import moreau
 
+if not hasattr(moreau, "FrictionContactProblem"):
+    pytest.skip("moreau.FrictionContactProblem is not bound (python/bind_friction_contact.cpp)",
+                allow_module_level=True)
+
 DATA = pathlib.Path(os.environ.get("MOREAU_DATA_DIR",
                                    pathlib.Path(__file__).resolve().parents[3] / "shared" / "data"))
 FCLIB = DATA / "fclib"

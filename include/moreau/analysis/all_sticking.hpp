@@ -72,7 +72,8 @@ struct AllStickingResult {
   Vector lambda_min_norm;               // d·m
   Matrix null_basis;                    // d·m × k
   bool unique_acceleration = false;     // q̈ is the same for every solution of (65a,b)
-  std::vector<Index> detaching;         // constraint indices with a_n > 0 in the witness
+  std::vector<Index> detaching;         // constraints of the chosen complementary set with λ = 0
+                                        // (a_n ≥ 0; they cannot stay closed AND sticking)
   std::vector<Index> at_cone_edge;      // constraint indices with zero friction margin
   double min_margin = 0;                // min_i (μ_i λ_n,i − ‖λ_t,i‖) of the witness, N
   std::string message;

@@ -15,6 +15,7 @@ using Points = std::vector<ContactPoint>;
 ContactPoint flipped(ContactPoint c) {
   std::swap(c.point_a, c.point_b);
   c.normal = -c.normal;
+  c.normal_on_a = !c.normal_on_a;
   return c;
 }
 
@@ -310,7 +311,14 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
     for (const auto& p : out)
       if ((F.uv(p.point_a) - x).norm() < 1e-9 * scale) dup = true;
     if (dup) continue;
-    out.push_back(ContactPoint{F.lift(x, ha - ra), F.lift(x, hb + rb), F.n, gap, feature++});
+    // a vertex of B (and not of A) at x: the normal is carried by A's face
+    auto is_vertex = [&](const Feature& f) {
+      for (const auto& u : f.uv)
+        if ((u - x).norm() < 1e-9 * scale) return true;
+      return false;
+    };
+    const bool on_a = (nb == 1 && na > 1) || (is_vertex(fb) && !is_vertex(fa) && na > 2);
+    out.push_back(ContactPoint{F.lift(x, ha - ra), F.lift(x, hb + rb), F.n, gap, feature++, on_a});
   }
   return out;
 }
@@ -389,7 +397,7 @@ Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& 
                                                   [&](const Vector3& d) { return world_support(b, pb, d); });
   const double gap = e.intersecting ? e.distance : e.distance;
   if (gap > margin) return {};
-  return {ContactPoint{e.point_a, e.point_b, e.normal, gap, 0}};
+  return {ContactPoint{e.point_a, e.point_b, e.normal, gap, 0, false}};
 }
 
 // 2D: extrude boxes and polygons along z so that the 3D routines see solids.

@@ -48,7 +48,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q, c
     for (const auto& p : points) {
       Contact c;
       c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
-      c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature;
+      c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature, c.normal_on_a = p.normal_on_a;
       c.frame = contact_frame(p.normal, world.dimension());
       c.material = world.material(A.body, B.body);
       const std::string na = shA.name.empty() ? std::to_string(A.shape) : shA.name;
@@ -95,10 +95,11 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
       rows.block_a.row(k) << e.transpose(), aa.transpose();
       rows.block_b.row(k) << -e.transpose(), -ab.transpose();
     }
-    const Vector3 we = wb.cross(e);
+    const Vector3 wf = c.normal_on_a ? wa : wb;  // angular velocity of the body carrying n
+    const Vector3 we = wf.cross(e);
     double bias = e.dot(centripetal) + 2.0 * we.dot(dv);
     if (k == 0) bias -= c.gap * we.squaredNorm();
-    else bias += c.gap * wb.cross(we).dot(n);
+    else bias += c.gap * wf.cross(we).dot(n);
     rows.bias[k] = bias;
   }
   // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)

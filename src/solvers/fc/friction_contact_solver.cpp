@@ -1,6 +1,7 @@
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -66,58 +67,56 @@ FrictionContactResult run_lemke_pyramid(const FrictionContactProblem& p,
   return solve_lemke_pyramid(p, LemkePyramidSettings{.tolerance = s.tolerance});
 }
 
-// Hybrid: NSGS (cheap sweeps, exact local solves) for a first budget of sweeps; if it has not
-// converged, semismooth Newton (Alart–Curnier) from the NSGS iterate, then NSGS again and Newton
-// again with the rest of the budget. The best iterate (lowest residual) is returned.
+// Hybrid: NSGS (cheap sweeps, exact local solves) by chunks of 200 sweeps. After each chunk the
+// sweeps still needed are predicted from the linear rate of the last 100 sweeps; when more than
+// 1000 are predicted, semismooth Newton (Alart–Curnier, ≤ 100 iterations) is run from the NSGS
+// iterate, a second time from the start point, and NSGS resumes from the best iterate if Newton fails.
 FrictionContactResult run_hybrid(const FrictionContactProblem& p, const FrictionContactSettings& s,
                                  const Vector& g) {
   const Stopwatch clock;
   FrictionContactResult best;
   best.residual = std::numeric_limits<double>::infinity();
   std::vector<double> history;
-  int iterations = 0;
-  Vector r = g;
+  int iterations = 0, newton_runs = 0;
   std::string path;
   auto remaining_time = [&] { return std::max(1e-9, s.time_limit - clock.seconds()); };
   auto take = [&](FrictionContactResult&& x) {
     iterations += x.iterations;
     history.insert(history.end(), x.residual_history.begin(), x.residual_history.end());
-    path += (path.empty() ? "" : "+") + x.solver;
-    r = x.r;
-    if (x.residual < best.residual || x.converged()) best = std::move(x);
+    if (path.size() < 200) path += (path.empty() ? "" : "+") + x.solver;
+    if (x.residual < best.residual || x.converged() || best.r.size() == 0) best = std::move(x);
   };
-  const int stages[4] = {200, 50, 2000, 100};
-  for (int stage = 0; stage < 4; ++stage) {
-    const int budget = std::min(stages[stage], s.max_iterations - iterations);
-    if (budget <= 0 || (stage > 0 && clock.seconds() > s.time_limit)) break;
-    if (stage % 2 == 0)
-      take(solve_nsgs(p,
-                      NsgsSettings{.tolerance = s.tolerance,
-                                   .max_iterations = budget,
-                                   .time_limit = remaining_time()},
-                      r));
-    else
-      take(solve_newton_ac(p,
-                           NewtonSettings{.tolerance = s.tolerance,
-                                          .max_iterations = budget,
-                                          .time_limit = remaining_time()},
-                           r));
-    if (best.converged()) break;
-  }
-  if (!best.converged() && best.status != Status::time_limit && iterations < s.max_iterations &&
-      clock.seconds() < s.time_limit) {
-    take(solve_nsgs(p,
-                    NsgsSettings{.tolerance = s.tolerance,
-                                 .max_iterations = s.max_iterations - iterations,
-                                 .time_limit = remaining_time()},
-                    best.r));
+  Vector r = g;
+  while (!best.converged() && iterations < s.max_iterations && clock.seconds() <= s.time_limit) {
+    const int budget = std::min(200, s.max_iterations - iterations);
+    FrictionContactResult x = solve_nsgs(
+        p, NsgsSettings{.tolerance = s.tolerance, .max_iterations = budget, .time_limit = remaining_time()},
+        best.r.size() ? best.r : r);
+    const std::vector<double> h = x.residual_history;
+    take(std::move(x));
+    if (best.converged() || h.size() < 101 || newton_runs >= 2) continue;
+    const double e1 = h[h.size() - 101], e2 = h.back();
+    const double rate = e2 > 0.0 && e1 > 0.0 ? std::pow(e2 / e1, 0.01) : 0.0;
+    const double needed = rate < 1.0 && rate > 0.0 ? std::log(s.tolerance / e2) / std::log(rate)
+                                                   : std::numeric_limits<double>::infinity();
+    if (needed <= 1000.0) continue;
+    const int nbudget = std::min(100, s.max_iterations - iterations);
+    if (nbudget <= 0) break;
+    ++newton_runs;
+    // First from the NSGS iterate, then (if that failed) from the caller's start point.
+    take(solve_newton_ac(p,
+                         NewtonSettings{.tolerance = s.tolerance,
+                                        .max_iterations = newton_runs == 1 ? nbudget : 2 * nbudget,
+                                        .time_limit = remaining_time()},
+                         newton_runs == 1 ? best.r : r));
   }
   best.solver = "hybrid";
   best.message = "stages: " + path + (best.message.empty() ? "" : "; " + best.message);
   best.iterations = iterations;
   best.residual_history = std::move(history);
   best.seconds = clock.seconds();
-  if (!best.converged() && clock.seconds() > s.time_limit) best.status = Status::time_limit;
+  if (!best.converged())
+    best.status = clock.seconds() > s.time_limit ? Status::time_limit : Status::max_iterations;
   return best;
 }
 

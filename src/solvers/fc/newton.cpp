@@ -239,6 +239,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   bool analyzed = false;
   Index pattern_nnz = -1;
   int stalls = 0;
+  // Non-monotone Armijo (Grippo, Lampariello & Lucidi 1986): reference = max of the last merits.
+  constexpr int kWindow = 8;
+  double recent[kWindow];
+  for (double& x : recent) x = 0.0;
   if (e <= s.tolerance) res.status = Status::converged;
   for (int k = 1; k <= s.max_iterations && res.status != Status::converged; ++k) {
     if (clock.seconds() > s.time_limit) {
@@ -246,6 +250,9 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       break;
     }
     const double theta = st.merit(r, u, phi, &A, &B);
+    recent[k % kWindow] = theta;
+    double theta_ref = theta;
+    for (double x : recent) theta_ref = std::max(theta_ref, x);
     const SparseMatrix BW = B * problem.W;
     const SparseMatrix Jr = A + BW;
     ColMajorSparse J = Jr;
@@ -282,7 +289,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
         r_trial = r + t * delta;
         u_trial = u + t * Wdelta;
         const double th = st.merit(r_trial, u_trial, phi_trial, nullptr, nullptr);
-        if (th <= (1.0 - 2.0 * s.armijo * t) * theta) {
+        if (th <= theta_ref - 2.0 * s.armijo * t * theta) {
           accepted = true;
           break;
         }

@@ -42,8 +42,9 @@ MlcpResult solve_mlcp_direct(const Mlcp& problem, const MlcpDirectSettings& sett
                                      .pivot_tolerance = settings.pivot_tolerance,
                                      .tolerance = settings.tolerance};
 
-  Eigen::FullPivLU<Matrix> lu(problem.A);
+  Eigen::FullPivLU<Matrix> lu;
   if (settings.rank_tolerance > 0.0) lu.setThreshold(settings.rank_tolerance);
+  if (n > 0) lu.compute(problem.A);
   const bool invertible = n == 0 || lu.isInvertible();
 
   LcpResult lcp;

@@ -20,7 +20,10 @@ namespace moreau {
 // definite and ω ∈ (0, 2) (Cryer 1971), e.g. for B = 0 blocks with a definite S.
 // A⁻¹C and A⁻¹a are computed once (FullPivLU; a singular A uses the complete orthogonal
 // decomposition, u = −A⁺(C v + a), and the equality then holds only in the least-squares sense:
-// the residual shows it). S_ii ≤ 0 → numerical_failure. Non-convergence → max_iterations.
+// the residual shows it). When some S_ii ≤ 0 but every B_ii > 0, the sweep falls back to
+// Siconos' scheme (u ← −A⁻¹(C v + a), then vᵢ ← max(0, vᵢ − ω(D_i·u + B_i·v + bᵢ)/B_ii) with u
+// frozen), which converges on deltasigma_mlcp.dat where S has zero diagonal entries.
+// Neither → numerical_failure. Non-convergence → max_iterations.
 // The residual after each sweep is mlcp_residual, evaluated in preallocated vectors.
 MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
                           const Vector& guess_v) {
@@ -68,12 +71,18 @@ MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
   // Sᵀ (m×m, column i = row i of S, contiguous) and s (m) of the reduced LCP.
   const Matrix St = (B - D * AinvC).transpose();
   const Vector s = b - D * Ainva;
-  for (Index i = 0; i < m; ++i)
-    if (!(St(i, i) > 0.0))
-      return finish(Status::numerical_failure,
-                    fmt::format("MLCP PGS needs S_ii > 0 for S = B − D A⁻¹C, but S({0},{0}) = {1}",
-                                i, St(i, i)));
-  Vector eq(n), w(m);  // workspace
+  const bool eliminated = (St.diagonal().array() > 0.0).all();
+  const bool frozen_ok = (B.diagonal().array() > 0.0).all();
+  if (!eliminated && !frozen_ok) {
+    Index i = 0;
+    while (St(i, i) > 0.0) ++i;
+    return finish(Status::numerical_failure,
+                  fmt::format("MLCP PGS needs S_ii > 0 (S = B − D A⁻¹C) or B_ii > 0, but "
+                              "S({0},{0}) = {1} and B has a non-positive diagonal entry",
+                              i, St(i, i)));
+  }
+  const Matrix Bt = B.transpose();  // frozen-u variant: row i of B, contiguous
+  Vector eq(n), w(m), Du(m);        // workspace
   Vector& u = result.u;
   Vector& v = result.v;
   const double omega = settings.relaxation;
@@ -98,9 +107,17 @@ MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
   double res = residual();
   if (res <= settings.tolerance) return finish(Status::converged, {});
   while (result.iterations < settings.max_iterations) {
-    for (Index i = 0; i < m; ++i) {
-      const double wi = St.col(i).dot(v) + s[i];
-      v[i] = std::max(0.0, v[i] - omega * wi / St(i, i));
+    if (eliminated) {
+      for (Index i = 0; i < m; ++i) {
+        const double wi = St.col(i).dot(v) + s[i];
+        v[i] = std::max(0.0, v[i] - omega * wi / St(i, i));
+      }
+    } else {  // Siconos' scheme: u frozen during the sweep
+      Du.noalias() = D * u;
+      for (Index i = 0; i < m; ++i) {
+        const double wi = Du[i] + Bt.col(i).dot(v) + b[i];
+        v[i] = std::max(0.0, v[i] - omega * wi / B(i, i));
+      }
     }
     ++result.iterations;
     // Equality block at the new v: holds exactly at every returned point.

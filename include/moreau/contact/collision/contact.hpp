@@ -21,6 +21,8 @@ struct ContactPoint {
   double gap = 0.0;                   // (point_a − point_b)·normal, m
   int feature = 0;                    // index of the feature within the pair (stable for
                                       // vertex–plane contacts: the vertex number), for naming
+  bool normal_on_a = false;           // the normal belongs to A's surface (a vertex of B on a
+                                      // face of A); false: to B's (the usual case)
 };
 
 // A contact in a RigidWorld.
@@ -32,6 +34,7 @@ struct Contact {
   Matrix3 frame = Matrix3::Identity();// columns n, t₁, t₂ (planar n, t, ẑ), world
   double gap = 0.0;                   // m
   int feature = 0;
+  bool normal_on_a = false;           // see ContactPoint (which body carries the normal)
   ContactMaterial material;           // μ, e, law, γ, α, β of the pair
   std::string name;                   // "A/B:<shape a>-<shape b>:<feature>", stable while the
                                       // same features touch

@@ -6,9 +6,11 @@
 //   J_i v = Cᵀ ((v_A + ω_A × r_A) − (v_B + ω_B × r_B)),   r_X = x_X − p_X,  C = frame (d columns)
 // Rows per body: planar [cᵀ, (r × c)_z] for each column c, spatial [cᵀ, (r × c)ᵀ].
 // Velocity-product terms c_i = J̇_i v (digest 001 §1.1, contact_state.hpp), computed for the
-// POINT-ON-FACE model (A's witness point material, n and t attached to B):
-//   c_n = n·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_B×n)·(v_PA − v_PB) − g ‖ω_B×n‖²
-//   c_t = t·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_B×t)·(v_PA − v_PB) + g (ω_B×(ω_B×t))·n
+// POINT-ON-FACE model (the witness points are material, n and t attached to the body F that
+// carries the face: B, or A when Contact::normal_on_a):
+//   c_n = n·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_F×n)·(v_PA − v_PB) − g ‖ω_F×n‖²
+//   c_t = t·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_F×t)·(v_PA − v_PB) + g (ω_F×(ω_F×t))·n
+// (c_t exact at g = 0, where it is used)
 // which is exact for vertex–face and sphere-centre–face contacts (box/mesh corners, spheres,
 // disks and capsule ends on planes and box faces), and for sphere–sphere / disk–disk contacts
 // c_n is replaced by the exact centre-distance form c_n = ‖Δv − (Δv·n) n‖² / ‖Δp‖ (+ the ω×ω

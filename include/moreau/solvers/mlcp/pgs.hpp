@@ -3,7 +3,8 @@
 // (A u + C v + a = 0, w = D u + B v + b, 0 ≤ v ⊥ w ≥ 0) with the equality block solved
 // exactly at every update: u(v) = −A⁻¹(C v + a), and with S = B − D A⁻¹C, s = b − D A⁻¹a
 //   vᵢ ← max(0, vᵢ − ω (S_i· v + sᵢ)/S_ii)   (i = 1..m, Gauss–Seidel order).
-// Needs S_ii > 0; converges for symmetric positive definite S. A singular: u = −A⁺(C v + a)
+// Needs S_ii > 0; converges for symmetric positive definite S. If some S_ii ≤ 0 but all
+// B_ii > 0, falls back to Siconos' sweep (u solved once per sweep, then frozen over the v pass). A singular: u = −A⁺(C v + a)
 // (minimum-norm least squares) and the equality holds only if consistent.
 #include "moreau/problems/mlcp.hpp"
 

@@ -1,0 +1,174 @@
+// Scene files: every example loads; bad scenes fail with the field named.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "moreau/io/scene.hpp"
+
+using namespace moreau;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kScenes = std::string(MOREAU_SOURCE_DIR) + "/examples/scenes";
+
+json ball_scene() {
+  return json::parse(R"({
+    "description": "test ball",
+    "dimension": 2,
+    "gravity": [0, -9.81],
+    "static_shapes": [{"type": "plane", "normal": [0, 1], "offset": 0}],
+    "bodies": [{"name": "ball", "mass": 1, "position": [0, 1], "shapes": [{"type": "disk", "radius": 0.1}]},
+               {"name": "box", "mass": 2, "position": [1, 0.1], "angle": 0,
+                "shapes": [{"type": "box", "half_extents": [0.1, 0.1]}]}],
+    "contact": {"default": {"mu": 0.3, "e": 0.5}, "pairs": [{"bodies": ["ball", "box"], "mu": 0.9}]},
+    "integrator": {"kind": "event", "rtol": 1e-8},
+    "t_end": 2
+  })");
+}
+
+// Expects std::invalid_argument whose message contains `needle`.
+void expect_error(const json& doc, const std::string& needle) {
+  try {
+    parse_scene(doc);
+    FAIL() << "accepted a bad scene; expected an error containing: " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
+  }
+}
+
+}  // namespace
+
+TEST(SceneLoad, EveryExampleLoads) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kScenes)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scene s = load_scene(entry.path().string());
+    EXPECT_FALSE(s.description.empty());
+    EXPECT_EQ(s.name, entry.path().stem().string());
+    if (!s.is_gallery()) {
+      ASSERT_NE(s.world, nullptr);
+      EXPECT_GT(s.world->dynamic_body_count(), 0);
+    }
+    ++count;
+  }
+  EXPECT_GE(count, 9);
+}
+
+// The issue's numbers: the pencil is 1 kg, 1 m (I = m L²/12), μ = 0.5, e = 0, tilted 0.01 rad from
+// vertical with its lower end on the floor; the sphere pile has ≥ 200 spheres; the stack 5 cubes.
+TEST(SceneLoad, ExampleContents) {
+  const Scene pencil = load_scene(kScenes + "/falling_pencil.json");
+  ASSERT_EQ(pencil.dimension, 2);
+  const RigidWorld& w = *pencil.world;
+  const Index rod = w.find_body("pencil");
+  ASSERT_GE(rod, 0);
+  EXPECT_NEAR(w.body(rod).inertia(2, 2), 1.0 / 12.0, 1e-15);
+  const Vector q = w.initial_positions();
+  EXPECT_NEAR(q[2], M_PI / 2 - 0.01, 1e-15);
+  const auto c = detect_contacts(w, q);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NEAR(c[0].gap, 0.0, 1e-15);
+  EXPECT_EQ(c[0].material.mu, 0.5);
+  EXPECT_EQ(pencil.integrator.kind, "event");
+  EXPECT_EQ(pencil.t_end, 2.0);
+  EXPECT_GE(load_scene(kScenes + "/sphere_pile.json").world->dynamic_body_count(), 200);
+  const Scene stack = load_scene(kScenes + "/box_stack.json");
+  EXPECT_EQ(stack.world->dynamic_body_count(), 5);
+  EXPECT_EQ(stack.integrator.dt, 1e-3);
+  EXPECT_EQ(detect_contacts(*stack.world, stack.world->initial_positions()).size(), 20u);
+}
+
+TEST(SceneLoad, ParsesFieldsAndPairMaterials) {
+  const Scene s = parse_scene(ball_scene());
+  const RigidWorld& w = *s.world;
+  EXPECT_EQ(w.body_count(), 3);  // ground + 2
+  EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("box")).mu, 0.9);
+  EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("ground")).mu, 0.3);
+  EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("box")).restitution, 0.5);
+  EXPECT_EQ(s.integrator.rtol, 1e-8);
+  EXPECT_NEAR(w.body(w.find_body("ball")).inertia(2, 2), 0.5 * 0.01, 1e-15);  // disk ½ m r²
+}
+
+TEST(SceneLoad, RejectsUnknownField) {
+  json d = ball_scene();
+  d["bodies"][0]["colour"] = "red";
+  expect_error(d, "bodies[0].colour: unknown field");
+  json t = ball_scene();
+  t["integrator"]["step"] = 0.1;
+  expect_error(t, "integrator.step: unknown field");
+  json top = ball_scene();
+  top["gravty"] = {0, -1};
+  expect_error(top, "gravty: unknown field");
+}
+
+TEST(SceneLoad, RejectsNegativeMass) {
+  json d = ball_scene();
+  d["bodies"][1]["mass"] = -1;
+  expect_error(d, "bodies[1].mass = -1: mass must be > 0");
+}
+
+TEST(SceneLoad, RejectsNonNumbers) {
+  json d = ball_scene();
+  d["bodies"][0]["mass"] = "NaN";
+  expect_error(d, "bodies[0].mass = \"NaN\": must be a number");
+  json n = ball_scene();
+  n["bodies"][0]["position"][1] = nullptr;
+  expect_error(n, "bodies[0].position[1] = null: must be a number");
+  json i = ball_scene();
+  i["t_end"] = "inf";
+  expect_error(i, "t_end = \"inf\": must be a number");
+  json m = ball_scene();
+  m["contact"]["default"]["mu"] = -0.1;
+  expect_error(m, "contact.default.mu = -0.1");
+}
+
+TEST(SceneLoad, RejectsInterpenetration) {
+  json d = ball_scene();
+  d["bodies"][0]["position"] = {1.0, 0.25};  // ball r 0.1 at y 0.25 overlaps the box top (y 0.2)
+  expect_error(d, "bodies 'ball' and 'box' interpenetrate");
+  json g = ball_scene();
+  g["bodies"][0]["position"] = {0.0, 0.05};
+  expect_error(g, "bodies 'ball' and 'ground' interpenetrate");
+}
+
+TEST(SceneLoad, RejectsBadDocuments) {
+  EXPECT_THROW(parse_scene_text("{ not json"), std::invalid_argument);
+  EXPECT_THROW(load_scene("/nonexistent/scene.json"), std::invalid_argument);
+  json d = ball_scene();
+  d["integrator"]["kind"] = "rk4";
+  expect_error(d, "integrator.kind = \"rk4\"");
+  json s = ball_scene();
+  s["bodies"][0]["shapes"][0]["type"] = "torus";
+  expect_error(s, "bodies[0].shapes[0].type = \"torus\"");
+  json dim = ball_scene();
+  dim["bodies"][0]["position"] = {0, 1, 0};
+  expect_error(dim, "bodies[0].position = [0,1,0]: must be an array of 2 numbers");
+}
+
+TEST(SceneLoad, GalleryByName) {
+  const Scene s = parse_scene(json::parse(R"({"description": "g", "gallery": "two_ball_chain",
+                                             "params": {"mass": 2.0}, "t_end": 1})"));
+  EXPECT_TRUE(s.is_gallery());
+  EXPECT_EQ(s.gallery, "two_ball_chain");
+  EXPECT_EQ(s.gallery_params["mass"], 2.0);
+  EXPECT_EQ(s.world, nullptr);
+  expect_error(json::parse(R"({"description": "g", "gallery": "x", "bodies": []})"), "bodies: unknown field");
+}
+
+TEST(SceneLoad, JointsSpatial) {
+  const Scene s = parse_scene(json::parse(R"({
+    "description": "pendulum", "dimension": 3,
+    "bodies": [{"name": "bob", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0, 0, -1],
+                "shapes": [{"type": "sphere", "radius": 0.1}]}],
+    "joints": [{"type": "revolute", "body_a": "bob", "body_b": "world", "anchor_a": [0, 0, 1],
+                "anchor_b": [0, 0, 0], "axis": [0, 1, 0]}]
+  })"));
+  EXPECT_EQ(s.world->joint_row_count(), 5);
+  expect_error(json::parse(R"({
+    "description": "bad", "dimension": 3,
+    "bodies": [{"name": "bob", "mass": 1, "inertia": 0.01, "position": [0, 0, -1]}],
+    "joints": [{"type": "revolute", "body_a": "bob", "anchor_a": [0, 0, 0.5]}]
+  })"), "joints[0] ('joint0'): violated at the start");
+}

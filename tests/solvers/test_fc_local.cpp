@@ -1,0 +1,84 @@
+// One-contact exact solver (local_solver.hpp): analytic separation / stick / slide cases and a
+// property test on random non-isotropic blocks certified by the natural-map error.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "moreau/problems/friction_contact.hpp"
+#include "moreau/solvers/fc/local_solver.hpp"
+
+using namespace moreau;
+
+namespace {
+double local_error3(const Matrix3& W, const Vector3& q, double mu, const Vector3& r) {
+  const Vector3 u = W * r + q;
+  return friction_contact_local_error(3, mu, r.data(), u.data());
+}
+}  // namespace
+
+TEST(FcLocalSolver, SeparationStickSlideWithIdentity) {
+  const ContactBlock b = make_contact_block(3, Matrix3::Identity());
+  const double mu = 0.5;
+  // q_n = 1 ≥ 0: r = 0 is the solution (û = q + μ‖q_T‖e_n ∈ K*).
+  Vector3 r = Vector3::Ones();
+  EXPECT_TRUE(solve_one_contact_3d(b, Vector3(1.0, 0.3, -0.2), mu, r));
+  EXPECT_EQ(r, Vector3::Zero());
+  // Stick: u = 0 ⇒ r = −q = (1, −0.2, −0.1); ‖r_T‖ = 0.224 ≤ μ r_n = 0.5.
+  r.setZero();
+  EXPECT_TRUE(solve_one_contact_3d(b, Vector3(-1.0, 0.2, 0.1), mu, r));
+  EXPECT_NEAR((r - Vector3(1.0, -0.2, -0.1)).norm(), 0.0, 1e-14);
+  // Slide: −q_T = (−2, 0) is outside the cone; u_n = r_n − 1 = 0 ⇒ r_n = 1, r_T = −μ r_n ê with
+  // ê the direction of u_T = r_T + q_T = (1.5, 0) ⇒ r = (1, −0.5, 0), u = (0, 1.5, 0).
+  r.setZero();
+  EXPECT_TRUE(solve_one_contact_3d(b, Vector3(-1.0, 2.0, 0.0), mu, r));
+  EXPECT_NEAR((r - Vector3(1.0, -0.5, 0.0)).norm(), 0.0, 1e-12);
+}
+
+TEST(FcLocalSolver, SlideWithAnisotropicTangentBlock) {
+  // W = diag(1, 2, 0.5), q = (−1, 3, 3), μ = 0.5. Slide: u_n = r_n − 1 = 0 ⇒ r_n = 1,
+  // r_T = 0.5 (c, s); u_T = (c + 3, 0.25 s + 3) must be −λ (c, s), λ > 0:
+  //   cross product (c + 3) s − (0.25 s + 3) c = 0.75 c s + 3 s − 3 c = 0,  and c, s < 0.
+  Matrix3 W = Matrix3::Zero();
+  W.diagonal() << 1.0, 2.0, 0.5;
+  const ContactBlock b = make_contact_block(3, W);
+  Vector3 r = Vector3::Zero();
+  ASSERT_TRUE(solve_one_contact_3d(b, Vector3(-1.0, 3.0, 3.0), 0.5, r));
+  EXPECT_NEAR(r[0], 1.0, 1e-13);
+  EXPECT_NEAR(std::hypot(r[1], r[2]), 0.5, 1e-13);
+  const double c = r[1] / 0.5, s = r[2] / 0.5;
+  EXPECT_NEAR(0.75 * c * s + 3.0 * s - 3.0 * c, 0.0, 1e-12);
+  EXPECT_LT(c, 0.0);
+  EXPECT_LT(s, 0.0);
+  // The direction is not −q_T/‖q_T‖ (it would be for an isotropic block): s ≠ c.
+  EXPECT_GT(std::abs(s - c), 1e-3);
+}
+
+TEST(FcLocalSolver, TwoDimensionalCases) {
+  Matrix3 W = Matrix3::Zero();
+  W.topLeftCorner<2, 2>() = Matrix2::Identity();
+  const ContactBlock b = make_contact_block(2, W);
+  // Slide: W = I, q = (−1, 2), μ = 0.5 ⇒ r_n = 1, r_t = −0.5, u = (0, 1.5).
+  Vector2 r = Vector2::Zero();
+  EXPECT_TRUE(solve_one_contact_2d(b, Vector2(-1.0, 2.0), 0.5, r));
+  EXPECT_NEAR((r - Vector2(1.0, -0.5)).norm(), 0.0, 1e-14);
+  // Stick: q = (−1, 0.3) ⇒ r = (1, −0.3), |r_t| ≤ 0.5.
+  EXPECT_TRUE(solve_one_contact_2d(b, Vector2(-1.0, 0.3), 0.5, r));
+  EXPECT_NEAR((r - Vector2(1.0, -0.3)).norm(), 0.0, 1e-14);
+}
+
+TEST(FcLocalSolver, RandomAnisotropicBlocksAreSolvedExactly) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> n01;
+  std::uniform_real_distribution<double> mu_dist(0.05, 1.5);
+  for (int k = 0; k < 2000; ++k) {
+    Matrix3 A;
+    for (int i = 0; i < 9; ++i) A(i / 3, i % 3) = n01(rng);
+    const Matrix3 W = A * A.transpose() + 0.05 * Matrix3::Identity();  // SPD, anisotropic
+    const Vector3 q(n01(rng), 3.0 * n01(rng), 3.0 * n01(rng));
+    const double mu = mu_dist(rng);
+    Vector3 r = Vector3::Zero();
+    ASSERT_TRUE(solve_one_contact_3d(make_contact_block(3, W), q, mu, r)) << "case " << k;
+    const double scale = std::max({q.norm(), r.norm(), (W * r + q).norm()});
+    EXPECT_LE(local_error3(W, q, mu, r), 1e-10 * scale) << "case " << k;
+  }
+}

@@ -1,0 +1,182 @@
+// Frictional contact solvers through the registry: analytic 2-contact problems, random
+// problems W = Hᵀ M⁻¹ H where all solvers must agree, warm starts, the global form, bad input.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/lemke_pyramid.hpp"
+#include "moreau/solvers/fc/nsgs.hpp"
+
+using namespace moreau;
+
+namespace {
+
+SparseMatrix sparse(const Matrix& A) { return A.sparseView(0.0, 0.0); }
+
+// Global problem with a diagonal mass matrix and a dense random H (fixed seed), and its
+// reference condensation computed densely.
+GlobalFrictionContactProblem random_global(int d, int nc, int ndof, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> n01;
+  std::uniform_real_distribution<double> mass(1.0, 3.0), mu(0.1, 0.8);
+  GlobalFrictionContactProblem g;
+  g.dimension = d;
+  Matrix M = Matrix::Zero(ndof, ndof), H(ndof, d * nc);
+  for (int i = 0; i < ndof; ++i) M(i, i) = mass(rng);
+  for (int i = 0; i < H.size(); ++i) H.data()[i] = n01(rng);
+  g.M = sparse(M);
+  g.H = sparse(H);
+  g.f = Vector(ndof);
+  for (int i = 0; i < ndof; ++i) g.f[i] = n01(rng);
+  g.w = Vector::Zero(d * nc);
+  for (int i = 0; i < nc; ++i) g.w[d * i] = -0.5 - std::abs(n01(rng));  // approaching contacts
+  g.mu = Vector(nc);
+  for (int i = 0; i < nc; ++i) g.mu[i] = mu(rng);
+  return g;
+}
+
+// The 2-contact 2D problem of the test below.
+FrictionContactProblem two_contacts_2d() {
+  // Rows (n1, t1, n2, t2): the normals are coupled, the tangents are not.
+  Matrix W(4, 4);
+  W << 2, 0, 1, 0,  //
+      0, 1, 0, 0,   //
+      1, 0, 2, 0,   //
+      0, 0, 0, 1;
+  FrictionContactProblem p;
+  p.dimension = 2;
+  p.W = sparse(W);
+  p.q = Eigen::Vector4d(-1.0, 0.1, -1.0, -0.05);
+  p.mu = Vector2(0.5, 0.5);
+  return p;
+}
+
+const std::vector<std::string> kIterative{"hybrid", "nsgs", "newton_ac", "newton_fb", "admm"};
+
+}  // namespace
+
+TEST(FcSolvers, TwoContactsStickingKnownSolution) {
+  // Stick (u = 0): [2 1; 1 2] r_n = (1, 1) ⇒ r_n = (1/3, 1/3); r_t = −q_t = (−0.1, 0.05) and
+  // |r_t| ≤ μ r_n = 1/6 for both contacts, so r = (1/3, −0.1, 1/3, 0.05) is the solution.
+  const FrictionContactProblem p = two_contacts_2d();
+  const Eigen::Vector4d expected(1.0 / 3.0, -0.1, 1.0 / 3.0, 0.05);
+  for (const auto& name : friction_contact_solver_names(2)) {
+    FrictionContactSettings s;
+    s.tolerance = 1e-12;
+    const FrictionContactResult res = solve_friction_contact(p, name, s);
+    EXPECT_TRUE(res.converged()) << name << ": " << res.message;
+    EXPECT_NEAR((res.r - expected).norm(), 0.0, 1e-9) << name;
+    EXPECT_LE(res.residual, 1e-12) << name;
+    EXPECT_NEAR((res.u - (p.W * res.r + p.q)).norm(), 0.0, 1e-14) << name;
+  }
+}
+
+TEST(FcSolvers, RandomProblemsAllSolversAgree) {
+  for (int d : {2, 3}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      const FrictionContactProblem p = condense(random_global(d, 5, 30, seed));
+      FrictionContactSettings s;
+      s.tolerance = 1e-11;
+      s.max_iterations = 5000;
+      const FrictionContactResult ref = solve_friction_contact(p, "nsgs", s);
+      ASSERT_TRUE(ref.converged()) << "d=" << d << " seed=" << seed;
+      EXPECT_LE(friction_contact_residual(p, ref.r), 1e-11);
+      for (const auto& name : kIterative) {
+        const FrictionContactResult res = solve_friction_contact(p, name, s);
+        EXPECT_TRUE(res.converged()) << name << " d=" << d << " seed=" << seed << " " << res.message;
+        EXPECT_LE((res.r - ref.r).norm(), 1e-6 * std::max(1.0, ref.r.norm()))
+            << name << " d=" << d << " seed=" << seed;
+      }
+      if (d == 2) {  // the 2D pyramid is the exact cone
+        const FrictionContactResult lp = solve_friction_contact(p, "lemke_pyramid", s);
+        EXPECT_LE((lp.r - ref.r).norm(), 1e-6 * std::max(1.0, ref.r.norm())) << lp.message;
+      }
+    }
+  }
+}
+
+TEST(FcSolvers, PyramidIn3DIsInscribedAndClose) {
+  const FrictionContactProblem p = condense(random_global(3, 4, 24, 11));
+  const FrictionContactResult lp = solve_lemke_pyramid(p, {.edges = 16});
+  ASSERT_EQ(lp.r.size(), p.q.size());
+  // Σ β_j ≤ μ r_n and ‖Σ β_j d_j‖ ≤ Σ β_j: the pyramid lies inside the cone.
+  for (Index i = 0; i < p.contacts(); ++i)
+    EXPECT_LE(std::hypot(lp.r[3 * i + 1], lp.r[3 * i + 2]), p.mu[i] * lp.r[3 * i] + 1e-12);
+  // The exact-cone residual is small but not zero (pyramid error, cos(π/16) ≈ 0.98).
+  EXPECT_LT(lp.residual, 0.1);
+  const FrictionContactResult big = solve_lemke_pyramid(p, {.max_lcp_size = 10});
+  EXPECT_EQ(big.status, Status::numerical_failure);
+}
+
+TEST(FcSolvers, WarmStartFromSolutionNeedsAtMostOneIteration) {
+  const FrictionContactProblem p = condense(random_global(3, 6, 30, 5));
+  FrictionContactSettings s;
+  s.tolerance = 1e-10;
+  const FrictionContactResult ref = solve_friction_contact(p, "newton_ac", s);
+  ASSERT_TRUE(ref.converged());
+  for (const auto& name : kIterative) {
+    const FrictionContactResult res = solve_friction_contact(p, name, s, ref.r);
+    EXPECT_TRUE(res.converged()) << name;
+    EXPECT_LE(res.iterations, 1) << name;
+  }
+}
+
+TEST(FcSolvers, ShuffledAndRelaxedNsgsConverge) {
+  const FrictionContactProblem p = condense(random_global(3, 6, 30, 8));
+  for (NsgsOrder order : {NsgsOrder::shuffled, NsgsOrder::shuffled_each}) {
+    const FrictionContactResult res =
+        solve_nsgs(p, {.tolerance = 1e-10, .relaxation = 0.9, .order = order, .seed = 3});
+    EXPECT_TRUE(res.converged());
+    EXPECT_LE(friction_contact_residual(p, res.r), 1e-10);
+  }
+}
+
+TEST(FcSolvers, GlobalFormCondensedAndAdmmAgree) {
+  const GlobalFrictionContactProblem g = random_global(3, 4, 20, 21);
+  // Condensation against the dense formula.
+  const FrictionContactProblem p = condense(g);
+  const Matrix Minv = Matrix(g.M).inverse();
+  const Matrix H = Matrix(g.H);
+  EXPECT_NEAR((Matrix(p.W) - H.transpose() * Minv * H).norm(), 0.0, 1e-10);
+  EXPECT_NEAR((p.q - (H.transpose() * Minv * g.f + g.w)).norm(), 0.0, 1e-10);
+  FrictionContactSettings s;
+  s.tolerance = 1e-10;
+  const FrictionContactResult a = solve_global_friction_contact(g, "condensed:nsgs", s);
+  const FrictionContactResult b = solve_global_friction_contact(g, "admm", s);
+  ASSERT_TRUE(a.converged()) << a.message;
+  ASSERT_TRUE(b.converged()) << b.message;
+  EXPECT_LE(global_friction_contact_residual(g, a.v, a.r), 1e-10);
+  EXPECT_LE((a.r - b.r).norm(), 1e-5 * std::max(1.0, a.r.norm()));
+  EXPECT_LE((a.v - b.v).norm(), 1e-5 * std::max(1.0, a.v.norm()));
+  // M v = H r + f holds for the condensed result.
+  EXPECT_NEAR((Matrix(g.M) * a.v - H * a.r - g.f).norm(), 0.0, 1e-10);
+}
+
+TEST(FcSolvers, BadInputThrows) {
+  FrictionContactProblem p = two_contacts_2d();
+  EXPECT_THROW(solve_friction_contact(p, "no_such_solver"), std::invalid_argument);
+  EXPECT_THROW(solve_friction_contact(p, "nsgs", {}, Vector::Zero(3)), std::invalid_argument);
+  FrictionContactProblem neg = p;
+  neg.mu[1] = -0.1;
+  EXPECT_THROW(solve_friction_contact(neg, "nsgs"), std::invalid_argument);
+  FrictionContactProblem wrong = p;
+  wrong.q = Vector::Zero(3);
+  EXPECT_THROW(solve_friction_contact(wrong, "auto"), std::invalid_argument);
+  EXPECT_THROW(friction_contact_solver_names(4), std::invalid_argument);
+  EXPECT_THROW(solve_nsgs(p, {.relaxation = 2.5}), std::invalid_argument);
+  GlobalFrictionContactProblem g = random_global(3, 2, 6, 1);
+  g.M = SparseMatrix(6, 6);  // singular (zero) mass matrix
+  EXPECT_THROW(condense(g), std::invalid_argument);
+  EXPECT_THROW(solve_global_friction_contact(random_global(3, 2, 6, 1), "condensed:nope"),
+               std::invalid_argument);
+}
+
+TEST(FcSolvers, RegistryNamesAndDescriptions) {
+  for (int d : {2, 3}) {
+    const auto names = friction_contact_solver_names(d);
+    EXPECT_EQ(names.front(), "auto");
+    for (const auto& n : names) EXPECT_FALSE(friction_contact_solver_description(n).empty());
+  }
+  EXPECT_EQ(choose_friction_contact_solver(two_contacts_2d()), "hybrid");
+}

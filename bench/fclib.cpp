@@ -52,7 +52,6 @@ extern "C" {
 #endif
 
 namespace fs = std::filesystem;
-using moreau::FrictionContactProblem;
 using moreau::Index;
 using moreau::Vector;
 
@@ -71,7 +70,7 @@ struct Options {
 
 struct Problem {
   std::string name;  // path under the data folder
-  FrictionContactProblem p;
+  moreau::FrictionContactProblem p;
 };
 
 // What one solve reports back to the parent.
@@ -362,7 +361,7 @@ int main(int argc, char** argv) {
   fmt::print("siconos: skipped, not installed\n");
   opt.siconos = false;
 #endif
-  const std::string header = fmt::format("{:<58} {:>8} {:<8} {:<10} {:<28} {:>9} {:>11} {:>9}",
+  const std::string header = fmt::format("{:<58} {:>8} {:<8} {:<14} {:<28} {:>9} {:>11} {:>9}",
                                          "problem", "contacts", "library", "solver", "status",
                                          "iter", "residual", "seconds");
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
@@ -371,7 +370,7 @@ int main(int argc, char** argv) {
   for (const Problem& pb : problems) {
     ProblemSummary s{pb.name, pb.p.contacts(), {}};
     auto print = [&](const Outcome& o) {
-      fmt::print("{:<58} {:>8} {:<8} {:<10} {:<28} {:>9} {:>11.3e} {:>9.4f}\n", pb.name,
+      fmt::print("{:<58} {:>8} {:<8} {:<14} {:<28} {:>9} {:>11.3e} {:>9.4f}\n", pb.name,
                  pb.p.contacts(), o.library, o.solver, o.status, o.iterations, o.residual,
                  o.seconds);
       std::fflush(stdout);

@@ -99,7 +99,7 @@ class Integrator {
       double theta = 1.0;
       int first = -1;
       for (size_t k = 0; k < f0.size(); ++k) {
-        if (!(f0[k] < 0.0 && f1[k] >= 0.0)) continue;
+        if (!fired(k, f0[k], f1[k])) continue;
         const double t = locate(y, m, dtau, k, f0[k], f1[k], ytmp);
         if (t < theta || first < 0) {
           theta = t;
@@ -114,7 +114,7 @@ class Integrator {
         // Apply every event that has crossed at this point (the first one and any simultaneous).
         const Modes before = m;
         for (size_t k = 0; k < f0.size(); ++k)
-          if (static_cast<int>(k) == first || (f0[k] < 0.0 && fe[k] >= 0.0))
+          if (static_cast<int>(k) == first || fired(k, f0[k], fe[k]))
             apply_event(static_cast<Index>(k / 5), static_cast<int>(k % 5), before, y, m, out);
       } else {
         y = y1;
@@ -126,6 +126,13 @@ class Integrator {
     out.ok = true;
     out.y = y;
     return out;
+  }
+
+  // An event fires when its function crosses from < 0 to ≥ 0; a re-contact also when v_n leaves
+  // exactly 0 downwards (a contact idle at rest that another impulse presses closed).
+  static bool fired(size_t k, double before, double after) {
+    if (before < 0.0 && after >= 0.0) return true;
+    return static_cast<int>(k % 5) == kRecontact && before <= 0.0 && after > 0.0;
   }
 
   const Vector& velocities(const Vector& y) {

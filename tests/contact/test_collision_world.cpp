@@ -117,7 +117,7 @@ TEST(CollisionWorld, JacobianAndBiasMatchFiniteDifferences) {
       auto gap_at = [&](const Vector& qq) {
         for (const Contact& d : detect_contacts(w, qq, cs))
           if (d.name == c.name) return d.gap;
-        return NAN;
+        return static_cast<double>(NAN);
       };
       const double gp = gap_at(qp), gm = gap_at(qm);
       EXPECT_NEAR((gp - gm) / (2 * h), u[0], 1e-6) << c.name;

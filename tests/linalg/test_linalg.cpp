@@ -133,9 +133,8 @@ TEST(LinearProgram, TextbookOptimumAndStatuses) {
   EXPECT_NEAR(r.x[0], 2.0, 1e-10);
   EXPECT_NEAR(r.x[1], 6.0, 1e-10);
   EXPECT_NEAR(r.objective, -36.0, 1e-9);
-  // Free variables and an equality: min x + y s.t. x − y = 1, x ≥ −2 (free y): x = −2? then y = −3,
-  // objective −5, but y is free below ⇒ unbounded along (x, y) = (t, t − 1): objective 2t − 1 → −∞? No:
-  // x ≥ −2 bounds t ≥ −2, so the optimum is x = −2, y = −3, objective −5.
+  // Free variable and an equality: min x + y s.t. x − y = 1, x ≥ −2, y free. On the line
+  // (x, y) = (t, t − 1) the objective is 2t − 1, smallest at t = −2: x = −2, y = −3, objective −5.
   LinearProgram lp2;
   lp2.c = Vector2(1, 1);
   lp2.A_eq.resize(1, 2);

@@ -56,7 +56,8 @@ TEST(EventDriven, BouncingBallApexesFollowESquared) {
 
 TEST(TimeStepping, BouncingBallApexesWithinOrderDt) {
   auto ball = test::bouncing_ball(0.8);
-  double err_prev = 1e300;
+  // The step that reverses the ball starts up to ½h|u_n| above the floor, so each apex is off by
+  // at most (1 − e²)·½h|u_n| plus the previous apex's error scaled by e²: below h·|u_n|.
   for (double dt : {1e-3, 1e-4}) {
     SimulationSettings st{.integrator = "timestepping", .t_end = 1.8, .dt = dt};
     const auto r = simulate(*ball, st, Vector::Constant(1, 1.0), Vector::Zero(1));
@@ -65,9 +66,7 @@ TEST(TimeStepping, BouncingBallApexesWithinOrderDt) {
     double err = 0.0;
     for (std::size_t n = 0; n < 2; ++n)
       err = std::max(err, std::abs(ap[n] - (0.1 + 0.9 * std::pow(0.8, 2.0 * (n + 1)))));
-    EXPECT_LE(err, 10.0 * 4.5 * dt) << "dt = " << dt;  // O(h·v_impact)
-    EXPECT_LT(err, err_prev);                           // converges as dt → 0
-    err_prev = err;
+    EXPECT_LE(err, 4.5 * dt) << "dt = " << dt;  // |u_n| ≤ √(2g·0.9) ≈ 4.2 m/s
   }
 }
 
@@ -146,7 +145,7 @@ double pencil_slip_angle(double mu, double th0) {
 TEST(EventDriven, FallingPencilFirstEventIsStickToSlipAtTheConeAngle) {
   const double th0 = 0.01, l = 0.5;
   auto rod = test::rod_on_floor(0.5);
-  SimulationSettings st{.integrator = "event", .t_end = 1.2};
+  SimulationSettings st{.integrator = "event", .t_end = 1.45};  // slip starts near t = 1.36 s
   Vector q0(3);
   q0 << -l * std::sin(th0), l * std::cos(th0), th0;
   const auto r = simulate(*rod, st, q0, Vector::Zero(3));

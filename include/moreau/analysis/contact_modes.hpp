@@ -20,8 +20,10 @@
 //   0 ≤ λ_n ⊥ w_n ≥ 0,   0 ≤ β⁺ ⊥ a_t + s ≥ 0,   0 ≤ β⁻ ⊥ −a_t + s ≥ 0,   0 ≤ s ⊥ μλ_n − β⁺ − β⁻ ≥ 0
 // sliding contacts contribute only λ_n with the column of (w_n − σμ w_t), frictionless contacts
 // only λ_n. Bilateral rows are eliminated by a Schur complement (requires J_bᵀM⁻¹J_b invertible).
-// All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP, then physically distinct
-// (q̈, λ) are kept (the slack s is not unique when λ_n = 0).
+// All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP, then the physically
+// distinct ones are kept: different q̈, λ_n or modes. Tangential multipliers alone are not compared
+// (with redundant tangents, e.g. a block resting flat, only J_t λ_t is determined; the slack s is
+// not unique when λ_n = 0); each reported solution carries one representative λ_t.
 // 3D: per-contact mode enumeration (3^k assignments, k ≤ max_enumeration_contacts): separate /
 // stick (linear) / slip with unknown direction φ_i (λ_t,i = −μλ_n,i u(φ_i), a_t,i ∥ u(φ_i)),
 // the directions solved by Newton's method from a grid of starting angles (every converged root

@@ -311,7 +311,7 @@ Vector RigidWorld::integrate_position(const Vector& q, const Vector& v, double h
     const Vector3 w = v.segment<3>(ov + 3);
     const double angle = h * w.norm();
     Quaternion quat(q[o + 3], q[o + 4], q[o + 5], q[o + 6]);
-    if (angle > 0) quat = Quaternion(Eigen::AngleAxisd(angle, w.normalized())) * quat;
+    if (angle != 0.0) quat = Quaternion(Eigen::AngleAxisd(angle, w.normalized())) * quat;
     quat.normalize();
     out.segment<4>(o + 3) << quat.w(), quat.x(), quat.y(), quat.z();
   }

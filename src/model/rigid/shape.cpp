@@ -195,9 +195,13 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
       }
       case ShapeKind::capsule: {
         // rectangle 2h × 2r plus a disk of radius r split at the two ends
+        if (r == 0.0) {  // thin rod: m (2h)²/12
+          izz = m * h * h / 3.0;
+          break;
+        }
         const double ar = 4 * h * r, ad = M_PI * r * r, mr = m * ar / (ar + ad), md = m - mr;
         izz = mr * (4 * h * h + 4 * r * r) / 12.0 + 0.5 * md * r * r;
-        if (r > 0) izz += md * (h * h + 2 * h * 4 * r / (3 * M_PI));  // half-disks, centroid 4r/3π
+        izz += md * (h * h + 2 * h * 4 * r / (3 * M_PI));  // half-disks, centroid 4r/3π
         break;
       }
       default: {
@@ -223,6 +227,10 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
       I.diagonal() << m * (3 * r * r + 4 * h * h) / 12, m * (3 * r * r + 4 * h * h) / 12, 0.5 * m * r * r;
       break;
     case ShapeKind::capsule: {
+      if (r == 0.0) {  // thin rod: no inertia about its axis (give one explicitly)
+        I.diagonal() << 0.0, m * h * h / 3.0, m * h * h / 3.0;
+        break;
+      }
       const double vc = M_PI * r * r * 2 * h, vs = 4.0 / 3.0 * M_PI * r * r * r;
       const double mc = m * vc / (vc + vs), ms = m - mc;
       const double ax = 0.5 * mc * r * r + 0.4 * ms * r * r;  // about the segment axis (x)

@@ -104,23 +104,26 @@ ContactModeSolution finish(const Context& ctx, const Vector& lambda_n, const std
   return sol;
 }
 
-// Physically distinct = different q̈, normal forces or modes. Tangential multipliers alone are not
-// compared: with redundant tangents (a block resting flat) only J_t λ_t = M q̈ + F − J_n λ_n is
-// determined, and it is fixed once q̈ and λ_n are.
-bool same(const ContactModeSolution& a, const ContactModeSolution& b, double tol) {
+// Physically distinct = different q̈ or modes. Multipliers alone are not compared: with redundant
+// constraints (a block resting flat, a particle in a corner) only J λ = M q̈ + F is determined;
+// when two solutions share q̈ and modes but differ in λ_n, multipliers_unique is cleared.
+bool same_motion(const ContactModeSolution& a, const ContactModeSolution& b, double tol) {
   const double sq = std::max(1.0, a.qddot.cwiseAbs().maxCoeff());
   if ((a.qddot - b.qddot).cwiseAbs().maxCoeff() > tol * sq) return false;
-  for (size_t j = 0; j < a.contacts.size(); ++j) {
-    const double sl = std::max(1.0, std::abs(a.contacts[j].lambda_n));
-    if (std::abs(a.contacts[j].lambda_n - b.contacts[j].lambda_n) > tol * sl) return false;
+  for (size_t j = 0; j < a.contacts.size(); ++j)
     if (a.contacts[j].mode != b.contacts[j].mode) return false;
-  }
   return true;
 }
 
 void add_unique(ContactModeAnalysis& out, ContactModeSolution sol, double tol) {
   for (const auto& s : out.solutions)
-    if (same(s, sol, tol)) return;
+    if (same_motion(s, sol, tol)) {
+      for (size_t j = 0; j < sol.contacts.size(); ++j) {
+        const double sl = std::max(1.0, std::abs(s.contacts[j].lambda_n));
+        if (std::abs(s.contacts[j].lambda_n - sol.contacts[j].lambda_n) > tol * sl) out.multipliers_unique = false;
+      }
+      return;
+    }
   out.solutions.push_back(std::move(sol));
 }
 
@@ -239,7 +242,7 @@ void solve_3d_assignment(const Context& ctx, const std::vector<Pick>& pick, cons
     }
   };
   const int starts = std::max(4, st.direction_starts);
-  const long combos = std::min<long>(static_cast<long>(std::pow(starts, k)), 4096);
+  const long combos = std::min<long>(static_cast<long>(std::pow(starts, k)), 256);
   for (long cidx = 0; cidx < combos; ++cidx) {
     Vector phi(k);
     long rem = cidx;

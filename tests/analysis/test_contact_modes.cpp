@@ -226,3 +226,37 @@ TEST(ContactModes, BadInput) {
   st.F = Vector3(0, 0, 0);
   EXPECT_THROW(contact_modes(st), std::invalid_argument);
 }
+
+TEST(ContactModes, ThreeDimensionalParticleInCorner) {
+  // Unit particle in the corner z ≥ 0 (floor), x ≥ 0 (wall); applied force (−f_w, f_y, −mg), i.e.
+  // F = (f_w, −f_y, mg) on the left. Sticking (f_y small): q̈ = 0, but the multipliers are not
+  // unique (the wall's vertical friction can carry part of the weight: λ_floor + λ_t,wall,z = mg).
+  // Sliding (f_y > μ(mg + f_w)): both contacts slip along +y, z̈ = 0 makes the wall's slip purely
+  // along y, so λ_floor = mg, λ_wall = f_w and ÿ = f_y − μ(mg + f_w).
+  const double mu = 0.3, fw = 4.0;
+  auto make = [&](double fy) {
+    ContactState s = test::make_state(3, Matrix::Identity(3, 3), Vector3(fw, -fy, kG));
+    Matrix tf(3, 2), tw(3, 2);
+    tf << 1, 0, 0, 1, 0, 0;
+    tw << 0, 0, 1, 0, 0, 1;
+    s.constraints.push_back(test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), tf));
+    s.constraints.push_back(test::make_constraint("wall", ConstraintKind::unilateral, mu, Vector3(1, 0, 0), tw));
+    return s;
+  };
+  const double limit = mu * (kG + fw);  // 4.143
+  auto r = contact_modes(make(3.0));
+  ASSERT_TRUE(r.unique());
+  EXPECT_EQ(r.solutions[0].contacts[0].mode, ContactMode::stick);
+  EXPECT_LT(r.solutions[0].qddot.norm(), 1e-9);
+  EXPECT_FALSE(r.multipliers_unique);
+  r = contact_modes(make(6.0));
+  ASSERT_TRUE(r.unique());
+  EXPECT_NEAR(r.solutions[0].qddot[1], 6.0 - limit, 1e-6);
+  EXPECT_EQ(r.solutions[0].contacts[0].mode, ContactMode::slip);
+  EXPECT_EQ(r.solutions[0].contacts[1].mode, ContactMode::slip);
+  EXPECT_NEAR(r.solutions[0].contacts[0].direction[1], 1.0, 1e-6);  // floor tangents (x, y)
+  EXPECT_NEAR(r.solutions[0].contacts[1].direction[0], 1.0, 1e-6);  // wall tangents (y, z)
+  EXPECT_NEAR(r.solutions[0].contacts[0].lambda_n, kG, 1e-6);
+  EXPECT_NEAR(r.solutions[0].contacts[1].lambda_n, fw, 1e-6);
+  EXPECT_TRUE(r.multipliers_unique);
+}

@@ -11,7 +11,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-SRC="$DATA/fclib/fclib-api-test/local_problem_test.hdf5"
+SRC="$DATA/fclib/from-siconos-dat/NESpheres_30_1.hdf5"
 "$MOREAU" solve "$SRC" --tol 1e-9 --write-solution "$TMP/out.hdf5" >"$TMP/log" 2>&1 \
   || fail "solve failed: $(cat "$TMP/log")"
 [ -f "$TMP/out.hdf5" ] || fail "no output file"

@@ -45,8 +45,9 @@ TEST(CollisionBroadPhase, SweepAndPruneEqualsBruteForce) {
   EXPECT_GT(sap.size(), 500u);  // the plane's 500 pairs plus some sphere pairs
 }
 
-// Five 0.2 m cubes stacked exactly on a floor: 5 × 4 face contacts, all gaps 0, normals +z
-// (the lower cube or the floor is B), broad phase and brute force agree.
+// Five 0.2 m cubes stacked exactly on a floor: 5 × 4 face contacts, all gaps 0; floor contacts
+// have the floor as B (normal +z), cube pairs the lower index as A (the lower cube, normal −z
+// from the upper cube B to A); broad phase and brute force agree.
 TEST(CollisionWorld, BoxStackContacts) {
   auto w = std::make_shared<RigidWorld>(3);
   w->add_body(ground(3));
@@ -58,8 +59,12 @@ TEST(CollisionWorld, BoxStackContacts) {
   ASSERT_EQ(c.size(), 20u);
   for (const auto& k : c) {
     EXPECT_NEAR(k.gap, 0.0, 1e-14);
-    EXPECT_LT((k.normal() - Vector3::UnitZ()).norm(), 1e-14);
-    EXPECT_TRUE(k.body_b == 0 || k.body_b == k.body_a - 1) << k.name;
+    if (k.body_b == 0) {
+      EXPECT_LT((k.normal() - Vector3::UnitZ()).norm(), 1e-14) << k.name;
+    } else {
+      EXPECT_EQ(k.body_b, k.body_a + 1) << k.name;
+      EXPECT_LT((k.normal() + Vector3::UnitZ()).norm(), 1e-14) << k.name;
+    }
   }
   EXPECT_EQ(detect_contacts(*w, q, {.margin = 1e-3, .use_broad_phase = false}).size(), 20u);
   // H: n × 3nc, and Hᵀ v for a cube moving down at 1 m/s gives u_n = −1 on its floor contacts

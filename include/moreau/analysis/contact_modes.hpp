@@ -21,12 +21,14 @@
 // sliding contacts contribute only λ_n with the column of (w_n − σμ w_t), frictionless contacts
 // only λ_n. Bilateral rows are eliminated by a Schur complement (requires J_bᵀM⁻¹J_b invertible).
 // All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP, then the physically
-// distinct ones are kept: different q̈, λ_n or modes. Tangential multipliers alone are not compared
-// (with redundant tangents, e.g. a block resting flat, only J_t λ_t is determined; the slack s is
-// not unique when λ_n = 0); each reported solution carries one representative λ_t.
+// distinct ones are kept: different q̈ or modes. Multipliers alone are not compared (with redundant
+// constraints, e.g. a block resting flat or a particle in a 3D corner, only J λ = M q̈ + F is
+// determined; the slack s is not unique when λ_n = 0): each reported solution carries one
+// representative λ, and multipliers_unique is false when different λ_n were met for one motion.
 // 3D: per-contact mode enumeration (3^k assignments, k ≤ max_enumeration_contacts): separate /
 // stick (linear) / slip with unknown direction φ_i (λ_t,i = −μλ_n,i u(φ_i), a_t,i ∥ u(φ_i)),
-// the directions solved by Newton's method from a grid of starting angles (every converged root
+// the directions solved by Newton's method from a grid of starting angles (at most 256 start
+// combinations per assignment; every converged root
 // is verified and kept). Already-sliding contacts use their known direction.
 #include <string>
 #include <vector>
@@ -75,6 +77,7 @@ struct ContactModeAnalysis {
   std::vector<ContactModeSolution> solutions;   // EVERY solution found
   Lcp lcp;                               // 2D: the mode LCP that was enumerated (empty in 3D)
   std::vector<std::string> lcp_variables;  // 2D: name of each LCP variable ("lambda_n[3]", "beta+[3]", …)
+  bool multipliers_unique = true;        // false: some motion admits several normal-force vectors
   std::string message;
 
   bool unique() const { return solutions.size() == 1; }

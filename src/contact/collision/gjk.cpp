@@ -74,9 +74,15 @@ ClosestResult closest_tetrahedron(const std::array<Vector3, 4>& p) {
   ClosestResult best{Vector3::Zero(), {0.25, 0.25, 0.25, 0.25}};
   double best_d = INFINITY;
   bool inside = true;
+  // a flat tetrahedron (the new point in the plane of the old triangle) cannot contain the
+  // origin: take the nearest of its faces
+  double edge = 0;
+  for (int i = 1; i < 4; ++i) edge = std::max(edge, (p[i] - p[0]).norm());
+  const double vol = (p[1] - p[0]).dot((p[2] - p[0]).cross(p[3] - p[0]));
+  const bool flat = std::abs(vol) <= 1e-10 * edge * edge * edge;
   const int faces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
   for (const auto& f : faces) {
-    if (!origin_outside_plane(p[f[0]], p[f[1]], p[f[2]], p[f[3]])) continue;
+    if (!flat && !origin_outside_plane(p[f[0]], p[f[1]], p[f[2]], p[f[3]])) continue;
     inside = false;
     const ClosestResult r = closest_triangle(p[f[0]], p[f[1]], p[f[2]]);
     const double d = r.point.squaredNorm();
@@ -116,6 +122,7 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
   if (d.squaredNorm() < 1e-30) d = Vector3::UnitX();
   SupportPoint p = support(sa, sb, -d);
   st.simplex = {p};
+  std::vector<double> lambda = {1.0};
   Vector3 v = p.w;
   for (int it = 0; it < s.max_iterations; ++it) {
     st.result.iterations = it + 1;
@@ -124,48 +131,39 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
       break;
     }
     const SupportPoint w = support(sa, sb, -v);
-    if (v.squaredNorm() - v.dot(w.w) <= eps * eps * std::max(v.squaredNorm(), 1e-30) + 1e-26 * scale * scale ||
-        std::any_of(st.simplex.begin(), st.simplex.end(), [&](const SupportPoint& q) { return (q.w - w.w).squaredNorm() < 1e-28 * scale * scale; })) {
-      break;
-    }
-    st.simplex.push_back(w);
+    if (v.squaredNorm() - v.dot(w.w) <= eps * eps * v.squaredNorm() + 1e-26 * scale * scale) break;
+    bool duplicate = false;
+    for (const auto& q : st.simplex)
+      if ((q.w - w.w).squaredNorm() < 1e-28 * scale * scale) duplicate = true;
+    if (duplicate) break;
+    std::vector<SupportPoint> cand = st.simplex;
+    cand.push_back(w);
     ClosestResult c;
-    switch (st.simplex.size()) {
-      case 2: c = closest_segment(st.simplex[0].w, st.simplex[1].w); break;
-      case 3: c = closest_triangle(st.simplex[0].w, st.simplex[1].w, st.simplex[2].w); break;
-      default:
-        c = closest_tetrahedron({st.simplex[0].w, st.simplex[1].w, st.simplex[2].w, st.simplex[3].w});
-        if (c.point.squaredNorm() == 0.0) {
-          st.intersecting = true;
-        }
+    switch (cand.size()) {
+      case 2: c = closest_segment(cand[0].w, cand[1].w); break;
+      case 3: c = closest_triangle(cand[0].w, cand[1].w, cand[2].w); break;
+      default: c = closest_tetrahedron({cand[0].w, cand[1].w, cand[2].w, cand[3].w});
     }
-    if (st.intersecting) break;
-    if (c.point.squaredNorm() >= v.squaredNorm() * (1 - 1e-14)) {  // no progress
+    if (cand.size() == 4 && c.point.squaredNorm() == 0.0) {
+      st.intersecting = true;
+      st.simplex = cand;
       break;
     }
-    std::vector<SupportPoint> reduced;
-    Vector3 pa = Vector3::Zero(), pb = Vector3::Zero();
-    for (size_t k = 0; k < st.simplex.size(); ++k)
-      if (c.lambda[k] > 0) reduced.push_back(st.simplex[k]);
-    st.simplex = reduced;
+    // accept only a strict decrease (keeps v, the simplex and the weights consistent)
+    if (c.point.squaredNorm() >= v.squaredNorm() * (1 - 1e-14)) break;
+    st.simplex.clear();
+    lambda.clear();
+    for (size_t k = 0; k < cand.size(); ++k)
+      if (c.lambda[k] > 0) st.simplex.push_back(cand[k]), lambda.push_back(c.lambda[k]);
     v = c.point;
-    (void)pa, (void)pb;
   }
   st.v = v;
   if (!st.intersecting) {
-    // barycentric weights of v on the final simplex for the witness points
-    ClosestResult c;
-    switch (st.simplex.size()) {
-      case 1: c = {st.simplex[0].w, {1.0}}; break;
-      case 2: c = closest_segment(st.simplex[0].w, st.simplex[1].w); break;
-      case 3: c = closest_triangle(st.simplex[0].w, st.simplex[1].w, st.simplex[2].w); break;
-      default: c = closest_tetrahedron({st.simplex[0].w, st.simplex[1].w, st.simplex[2].w, st.simplex[3].w});
-    }
     Vector3 a = Vector3::Zero(), b = Vector3::Zero();
-    for (size_t k = 0; k < st.simplex.size(); ++k) a += c.lambda[k] * st.simplex[k].a, b += c.lambda[k] * st.simplex[k].b;
+    for (size_t k = 0; k < st.simplex.size(); ++k) a += lambda[k] * st.simplex[k].a, b += lambda[k] * st.simplex[k].b;
     st.result.point_a = a, st.result.point_b = b;
-    st.result.distance = (a - b).norm();
-    st.result.normal = st.result.distance > 0 ? Vector3((a - b) / st.result.distance) : Vector3::UnitZ();
+    st.result.distance = v.norm();
+    st.result.normal = v.norm() > 0 ? Vector3(v / v.norm()) : Vector3::UnitZ();
     if (st.result.distance <= 1e-12 * scale) st.intersecting = true;
   }
   st.result.intersecting = st.intersecting;

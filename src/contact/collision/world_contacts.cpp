@@ -73,10 +73,16 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   const Pose pa = world.body_pose(q, A), pb = world.body_pose(q, B);
   const Vector3 ra = c.point_a - pa.position, rb = c.point_b - pb.position;
   const Vector3 wa = world.body_angular_velocity(v, A), wb = world.body_angular_velocity(v, B);
-  const Vector3 vpa = world.body_linear_velocity(v, A) + wa.cross(ra);
-  const Vector3 vpb = world.body_linear_velocity(v, B) + wb.cross(rb);
-  const Vector3 dv = vpa - vpb;
-  const Vector3 centripetal = wa.cross(wa.cross(ra)) - wb.cross(wb.cross(rb));
+  const Shape& sa = world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
+  const Shape& sb = world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
+  // the bias uses the material CORE points (sphere centres, capsule axis points), which keep
+  // their distance to the other surface when a rounded body rolls: x_core = x ± r n
+  const Vector3 nrm = c.frame.col(0);
+  const double rad_a = sa.core_radius(), rad_b = sb.core_radius();
+  const Vector3 rca = ra + rad_a * nrm, rcb = rb - rad_b * nrm;
+  const double gcore = c.gap + rad_a + rad_b;
+  const Vector3 dv = (world.body_linear_velocity(v, A) + wa.cross(rca)) - (world.body_linear_velocity(v, B) + wb.cross(rcb));
+  const Vector3 centripetal = wa.cross(wa.cross(rca)) - wb.cross(wb.cross(rcb));
   const Index m = world.body_velocity_size();
   BodyPairRows rows;
   rows.offset_a = world.velocity_offset(A);
@@ -98,13 +104,11 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     const Vector3 wf = c.normal_on_a ? wa : wb;  // angular velocity of the body carrying n
     const Vector3 we = wf.cross(e);
     double bias = e.dot(centripetal) + 2.0 * we.dot(dv);
-    if (k == 0) bias -= c.gap * we.squaredNorm();
-    else bias += c.gap * wf.cross(we).dot(n);
+    if (k == 0) bias -= gcore * we.squaredNorm();
+    else bias += gcore * wf.cross(we).dot(n);
     rows.bias[k] = bias;
   }
   // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)
-  const Shape& sa = world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
-  const Shape& sb = world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
   if (sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
     const Vector3 ca = pa.apply(sa.offset.position), cb = pb.apply(sb.offset.position);
     const Vector3 rca = ca - pa.position, rcb = cb - pb.position;

@@ -10,7 +10,10 @@
 // carries the face: B, or A when Contact::normal_on_a):
 //   c_n = n·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_F×n)·(v_PA − v_PB) − g ‖ω_F×n‖²
 //   c_t = t·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_F×t)·(v_PA − v_PB) + g (ω_F×(ω_F×t))·n
-// (c_t exact at g = 0, where it is used)
+// (c_t exact at g = 0, where it is used). For rounded shapes (sphere, capsule, rounded convex)
+// r_X, v_PX and g are taken at the material CORE point x_X ∓ r_X n (sphere centre, capsule
+// axis point), which keeps its distance to the other surface while the body rolls, so c_n is
+// exact for spheres and capsule ends on faces too; c_t of a rolling rounded body is approximate.
 // which is exact for vertex–face and sphere-centre–face contacts (box/mesh corners, spheres,
 // disks and capsule ends on planes and box faces), and for sphere–sphere / disk–disk contacts
 // c_n is replaced by the exact centre-distance form c_n = ‖Δv − (Δv·n) n‖² / ‖Δp‖ (+ the ω×ω

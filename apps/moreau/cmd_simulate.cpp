@@ -9,6 +9,7 @@
 // (<bin>/../../python/moreau). Without python3 or matplotlib the PNG is skipped with a note.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,7 +28,7 @@ namespace {
 struct SimulateOptions {
   std::string scene;
   std::string out;
-  double t_end = 0.0;
+  double t_end = NAN;  // s, NaN = the scene's
   std::string integrator;
   bool no_plot = false;
   std::string python = "/usr/bin/python3";

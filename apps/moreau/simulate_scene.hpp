@@ -22,7 +22,7 @@ struct SceneRun {
 };
 
 // Builds the system of a scene and the simulation settings; `integrator` and `t_end` override the
-// scene's values when non-empty / positive.
+// scene's values when non-empty / not NaN (a given t_end must be finite and > 0).
 inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end) {
   SceneRun run;
   const SceneIntegrator& si = scene.integrator;
@@ -30,7 +30,7 @@ inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integra
   st.integrator = integrator.empty() ? si.kind : integrator;
   MOREAU_REQUIRE(st.integrator == "event" || st.integrator == "timestepping",
                  "--integrator must be 'event' or 'timestepping', got '{}'", st.integrator);
-  st.t_end = t_end > 0.0 ? t_end : scene.t_end;
+  st.t_end = std::isnan(t_end) ? scene.t_end : t_end;
   MOREAU_REQUIRE(std::isfinite(st.t_end) && st.t_end > 0.0, "--t-end = {} s must be > 0", st.t_end);
   st.dt = si.dt;
   st.theta = si.theta;

@@ -60,7 +60,7 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
     else:
         raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text nor a dict")
     data = _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
-                                   -1.0 if t_end is None else float(t_end),
+                                   float("nan") if t_end is None else float(t_end),
                                    "" if integrator is None else str(integrator))
     res = SimulationResult(data, out=None if out is None else os.fspath(out))
     if out is not None and res.summary.get("plot", True):

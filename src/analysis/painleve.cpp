@@ -167,6 +167,19 @@ ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo,
   return out;
 }
 
+ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at, Index contact,
+                                         int sigma, double lo, double hi, int grid) {
+  auto f = [&](double s) {
+    const ContactState st = state_at(s);
+    st.validate();
+    MOREAU_REQUIRE(contact >= 0 && contact < st.size(), "minimize_critical_friction: contact index {} outside [0, {})",
+                   contact, st.size());
+    const auto& c = st.constraints[contact];
+    return critical_friction(st.M, c.normal, c.tangent.col(0), sigma);
+  };
+  return minimize_scalar(f, lo, hi, grid);
+}
+
 // Digest 003 §1 (26), (87), with bilateral rows eliminated by a Schur complement.
 SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Matrix& W, Index m,
                                       const Matrix& H_T, const Vector& c_n, const Vector& mu, const Vector& xi) {

@@ -82,10 +82,11 @@ double project_positions(const LagrangianSystem& sys, Vector& q, const Vector& v
   return worst;
 }
 
-std::string friction_mode(int d, double mu, const double* r) {
+// open: r_n below 1e-9 of the largest normal impulse of the step (solver round-off).
+std::string friction_mode(int d, double mu, const double* r, double rn_max) {
   const double rn = r[0];
   const double rt = d == 2 ? std::abs(r[1]) : std::hypot(r[1], r[2]);
-  if (rn <= 1e-14) return "open";
+  if (rn <= 1e-9 * rn_max || rn <= 1e-300) return "open";
   return rt < mu * rn * (1.0 - 1e-6) ? "stick" : "slip";
 }
 
@@ -176,11 +177,13 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
     // events: impacts, separations, stick/slip changes, by contact identity
     warm.clear();
     std::unordered_map<std::string, std::string> modes;
+    double rn_max = 0.0;
+    for (Index a = 0; a < nu; ++a) rn_max = std::max(rn_max, sol.r[d * a]);
     for (Index a = 0; a < nu; ++a) {
       const auto& c = s.constraints[in.unilateral[a]];
       const Vector ra = sol.r.segment(d * a, d);
       warm[c.name] = ra;
-      const std::string m = friction_mode(d, c.mu, ra.data());
+      const std::string m = friction_mode(d, c.mu, ra.data(), rn_max);
       modes[c.name] = m;
       const Index id = ids.get(res, c.name);
       const auto pit = prev_mode.find(c.name);

@@ -276,3 +276,15 @@ TEST(AllSticking, FallingPencilSeparationAndFreeFlightSign) {
     EXPECT_LT(qdd[1], 0.0);
   }
 }
+
+TEST(AllSticking, NoClosedContactIsFreeMotion) {
+  // Only an open contact (gap 0.2): nothing is considered, q̈ = −M⁻¹F, status sticking (vacuously).
+  auto st = test::rocking_block(1, 1, 2, 0, 0, Vector3(2, kG, 0), 0.3, 0.3);
+  st.constraints.pop_back();
+  st.constraints[0].gap = 0.2;
+  const auto r = all_sticking(st);
+  EXPECT_EQ(r.status, AllStickingStatus::sticking);
+  EXPECT_TRUE(r.constraints.empty());
+  EXPECT_NEAR(r.qddot[0], -2.0, 1e-12);
+  EXPECT_NEAR(r.qddot[1], -kG, 1e-12);
+}

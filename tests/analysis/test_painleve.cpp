@@ -87,6 +87,10 @@ TEST(Painleve, R6RodCriticalFrictionAndLcpScalar) {
   const auto best = minimize_scalar(mu_c, 0.01, std::numbers::pi / 2 - 0.01);
   EXPECT_NEAR(best.value, 4.0 / 3.0, 1e-9);
   EXPECT_NEAR(best.x, std::atan(2.0), 1e-5);
+  // Same through ContactStates.
+  const auto viaState = minimize_critical_friction(
+      [&](double th) { return test::painleve_rod(m, l, th, 0.0, -1.0, 0.5); }, 0, -1, 0.01, std::numbers::pi / 2 - 0.01);
+  EXPECT_NEAR(viaState.value, 4.0 / 3.0, 1e-9);
 }
 
 TEST(Painleve, FourCaseTableBothSigns) {
@@ -115,10 +119,14 @@ TEST(Painleve, FourCaseTableBothSigns) {
     EXPECT_EQ(r.kind, k.expected) << "σ = " << k.sigma << " μ = " << k.mu << " got " << to_string(r.kind);
     EXPECT_NEAR(r.alpha, a - k.sigma * k.mu * b, 1e-12);
     EXPECT_NEAR(r.beta, kG - l * s * k.thdot * k.thdot, 1e-12);
-    if (k.expected == PainleveCase::slip || k.expected == PainleveCase::indeterminate)
+    if (k.expected == PainleveCase::slip || k.expected == PainleveCase::indeterminate) {
       EXPECT_NEAR(r.lambda_n, r.beta / r.alpha, 1e-12);
-    if (k.sigma < 0) EXPECT_NEAR(r.mu_critical, 4.0 / 3.0, 1e-12);
-    else EXPECT_TRUE(std::isinf(r.mu_critical));
+    }
+    if (k.sigma < 0) {
+      EXPECT_NEAR(r.mu_critical, 4.0 / 3.0, 1e-12);
+    } else {
+      EXPECT_TRUE(std::isinf(r.mu_critical));
+    }
   }
   // Borderline statuses: β = 0 (grazing), α = 0 with β > 0 (singular), β < 0 (separation), both (degenerate).
   const double thdot_graze = std::sqrt(kG / (l * s));

@@ -23,6 +23,7 @@ FCLIB = DATA / "fclib"
 LOCAL_CSC = FCLIB / "from-siconos-dat" / "Rover1039.hdf5"
 LOCAL_CSR = FCLIB / "fclib-api-test" / "local_problem_test.hdf5"
 GLOBAL = FCLIB / "faf" / "Box_Stacks-i0035-31-0.hdf5"
+PERIOBOX = FCLIB / "siconos-testdata" / "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5"
 
 
 def dense_from_h5(group):
@@ -98,7 +99,7 @@ def test_read_fclib_global_and_file_contents():
 
 
 def test_solve_local_reaches_tolerance():
-    p = moreau.read_fclib(LOCAL_CSR)
+    p = moreau.read_fclib(PERIOBOX)
     res = moreau.solve(p, tol=1e-8)
     assert res.converged, (res.solver, res.status, res.residual)
     assert res.residual <= 1e-8

@@ -73,6 +73,12 @@ struct ScalarMinimum {
 ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo, double hi,
                               int grid = 400, double x_tolerance = 1e-10);
 
+// μ_c of constraint `contact` (2D, first tangent column) of the states produced by state_at(s),
+// minimised over the configuration parameter s ∈ [lo, hi] with minimize_scalar. For the uniform
+// rod of 003 §3 item 3 with s = θ and σ = −1 the minimum is 4/3 at θ = atan 2.
+ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at, Index contact,
+                                         int sigma, double lo, double hi, int grid = 400);
+
 // ---- several sliding contacts: the LCP 0 ≤ λ̄_n ⊥ D λ̄_n + b ≥ 0 of 003 (26) ------------------
 // W = [∇h] (n×(m+p), bilateral first, frictionless bilateral), H_T (n×p: one tangent column per
 // unilateral contact, 2D), ξ_i = sgn v_t,i ∈ {±1}, μ_i ≥ 0, c_n (m+p) the ẇ_nᵀq̇ terms:

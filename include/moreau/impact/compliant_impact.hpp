@@ -9,9 +9,10 @@
 // Two readings of the published model (digest §C.5), chosen by CompliantVariant:
 //  * model     (default): the equations as stated — friction bound μF_n in both phases, i.e. the
 //                          stick cone E_u + E_w ≤ μ²η²E_n with η = η0/e in restitution.
-//  * published : the reading that reproduces the published ball figures (B1, B2, B5–B12 of
-//                          digest §C.4): the cone keeps η0 in restitution, so a slipping contact
-//                          has an effective friction coefficient μe during restitution.
+//  * published : the reading that reproduces the published ball figures (B1, B2, B4–B18 of
+//                          digest §C.4): the stick test is the same, but a SLIPPING contact keeps η0
+//                          in restitution (‖g‖ = 2μη0²√E_n), i.e. an effective friction μe while
+//                          slipping in restitution (docs/math/impact.md has the comparison table).
 //
 // Numerical method (ours, docs/math/impact.md): the singular 1/√E_n terms of the impulse form are
 // removed by integrating in the scaled time τ (dp_i/dτ = √κ_i φ_i / c_i with φ_i = √E_n,i), where

@@ -163,7 +163,7 @@ std::optional<ChildResult> run_isolated(const std::function<ChildResult()>& solv
 }
 
 Outcome judge(const Problem& pb, std::string library, std::string solver,
-              const std::optional<ChildResult>& res, bool timed_out, double tol) {
+              const std::optional<ChildResult>& res, bool timed_out, double tol, double cap) {
   Outcome o;
   o.library = std::move(library);
   o.solver = std::move(solver);
@@ -175,6 +175,10 @@ Outcome judge(const Problem& pb, std::string library, std::string solver,
   o.seconds = res->seconds;
   if (res->r.size() == pb.p.q.size() && res->r.allFinite())
     o.residual = moreau::friction_contact_residual(pb.p, res->r);
+  if (o.seconds > cap) {  // Siconos has no time limit: the child gets cap + 2 s, we judge by cap
+    o.status = "time cap";
+    return o;
+  }
   o.solved = o.residual <= tol;
   o.status = o.solved ? "solved" : (res->code == 0 ? "not solved (says converged)" : "not solved");
   return o;
@@ -213,7 +217,7 @@ Outcome run_moreau(const Problem& pb, const std::string& solver, const Options& 
                            r.r};
       },
       opt.time_cap, timed_out);
-  return judge(pb, "moreau", solver, res, timed_out, opt.tolerance);
+  return judge(pb, "moreau", solver, res, timed_out, opt.tolerance, opt.time_cap);
 }
 
 // ---- Siconos ------------------------------------------------------------------------------
@@ -273,7 +277,7 @@ Outcome run_siconos(const Problem& pb, const SiconosSolver& s, const Options& op
                            Eigen::Map<const Vector>(r.data(), static_cast<Index>(m))};
       },
       opt.time_cap, timed_out);
-  return judge(pb, "siconos", s.name, res, timed_out, opt.tolerance);
+  return judge(pb, "siconos", s.name, res, timed_out, opt.tolerance, opt.time_cap);
 }
 #endif
 

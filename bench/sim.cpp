@@ -44,7 +44,7 @@ SceneSpec box_stack() {
 }
 
 SceneSpec sphere_pile(int count = 216) {
-  SceneSpec s{.name = "sphere_pile", .t_end = 0.5, .mu = 0.5};
+  SceneSpec s{.name = "sphere_pile", .t_end = 0.1, .mu = 0.5};
   const double r = s.sphere_radius, pitch = 2.0 * r + 0.01;
   const int side = 6;  // 6 × 6 per layer
   s.wall = 0.5 * side * pitch + 0.01;
@@ -201,23 +201,28 @@ Row run_mujoco(const SceneSpec& s) {
 
 }  // namespace
 
+void print_row(const Row& r) {
+  std::printf("| %s | %s | %ld | %.3f | %.0f | %.2e | %s | %s |\n", r.scene.c_str(), r.engine.c_str(), r.steps,
+              r.seconds, r.steps_per_second, r.penetration,
+              std::isnan(r.drift) ? "–" : fmt::format("{:.2e}", r.drift).c_str(), r.note.c_str());
+  std::fflush(stdout);
+}
+
 int main() {
+  std::printf("| scene | engine | steps | wall (s) | steps/s | largest penetration (m) | drift of top box (m) | note |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   std::vector<Row> rows;
   for (const SceneSpec& s : {box_stack(), sphere_pile()}) {
     std::fprintf(stderr, "running %s (%zu bodies) ...\n", s.name.c_str(),
                  s.box_centres.size() + s.sphere_centres.size());
-    rows.push_back(run_moreau(s));
 #ifdef MOREAU_HAVE_MUJOCO
     rows.push_back(run_mujoco(s));
 #else
     rows.push_back(Row{"MuJoCo", s.name, 0, 0, 0, 0, NAN, "skipped: not installed"});
 #endif
+    print_row(rows.back());
+    rows.push_back(run_moreau(s));
+    print_row(rows.back());
   }
-  std::printf("| scene | engine | steps | wall (s) | steps/s | largest penetration (m) | drift of top box (m) | note |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (const auto& r : rows)
-    std::printf("| %s | %s | %ld | %.3f | %.0f | %.2e | %s | %s |\n", r.scene.c_str(), r.engine.c_str(), r.steps,
-                r.seconds, r.steps_per_second, r.penetration,
-                std::isnan(r.drift) ? "–" : fmt::format("{:.2e}", r.drift).c_str(), r.note.c_str());
   return 0;
 }

@@ -70,7 +70,8 @@ FrictionContactResult run_lemke_pyramid(const FrictionContactProblem& p,
 // Hybrid: NSGS (cheap sweeps, exact local solves) by chunks of 200 sweeps. After each chunk the
 // sweeps still needed are predicted from the linear rate of the last 100 sweeps; when more than
 // 1000 are predicted, semismooth Newton (Alart–Curnier, ≤ 100 iterations) is run from the NSGS
-// iterate, a second time from the start point, and NSGS resumes from the best iterate if Newton fails.
+// iterate, then Fischer–Burmeister Newton (≤ 400) from the start point, and NSGS resumes from
+// the best iterate if Newton fails.
 FrictionContactResult run_hybrid(const FrictionContactProblem& p, const FrictionContactSettings& s,
                                  const Vector& g) {
   const Stopwatch clock;
@@ -103,12 +104,17 @@ FrictionContactResult run_hybrid(const FrictionContactProblem& p, const Friction
     const int nbudget = std::min(100, s.max_iterations - iterations);
     if (nbudget <= 0) break;
     ++newton_runs;
-    // First from the NSGS iterate, then (if that failed) from the caller's start point.
-    take(solve_newton_ac(p,
-                         NewtonSettings{.tolerance = s.tolerance,
-                                        .max_iterations = newton_runs == 1 ? nbudget : 2 * nbudget,
-                                        .time_limit = remaining_time()},
-                         newton_runs == 1 ? best.r : r));
+    // First Alart–Curnier from the NSGS iterate, then (if that failed) Fischer–Burmeister from
+    // the caller's start point with a larger budget.
+    const NewtonSettings ns{.tolerance = s.tolerance,
+                            .max_iterations = newton_runs == 1
+                                                  ? nbudget
+                                                  : std::min(4 * nbudget, s.max_iterations - iterations),
+                            .time_limit = remaining_time()};
+    if (newton_runs == 1)
+      take(solve_newton_ac(p, ns, best.r));
+    else
+      take(solve_newton_fb(p, ns, r));
   }
   best.solver = "hybrid";
   best.message = "stages: " + path + (best.message.empty() ? "" : "; " + best.message);

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "check_state.hpp"
 #include "moreau/common/error.hpp"
 
 namespace moreau {
@@ -93,7 +92,7 @@ ContactState CallbackSystem::contact_state(const Vector& q, const Vector& v, dou
     cc.baumgarte_beta = c.baumgarte_beta;
     s.constraints.push_back(std::move(cc));
   }
-  detail::check_contact_state(s);
+  s.validate();
   return s;
 }
 

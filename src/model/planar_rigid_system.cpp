@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "check_state.hpp"
 #include "moreau/common/error.hpp"
 
 namespace moreau {
@@ -255,7 +254,7 @@ ContactState PlanarRigidSystem::contact_state(const Vector& q, const Vector& v, 
     cc.tangent_bias[0] = bias(A, B, tan, tdot, xA, xB, xAdot, xBdot);
     s.constraints.push_back(std::move(cc));
   }
-  detail::check_contact_state(s);
+  s.validate();
   return s;
 }
 

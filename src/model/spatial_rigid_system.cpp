@@ -5,7 +5,6 @@
 
 #include <Eigen/Geometry>
 
-#include "check_state.hpp"
 #include "moreau/common/error.hpp"
 
 namespace moreau {
@@ -294,7 +293,7 @@ ContactState SpatialRigidSystem::contact_state(const Vector& q, const Vector& v,
     cc.tangent_bias[1] = bias(A, B, f.t2, f.t2_dot, xA, xB, xAdot, xBdot);
     s.constraints.push_back(std::move(cc));
   }
-  detail::check_contact_state(s);
+  s.validate();
   return s;
 }
 

@@ -11,7 +11,7 @@ import moreau
 
 def pencil_scene(integrator="event", t_end=1.2):
     # gallery falling pencil (uniform rod, μ = 0.5): it first sticks, then slips (digest 000 §A.3)
-    return {"gallery": "falling_pencil", "params": {"mu": 0.5},
+    return {"description": "gallery falling pencil", "gallery": "falling_pencil", "params": {"mu": 0.5},
             "integrator": {"kind": integrator}, "t_end": t_end}
 
 
@@ -41,8 +41,9 @@ def test_overrides_and_plot(tmp_path):
 
 def test_bad_scene_raises_value_error():
     with pytest.raises(ValueError):
-        moreau.simulate({"gallery": "falling_pencil", "t_end": 1.0, "no_such_field": 1})
+        moreau.simulate({"description": "x", "gallery": "falling_pencil", "t_end": 1.0,
+                         "no_such_field": 1})
     with pytest.raises(ValueError):
-        moreau.simulate({"gallery": "falling_pencil", "t_end": -1.0})
+        moreau.simulate({"description": "x", "gallery": "falling_pencil", "t_end": -1.0})
     with pytest.raises(ValueError):
         moreau.simulate(pencil_scene(), integrator="rk4")

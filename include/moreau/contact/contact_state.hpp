@@ -42,7 +42,7 @@ struct ContactState {
   Vector F;           // n, see the convention above
   std::vector<ContactConstraint> constraints;
 
-  Index dofs() const { return q.size(); }
+  Index dofs() const { return v.size(); }  // n: generalized velocities (q may be longer: quaternions)
   Index size() const { return static_cast<Index>(constraints.size()); }
   // Stacked blocks over all constraints, in order: J_n = [∇h_1 … ∇h_m] (n×m),
   // J_t = [H_t,1 … H_t,m] (n×(d−1)m), c_n (m), c_t ((d−1)m), μ (m).

@@ -38,13 +38,19 @@ struct SceneSpec {
 };
 
 SceneSpec box_stack() {
-  SceneSpec s{.name = "box_stack", .t_end = 2.0, .mu = 0.8};
+  SceneSpec s;
+  s.name = "box_stack";
+  s.t_end = 2.0;
+  s.mu = 0.8;
   for (int i = 0; i < 5; ++i) s.box_centres.emplace_back(0.0, 0.0, 0.1 + 0.2 * i);
   return s;
 }
 
 SceneSpec sphere_pile(int count = 216) {
-  SceneSpec s{.name = "sphere_pile", .t_end = 0.1, .mu = 0.5};
+  SceneSpec s;
+  s.name = "sphere_pile";
+  s.t_end = 0.1;
+  s.mu = 0.5;
   const double r = s.sphere_radius, pitch = 2.0 * r + 0.01;
   const int side = 6;  // 6 × 6 per layer
   s.wall = 0.5 * side * pitch + 0.01;
@@ -127,7 +133,9 @@ Row run_moreau(const SceneSpec& s) {
   st.solver_max_iterations = 500;
   st.record_interval = 0.1;
   const SimulationResult r = simulate(sys, st);
-  Row row{"moreau (Moreau–Jean, θ=½, exact cone)", s.name};
+  Row row;
+  row.engine = "moreau (Moreau–Jean, θ=½, exact cone)";
+  row.scene = s.name;
   row.steps = r.steps;
   row.seconds = r.wall_time;
   row.steps_per_second = r.steps / r.wall_time;
@@ -167,7 +175,9 @@ std::string mjcf(const SceneSpec& s) {
 }
 
 Row run_mujoco(const SceneSpec& s) {
-  Row row{"MuJoCo " + std::string(mj_versionString()) + " (default solver, elliptic cone)", s.name};
+  Row row;
+  row.engine = "MuJoCo " + std::string(mj_versionString()) + " (default solver, elliptic cone)";
+  row.scene = s.name;
   const std::string path = fmt::format("/tmp/moreau_bench_{}.xml", s.name);
   std::ofstream(path) << mjcf(s);
   char err[1000] = "";

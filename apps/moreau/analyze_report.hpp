@@ -1,5 +1,5 @@
 #pragma once
-// The report of `moreau analyze` as JSON (docs/cli/analyze.md lists every key). Header-only so
+// The report of `moreau analyze` as JSON (docs/cli.md (moreau analyze) lists every key). Header-only so
 // that the command line (cmd_analyze.cpp) and the Python module (python/bind_analysis.cpp,
 // moreau.analyze) produce the SAME dictionary.
 //

@@ -2,7 +2,7 @@
 // contact analysis of one state (issue 3): active contacts, acceleration-level problem matrices
 // (digest 002 §B), contact modes, the Painlevé case with α, β and μ_c (digest 000 §A.4), the
 // sliding LCP of 003 with its matrix-class tests and, with --all-sticking, the all-sticking
-// problem of 001. The JSON keys are listed in docs/cli/analyze.md.
+// problem of 001. The JSON keys are listed in docs/cli.md (moreau analyze).
 //
 // Scene files (examples/scenes/analysis/*.json):
 //   {"gallery": NAME, "params": {key: value, …}, "q": [...]?, "v": [...]?}

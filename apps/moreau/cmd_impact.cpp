@@ -1,5 +1,5 @@
 // `moreau impact SPEC.json [--json]`: runs an impact law on rigid bodies and point contacts
-// (format in docs/cli/impact.md). Prints a short report, or the full result as JSON with --json.
+// (format in docs/cli.md (moreau impact)). Prints a short report, or the full result as JSON with --json.
 #include <cmath>
 #include <fstream>
 #include <iostream>

@@ -1,7 +1,7 @@
 // `moreau simulate SCENE.json [--out DIR] [--t-end T] [--integrator event|timestepping]
 //  [--no-plot]`: runs a scene (docs/scene-format.md) with the event-driven or the Moreau–Jean
 // integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json and plot.png
-// (docs/cli/simulate.md). Bad scenes throw std::invalid_argument → main() prints it, exit 2.
+// (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints it, exit 2.
 //
 // plot.png is drawn by python/moreau/_simulate.py run as a script with /usr/bin/python3
 // (`python3 _simulate.py plot DIR`); the script is looked up in $MOREAU_PYTHON_DIR/moreau, then

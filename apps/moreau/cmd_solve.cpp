@@ -1,7 +1,7 @@
 // `moreau solve FILE.hdf5`: reads an FCLIB problem (local u = W r + q, or global
 // M v = H r + f, u = Hᵀ v + w), solves it with a frictional-contact solver from the registry
 // (moreau/solvers/fc/friction_contact_solver.hpp) and reports status, iterations, the residual
-// e = ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) and the time. See docs/cli/solve.md.
+// e = ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) and the time. See docs/cli.md (moreau solve).
 //
 // Exit codes: 0 converged (for --compare: at least one solver converged), 1 not converged,
 // 2 bad input (missing or malformed file, unknown solver, invalid option; thrown to main()).

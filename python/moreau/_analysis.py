@@ -2,7 +2,7 @@
 
 ``gallery(name, **params)`` builds a system (with its default state in ``initial_q``,
 ``initial_v``); ``analyze(system, state=None, all_sticking=False)`` returns the same dictionary as
-``moreau analyze --json`` (keys documented in docs/cli/analyze.md), e.g. ``r["painleve"]["alpha"]``,
+``moreau analyze --json`` (keys documented in docs/cli.md (moreau analyze)), e.g. ``r["painleve"]["alpha"]``,
 ``r["painleve"]["case"]``, ``r["mu_critical"]``, ``r["modes"]``, ``r["matrix_tests"]``.
 """
 import json as _json

@@ -1,4 +1,4 @@
-"""Impact laws from Python (owner module _impact; see docs/cli/impact.md for the SPEC format).
+"""Impact laws from Python (owner module _impact; see docs/cli.md (moreau impact) for the SPEC format).
 
 ``impact(spec)`` runs the same code as ``moreau impact SPEC.json --json`` and returns the same
 content as a dict; ``plot_impact(result)`` draws the impulse curve and the tangential velocity

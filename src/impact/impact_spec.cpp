@@ -1,4 +1,4 @@
-// JSON front end of the impact laws (see impact_spec.hpp and docs/cli/impact.md).
+// JSON front end of the impact laws (see impact_spec.hpp and docs/cli.md (moreau impact)).
 #include "moreau/impact/impact_spec.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 
 namespace moreau::test {
 

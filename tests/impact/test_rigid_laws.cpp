@@ -175,8 +175,9 @@ TEST(RigidLaws, MoreauNeverGainsEnergy) {
     EXPECT_GE(r.normal_impulse.minCoeff(), 0.0);
     // Complementarity: p_i > 0 ⇒ u_n,i⁺ = −e u_n,i⁻.
     for (Index k = 0; k < m; ++k) {
-      if (r.normal_impulse[k] > 1e-9)
+      if (r.normal_impulse[k] > 1e-9) {
         EXPECT_NEAR(r.normal_velocity_after[k], -e * r.normal_velocity_before[k], 1e-8 * (1 + scale));
+      }
     }
   }
 }

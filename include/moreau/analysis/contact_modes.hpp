@@ -35,7 +35,7 @@
 
 #include "moreau/common/status.hpp"
 #include "moreau/common/types.hpp"
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 #include "moreau/problems/lcp.hpp"
 
 namespace moreau {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "moreau/common/types.hpp"
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 
 namespace moreau {
 

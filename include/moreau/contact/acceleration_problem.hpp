@@ -13,7 +13,7 @@
 // kN_i = 2α_i ġ_i + β_i² g_i (ġ_i = ∇h_iᵀ v, g_i the gap).
 #include <vector>
 
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 
 namespace moreau {
 

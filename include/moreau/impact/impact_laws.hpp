@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 #include "moreau/impact/impact_status.hpp"
 
 namespace moreau {

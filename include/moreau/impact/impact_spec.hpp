@@ -1,5 +1,5 @@
 #pragma once
-// Impact problems described in JSON (the SPEC format of docs/cli/impact.md), shared by
+// Impact problems described in JSON (the SPEC format of docs/cli.md (moreau impact)), shared by
 // `moreau impact SPEC.json` and the Python `moreau.impact(...)`:
 //   in:  {"law": "compliant"|"newton"|"poisson"|"moreau"|"restitution_matrix"|"frictional",
 //         "variant": "model"|"published" (compliant), "step": h (optional),

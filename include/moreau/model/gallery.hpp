@@ -1,6 +1,6 @@
 #pragma once
 // The gallery of example systems of issue 3, each built by name with keyword parameters
-// (docs/cli/analyze.md lists every system, its parameters with defaults and units, and its
+// (docs/cli.md (moreau analyze) lists every system, its parameters with defaults and units, and its
 // default state). Every system carries its default state in initial_q / initial_v, chosen so that
 // the contacts the example is about are closed (h = 0, ∇hᵀq̇ = 0).
 //

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 
 namespace moreau {
 

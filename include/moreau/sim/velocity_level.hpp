@@ -13,7 +13,7 @@
 
 #include <Eigen/SparseCholesky>
 
-#include "moreau/contact/contact_state.hpp"
+#include "moreau/model/contact_state.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau {

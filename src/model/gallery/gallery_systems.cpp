@@ -1,4 +1,4 @@
-// The gallery builders (see gallery.hpp and docs/cli/analyze.md). Each builder cites the digest
+// The gallery builders (see gallery.hpp and docs/cli.md (moreau analyze)). Each builder cites the digest
 // section it follows and says where the model departs from the paper.
 #include <cmath>
 #include <numbers>

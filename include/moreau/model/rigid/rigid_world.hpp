@@ -3,7 +3,7 @@
 // generalized coordinates, the mass matrix and the forces the integrators need.
 //
 //   M(q) v̇ + F(q, v, t) = Σ_i J_iᵀ λ_i,      q̇ = position_rate(q, v)
-// (the left-side convention of contact/contact_state.hpp: F = −m g − f_applied + gyroscopic).
+// (the left-side convention of model/contact_state.hpp: F = −m g − f_applied + gyroscopic).
 //
 // Coordinates are stacked per DYNAMIC body in body order (static bodies have no coordinates):
 //   planar:  q_i = (x, y, θ),              v_i = (v_x, v_y, ω)             (3, 3)

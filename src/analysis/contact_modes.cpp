@@ -161,7 +161,8 @@ bool solve_assignment(const Context& ctx, const std::vector<Pick>& pick, const s
   Vector rhs(nv);
   Matrix C(ctx.n, nv);
   for (Index k = 0; k < nv; ++k) C.col(k) = cols[k];
-  const Matrix MinvC = ctx.llt.solve(C);
+  // M⁻¹C (n×nv); an empty C is skipped: Eigen's triangular solve touches entry (0,0) of it.
+  const Matrix MinvC = nv > 0 ? Matrix(ctx.llt.solve(C)) : Matrix(ctx.n, 0);
   const Vector MinvF = ctx.llt.solve(ctx.s->F);
   for (Index r = 0; r < nv; ++r) {
     const auto [j, comp] = var[r];
@@ -445,7 +446,8 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
   }
   out.lcp_variables.erase(out.lcp_variables.begin(), out.lcp_variables.begin() + nb);
   // w = K x + κ with K = R M⁻¹ Φ + E, κ = k − R M⁻¹ F.
-  const Matrix K = R * ctx.llt.solve(Phi) + E;
+  const Matrix MinvPhi = Phi.cols() > 0 ? Matrix(ctx.llt.solve(Phi)) : Matrix(Phi.rows(), 0);
+  const Matrix K = R * MinvPhi + E;
   const Vector kappa = k - R * ctx.llt.solve(state.F);
   Matrix Kbb_pinv = Matrix(0, 0);
   if (nb > 0) {

@@ -72,7 +72,7 @@ RigidBodyScene scene_from(const json& spec) {
     const json& jb = spec["bodies"][b];
     const std::string w = fmt::format("bodies[{}]", b);
     MOREAU_REQUIRE(jb.is_object(), "{} must be an object", w);
-    RigidBody body;
+    ImpactBody body;
     MOREAU_REQUIRE(jb.contains("name") && jb["name"].is_string(), "{}.name must be a string", w);
     body.name = jb["name"].get<std::string>();
     MOREAU_REQUIRE(jb.contains("mass"), "{}.mass is missing", w);
@@ -133,7 +133,7 @@ RigidBodyScene scene_from(const json& spec) {
 
 json bodies_json(const RigidBodyScene& s) {
   json a = json::array();
-  for (const RigidBody& b : s.bodies)
+  for (const ImpactBody& b : s.bodies)
     a.push_back({{"name", b.name}, {"velocity", to_json(b.velocity)},
                  {"angular_velocity", to_json(b.angular_velocity)}});
   return a;

@@ -37,7 +37,7 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
   MOREAU_REQUIRE(!scene.bodies.empty(), "the impact problem has no bodies");
   RigidBodyScene out = scene;
   std::set<std::string> names;
-  for (const RigidBody& b : scene.bodies) {
+  for (const ImpactBody& b : scene.bodies) {
     MOREAU_REQUIRE(!b.name.empty(), "every body needs a name");
     MOREAU_REQUIRE(b.name != kGroundName, "'{}' is reserved for the fixed ground", kGroundName);
     MOREAU_REQUIRE(names.insert(b.name).second, "the body name '{}' is used twice", b.name);
@@ -82,7 +82,7 @@ Matrix scene_mass_matrix(const RigidBodyScene& scene) {
   const Index nb = scene.body_count();
   Matrix M = Matrix::Zero(6 * nb, 6 * nb);
   for (Index b = 0; b < nb; ++b) {
-    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
+    const ImpactBody& body = scene.bodies[static_cast<size_t>(b)];
     M.block<3, 3>(6 * b, 6 * b) = body.mass * Matrix3::Identity();
     M.block<3, 3>(6 * b + 3, 6 * b + 3) = body.inertia;
   }
@@ -93,7 +93,7 @@ Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene) {
   const Index nb = scene.body_count();
   Matrix Minv = Matrix::Zero(6 * nb, 6 * nb);
   for (Index b = 0; b < nb; ++b) {
-    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
+    const ImpactBody& body = scene.bodies[static_cast<size_t>(b)];
     Minv.block<3, 3>(6 * b, 6 * b) = Matrix3::Identity() / body.mass;
     Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = body.inertia.inverse();
   }
@@ -160,7 +160,7 @@ Matrix3 contact_frame(const RigidBodyScene& scene, Index i) {
 
 double scene_kinetic_energy(const RigidBodyScene& scene) {
   double T = 0.0;
-  for (const RigidBody& b : scene.bodies)
+  for (const ImpactBody& b : scene.bodies)
     T += 0.5 * b.mass * b.velocity.squaredNorm() +
          0.5 * b.angular_velocity.dot(b.inertia * b.angular_velocity);
   return T;

@@ -14,7 +14,7 @@ namespace {
 // contact point (0, 0, −1) on the ground (n̂ = ẑ): v0 = V0 + ω0 × (−ẑ) = (−3, 0, −5).
 RigidBodyScene ball(double mu = 0.4, double e = 0.5, double nu = 0.3) {
   RigidBodyScene s;
-  RigidBody b;
+  ImpactBody b;
   b.name = "ball";
   b.mass = 1.0;
   b.inertia = 0.4 * Matrix3::Identity();
@@ -88,7 +88,7 @@ TEST(CompliantImpact, BallEndsOfCompressionAndRestitution) {
 TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   const CompliantImpactResult r = run(ball(), CompliantVariant::published, 0.01);
   ASSERT_EQ(r.status, ImpactStatus::resolved);
-  const RigidBody& b = r.post.bodies[0];
+  const ImpactBody& b = r.post.bodies[0];
   EXPECT_NEAR(b.velocity.x(), 0.570982, 2e-5);          // B1
   EXPECT_NEAR(b.velocity.y(), 0.0, 1e-12);
   EXPECT_NEAR(b.velocity.z(), 2.5, 1e-9);
@@ -232,7 +232,7 @@ TEST(CompliantImpact, EnergyBalance) {
 // energy is conserved; the normal impulses end where their restitution ends.
 TEST(CompliantImpact, TwoContactsSymmetricGroove) {
   RigidBodyScene s;
-  RigidBody b;
+  ImpactBody b;
   b.name = "ball";
   b.inertia = 0.4 * Matrix3::Identity();
   b.velocity = Vector3(0, 0, -2);
@@ -259,12 +259,12 @@ TEST(CompliantImpact, TwoContactsSymmetricGroove) {
 // is closed by the other impulse — it appears with a 'recontact' event.
 TEST(CompliantImpact, SecondContactClosedByTheFirst) {
   RigidBodyScene s;
-  RigidBody ballb;
+  ImpactBody ballb;
   ballb.name = "ball";
   ballb.inertia = 0.4 * Matrix3::Identity();
   ballb.com = Vector3(0, 0, 1);
   s.bodies.push_back(ballb);
-  RigidBody cue;
+  ImpactBody cue;
   cue.name = "cue";
   cue.mass = 2.0;
   cue.inertia = 0.1 * Matrix3::Identity();

@@ -20,7 +20,7 @@ namespace moreau {
 
 inline constexpr const char* kGroundName = "ground";
 
-struct RigidBody {
+struct ImpactBody {
   std::string name;
   double mass = 1.0;                            // kg, > 0
   Matrix3 inertia = Matrix3::Identity();        // about the centre of mass, world axes, kg·m², SPD
@@ -42,7 +42,7 @@ struct BodyContact {
 };
 
 struct RigidBodyScene {
-  std::vector<RigidBody> bodies;
+  std::vector<ImpactBody> bodies;
   std::vector<BodyContact> contacts;
 
   Index body_count() const { return static_cast<Index>(bodies.size()); }

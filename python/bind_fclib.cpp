@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "bindings.hpp"
 #include "moreau/io/fclib.hpp"
@@ -52,6 +53,30 @@ std::optional<FclibSolution> make_solution(const std::optional<Vector>& r,
   if (u) s.u = *u;
   if (v) s.v = *v;
   return s;
+}
+
+// Binds one overload of moreau.solve(problem, solver, tol, max_iter, time_limit, guess) for a
+// local or a global problem; the solve runs without the GIL.
+template <typename Problem>
+void def_solve(py::module_& m, const char* doc) {
+  m.def(
+      "solve",
+      [](const Problem& p, const std::string& solver, double tol, int max_iter, double time_limit,
+         std::optional<Vector> guess) {
+        constexpr bool global = std::is_same_v<Problem, GlobalFrictionContactProblem>;
+        const std::string name = global ? global_solver_name(solver, p.dimension) : solver;
+        py::gil_scoped_release release;
+        const FrictionContactSettings settings{
+            .tolerance = tol, .max_iterations = max_iter, .time_limit = time_limit};
+        if constexpr (global)
+          return solve_global_friction_contact(p, name, settings, guess ? *guess : Vector());
+        else
+          return solve_friction_contact(p, name, settings, guess ? *guess : Vector());
+      },
+      py::arg("problem"), py::arg("solver") = "auto", py::arg("tol") = 1e-8,
+      py::arg("max_iter") = FrictionContactSettings{}.max_iterations,
+      py::arg("time_limit") = std::numeric_limits<double>::infinity(),
+      py::arg("guess") = py::none(), doc);
 }
 
 }  // namespace
@@ -142,39 +167,12 @@ void bind_fclib(py::module_& m) {
       "Write a global problem (and optional solution r, v, u = Hᵀ v + w by default) to an FCLIB "
       "file, atomically.");
 
-  m.def(
-      "solve",
-      [](const FrictionContactProblem& p, const std::string& solver, double tol, int max_iter,
-         double time_limit, std::optional<Vector> guess) {
-        py::gil_scoped_release release;
-        return solve_friction_contact(
-            p, solver,
-            FrictionContactSettings{
-                .tolerance = tol, .max_iterations = max_iter, .time_limit = time_limit},
-            guess ? *guess : Vector());
-      },
-      py::arg("problem"), py::arg("solver") = "auto", py::arg("tol") = 1e-8,
-      py::arg("max_iter") = FrictionContactSettings{}.max_iterations,
-      py::arg("time_limit") = std::numeric_limits<double>::infinity(),
-      py::arg("guess") = py::none(),
+  def_solve<FrictionContactProblem>(
+      m,
       "Solve a local frictional contact problem; returns the FrictionContactResult "
       "(status, iterations, residual, seconds, r, u).");
-  m.def(
-      "solve",
-      [](const GlobalFrictionContactProblem& p, const std::string& solver, double tol,
-         int max_iter, double time_limit, std::optional<Vector> guess) {
-        const std::string name = global_solver_name(solver, p.dimension);
-        py::gil_scoped_release release;
-        return solve_global_friction_contact(
-            p, name,
-            FrictionContactSettings{
-                .tolerance = tol, .max_iterations = max_iter, .time_limit = time_limit},
-            guess ? *guess : Vector());
-      },
-      py::arg("problem"), py::arg("solver") = "auto", py::arg("tol") = 1e-8,
-      py::arg("max_iter") = FrictionContactSettings{}.max_iterations,
-      py::arg("time_limit") = std::numeric_limits<double>::infinity(),
-      py::arg("guess") = py::none(),
+  def_solve<GlobalFrictionContactProblem>(
+      m,
       "Solve a global frictional contact problem (condensed unless `solver` names a global "
       "solver); returns the FrictionContactResult (r, u and v).");
 }

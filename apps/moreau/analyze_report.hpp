@@ -11,6 +11,9 @@
 // the sliding matrix), quasi_velocities (analysis/kinetic_quasi_velocities.hpp) and, on request,
 // all_sticking (analysis/all_sticking.hpp). A section that cannot be computed for this state
 // (e.g. M singular for the mode LCP) holds {"error": "<sentence>"} instead.
+//
+// nlohmann::json keeps object keys sorted, so the order in which a section lists its keys does
+// not show in the output.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -46,6 +49,17 @@ inline json indices(const std::vector<Index>& v) {
   return a;
 }
 
+// A section of the report: what build() returns, or {"error": "<what it threw>"} when the
+// section cannot be computed for this state.
+template <typename Build>
+json section(Build&& build) {
+  try {
+    return build();
+  } catch (const std::exception& e) {
+    return json{{"error", e.what()}};
+  }
+}
+
 inline json matrix_tests(const Matrix& A) {
   json j;
   j["size"] = A.rows();
@@ -65,121 +79,67 @@ inline json matrix_tests(const Matrix& A) {
 }
 
 inline json painleve_json(const PainleveResult& r, Index contact, const std::string& name, bool sliding) {
-  json j;
-  j["contact"] = contact;
-  j["name"] = name;
-  j["sliding"] = sliding;
-  j["sigma"] = r.sigma;
-  j["mu"] = r.mu;
-  j["alpha"] = num(r.alpha);
-  j["beta"] = num(r.beta);
-  j["case"] = to_string(r.kind);
-  j["lambda_n"] = num(r.lambda_n);
-  j["free_normal_acceleration"] = num(r.free_normal_acceleration);
-  j["mu_critical"] = num(r.mu_critical);
-  return j;
+  return json{{"contact", contact}, {"name", name}, {"sliding", sliding}, {"sigma", r.sigma}, {"mu", r.mu},
+              {"alpha", num(r.alpha)}, {"beta", num(r.beta)}, {"case", to_string(r.kind)},
+              {"lambda_n", num(r.lambda_n)}, {"free_normal_acceleration", num(r.free_normal_acceleration)},
+              {"mu_critical", num(r.mu_critical)}};
 }
 
-// The whole report for one state. `system` is a label for the output.
-inline json analyze(const ContactState& state, const std::string& system, bool with_all_sticking) {
-  state.validate();
-  json out;
-  out["system"] = system;
-  out["dimension"] = state.dimension;
-  out["t"] = state.t;
-  out["q"] = vec(state.q);
-  out["v"] = vec(state.v);
-
-  const AccelerationProblem p = build_acceleration_problem(state);
-  const Index d1 = state.dimension - 1;
-  // contacts
-  json contacts = json::array();
+// contacts: every constraint i of the state, with its flags in the active set of p.
+inline json contacts_json(const ContactState& state, const AccelerationProblem& p) {
   std::vector<bool> active(state.size(), false), sliding(state.size(), false);
   for (Index j = 0; j < p.size(); ++j) {
     active[p.active[j]] = true;
     sliding[p.active[j]] = p.sliding[j];
   }
+  json contacts = json::array();
   for (Index i = 0; i < state.size(); ++i) {
     const auto& c = state.constraints[i];
-    json cj;
-    cj["index"] = i;
-    cj["name"] = c.name;
-    cj["kind"] = c.kind == ConstraintKind::bilateral ? "bilateral" : "unilateral";
-    cj["mu"] = c.mu;
-    cj["restitution"] = c.restitution;
-    cj["gap"] = c.gap;
-    cj["normal_velocity"] = c.normal.dot(state.v);
-    cj["tangent_velocity"] = vec(c.tangent.transpose() * state.v);
-    cj["active"] = static_cast<bool>(active[i]);
-    cj["sliding"] = static_cast<bool>(sliding[i]);
-    cj["normal"] = vec(c.normal);
-    cj["tangent"] = mat(c.tangent.transpose());
-    cj["normal_bias"] = c.normal_bias;
-    cj["tangent_bias"] = vec(c.tangent_bias);
-    contacts.push_back(cj);
+    contacts.push_back(json{
+        {"index", i}, {"name", c.name},
+        {"kind", c.kind == ConstraintKind::bilateral ? "bilateral" : "unilateral"}, {"mu", c.mu},
+        {"restitution", c.restitution}, {"gap", c.gap}, {"normal_velocity", c.normal.dot(state.v)},
+        {"tangent_velocity", vec(c.tangent.transpose() * state.v)}, {"active", static_cast<bool>(active[i])},
+        {"sliding", static_cast<bool>(sliding[i])}, {"normal", vec(c.normal)},
+        {"tangent", mat(c.tangent.transpose())}, {"normal_bias", c.normal_bias},
+        {"tangent_bias", vec(c.tangent_bias)}});
   }
-  out["contacts"] = contacts;
-  out["active"] = indices(p.active);
+  return contacts;
+}
 
-  json pj;
-  pj["M"] = mat(p.M);
-  pj["F"] = vec(p.F);
-  pj["mass_positive_definite"] = p.mass_positive_definite;
-  pj["N"] = mat(p.N);
-  pj["T"] = mat(p.T);
-  pj["c_n"] = vec(p.c_n);
-  pj["c_t"] = vec(p.c_t);
-  pj["mu"] = vec(p.mu);
-  pj["gamma"] = vec(p.gamma);
-  pj["kN"] = vec(p.kN);
-  pj["slip_direction"] = mat(p.slip_direction.transpose());
-  pj["N_minus_muQ"] = mat(p.N_minus_muQ);
-  pj["free_acceleration"] = vec(p.free_acceleration);
-  pj["free_normal_acceleration"] = vec(p.free_normal_acceleration);
-  pj["free_tangent_acceleration"] = vec(p.free_tangent_acceleration);
-  pj["delassus_nn"] = mat(p.delassus_nn);
-  pj["delassus_nt"] = mat(p.delassus_nt);
-  pj["delassus_tt"] = mat(p.delassus_tt);
-  pj["sliding_matrix"] = mat(p.sliding_matrix);
-  out["problem"] = pj;
+// problem: the acceleration-level data (contact/acceleration_problem.hpp).
+inline json problem_json(const AccelerationProblem& p) {
+  return json{{"M", mat(p.M)}, {"F", vec(p.F)}, {"mass_positive_definite", p.mass_positive_definite},
+              {"N", mat(p.N)}, {"T", mat(p.T)}, {"c_n", vec(p.c_n)}, {"c_t", vec(p.c_t)}, {"mu", vec(p.mu)},
+              {"gamma", vec(p.gamma)}, {"kN", vec(p.kN)}, {"slip_direction", mat(p.slip_direction.transpose())},
+              {"N_minus_muQ", mat(p.N_minus_muQ)}, {"free_acceleration", vec(p.free_acceleration)},
+              {"free_normal_acceleration", vec(p.free_normal_acceleration)},
+              {"free_tangent_acceleration", vec(p.free_tangent_acceleration)},
+              {"delassus_nn", mat(p.delassus_nn)}, {"delassus_nt", mat(p.delassus_nt)},
+              {"delassus_tt", mat(p.delassus_tt)}, {"sliding_matrix", mat(p.sliding_matrix)}};
+}
 
-  // modes
-  try {
-    const ContactModeAnalysis m = contact_modes(state);
-    json mj;
-    mj["status"] = std::string(to_string(m.status));
-    mj["count"] = m.solutions.size();
-    mj["unique"] = m.unique();
-    mj["exists"] = m.exists();
-    mj["message"] = m.message;
-    json sols = json::array();
-    for (const auto& s : m.solutions) {
-      json sj;
-      sj["qddot"] = vec(s.qddot);
-      json cs = json::array();
-      for (const auto& e : s.contacts) {
-        json ej;
-        ej["index"] = e.constraint;
-        ej["name"] = state.constraints[e.constraint].name;
-        ej["mode"] = to_string(e.mode);
-        ej["already_sliding"] = e.already_sliding;
-        ej["lambda_n"] = num(e.lambda_n);
-        ej["lambda_t"] = vec(e.lambda_t);
-        ej["a_n"] = num(e.a_n);
-        ej["a_t"] = vec(e.a_t);
-        ej["direction"] = vec(e.direction);
-        cs.push_back(ej);
-      }
-      sj["contacts"] = cs;
-      sols.push_back(sj);
-    }
-    mj["solutions"] = sols;
-    out["modes"] = mj;
-  } catch (const std::exception& e) {
-    out["modes"] = json{{"error", e.what()}};
+// modes: every consistent contact mode (analysis/contact_modes.hpp); throws if not computable.
+inline json modes_json(const ContactState& state) {
+  const ContactModeAnalysis m = contact_modes(state);
+  json sols = json::array();
+  for (const auto& s : m.solutions) {
+    json cs = json::array();
+    for (const auto& e : s.contacts)
+      cs.push_back(json{{"index", e.constraint}, {"name", state.constraints[e.constraint].name},
+                        {"mode", to_string(e.mode)}, {"already_sliding", e.already_sliding},
+                        {"lambda_n", num(e.lambda_n)}, {"lambda_t", vec(e.lambda_t)}, {"a_n", num(e.a_n)},
+                        {"a_t", vec(e.a_t)}, {"direction", vec(e.direction)}});
+    sols.push_back(json{{"qddot", vec(s.qddot)}, {"contacts", cs}});
   }
+  return json{{"status", std::string(to_string(m.status))}, {"count", m.solutions.size()},
+              {"unique", m.unique()}, {"exists", m.exists()}, {"message", m.message}, {"solutions", sols}};
+}
 
-  // Painlevé: every active unilateral contact (2D); σ = sgn v_t when sliding, else both σ.
+// painleve_contacts, painleve and mu_critical: every active unilateral contact (2D); σ = sgn v_t
+// when sliding, else both σ (μ_c the smaller). The primary contact is the first sliding one,
+// else the first one.
+inline void painleve_sections(const ContactState& state, const AccelerationProblem& p, json& out) {
   json pcs = json::array();
   json primary = nullptr;
   double mu_c = std::numeric_limits<double>::quiet_NaN();
@@ -217,70 +177,107 @@ inline json analyze(const ContactState& state, const std::string& system, bool w
   out["painleve_contacts"] = pcs;
   out["painleve"] = primary;
   out["mu_critical"] = primary.is_null() ? json(nullptr) : num(mu_c);
+}
 
-  // 003's sliding LCP, when every active unilateral contact slides (2D).
-  out["sliding_lcp"] = nullptr;
-  if (state.dimension == 2 && p.size() > 0) {
-    std::vector<Index> bil, uni;
-    bool all_sliding = true;
-    for (Index j = 0; j < p.size(); ++j) {
-      if (p.bilateral[j]) bil.push_back(j);
-      else {
-        uni.push_back(j);
-        all_sliding = all_sliding && p.sliding[j];
-      }
-    }
-    if (!uni.empty() && all_sliding) {
-      try {
-        const Index n = state.dofs(), nb = static_cast<Index>(bil.size()), nu = static_cast<Index>(uni.size());
-        Matrix W(n, nb + nu), HT(n, nu);
-        Vector cn(nb + nu), mu(nu), xi(nu);
-        for (Index k = 0; k < nb; ++k) {
-          W.col(k) = p.N.col(bil[k]);
-          cn[k] = p.c_n[bil[k]];
-        }
-        for (Index k = 0; k < nu; ++k) {
-          const Index j = uni[k];
-          W.col(nb + k) = p.N.col(j);
-          cn[nb + k] = p.c_n[j];
-          HT.col(k) = p.T.col(j * d1);
-          mu[k] = p.mu[j];
-          xi[k] = p.slip_direction(0, j) > 0 ? 1.0 : -1.0;
-        }
-        const SlidingContactLcp lcp = sliding_contact_lcp(state.M, state.F, W, nb, HT, cn, mu, xi);
-        const SlidingLcpClassification cl = classify_sliding_lcp(lcp, mu, xi, nb);
-        json lj;
-        lj["G"] = mat(lcp.G);
-        lj["P"] = mat(lcp.P);
-        lj["D"] = mat(lcp.D);
-        lj["b"] = vec(lcp.b);
-        lj["rho"] = vec(lcp.rho);
-        lj["xi"] = vec(xi);
-        json cj;
-        cj["p_matrix"] = cl.p_matrix;
-        cj["min_principal_minor"] = num(cl.min_principal_minor);
-        cj["positive_definite"] = cl.positive_definite;
-        cj["min_symmetric_eigenvalue"] = num(cl.min_symmetric_eigenvalue);
-        cj["copositive"] = cl.copositive;
-        cj["strictly_copositive"] = cl.strictly_copositive;
-        cj["p12_mu_critical"] = num(cl.p12_mu_critical);
-        cj["p13_applicable"] = cl.p13_applicable;
-        cj["p13_epsilon_star"] = num(cl.p13_epsilon_star);
-        cj["p13_margin"] = num(cl.p13_margin);
-        cj["p14_value_frobenius"] = num(cl.p14_value_frobenius);
-        cj["p14_bound_frobenius"] = num(cl.p14_bound_frobenius);
-        cj["p14_margin_frobenius"] = num(cl.p14_margin_frobenius);
-        cj["p14_value_spectral"] = num(cl.p14_value_spectral);
-        cj["p14_bound_spectral"] = num(cl.p14_bound_spectral);
-        cj["p14_margin_spectral"] = num(cl.p14_margin_spectral);
-        lj["classification"] = cj;
-        out["sliding_lcp"] = lj;
-      } catch (const std::exception& e) {
-        out["sliding_lcp"] = json{{"error", e.what()}};
-      }
+// The matrix-class classification of 003's sliding LCP (analysis/painleve.hpp).
+inline json classification_json(const SlidingLcpClassification& cl) {
+  return json{{"p_matrix", cl.p_matrix}, {"min_principal_minor", num(cl.min_principal_minor)},
+              {"positive_definite", cl.positive_definite},
+              {"min_symmetric_eigenvalue", num(cl.min_symmetric_eigenvalue)}, {"copositive", cl.copositive},
+              {"strictly_copositive", cl.strictly_copositive}, {"p12_mu_critical", num(cl.p12_mu_critical)},
+              {"p13_applicable", cl.p13_applicable}, {"p13_epsilon_star", num(cl.p13_epsilon_star)},
+              {"p13_margin", num(cl.p13_margin)}, {"p14_value_frobenius", num(cl.p14_value_frobenius)},
+              {"p14_bound_frobenius", num(cl.p14_bound_frobenius)},
+              {"p14_margin_frobenius", num(cl.p14_margin_frobenius)},
+              {"p14_value_spectral", num(cl.p14_value_spectral)},
+              {"p14_bound_spectral", num(cl.p14_bound_spectral)},
+              {"p14_margin_spectral", num(cl.p14_margin_spectral)}};
+}
+
+// sliding_lcp: 003's sliding LCP when every active unilateral contact slides (2D), null otherwise.
+inline json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
+  if (state.dimension != 2 || p.size() == 0) return nullptr;
+  std::vector<Index> bil, uni;
+  bool all_sliding = true;
+  for (Index j = 0; j < p.size(); ++j) {
+    if (p.bilateral[j]) bil.push_back(j);
+    else {
+      uni.push_back(j);
+      all_sliding = all_sliding && p.sliding[j];
     }
   }
+  if (uni.empty() || !all_sliding) return nullptr;
+  return section([&] {
+    const Index d1 = state.dimension - 1;
+    const Index n = state.dofs(), nb = static_cast<Index>(bil.size()), nu = static_cast<Index>(uni.size());
+    Matrix W(n, nb + nu), HT(n, nu);
+    Vector cn(nb + nu), mu(nu), xi(nu);
+    for (Index k = 0; k < nb; ++k) {
+      W.col(k) = p.N.col(bil[k]);
+      cn[k] = p.c_n[bil[k]];
+    }
+    for (Index k = 0; k < nu; ++k) {
+      const Index j = uni[k];
+      W.col(nb + k) = p.N.col(j);
+      cn[nb + k] = p.c_n[j];
+      HT.col(k) = p.T.col(j * d1);
+      mu[k] = p.mu[j];
+      xi[k] = p.slip_direction(0, j) > 0 ? 1.0 : -1.0;
+    }
+    const SlidingContactLcp lcp = sliding_contact_lcp(state.M, state.F, W, nb, HT, cn, mu, xi);
+    const SlidingLcpClassification cl = classify_sliding_lcp(lcp, mu, xi, nb);
+    return json{{"G", mat(lcp.G)}, {"P", mat(lcp.P)}, {"D", mat(lcp.D)}, {"b", vec(lcp.b)},
+                {"rho", vec(lcp.rho)}, {"xi", vec(xi)}, {"classification", classification_json(cl)}};
+  });
+}
 
+// quasi_velocities: analysis/kinetic_quasi_velocities.hpp; throws if not computable.
+inline json quasi_velocities_json(const ContactState& state) {
+  const KineticQuasiVelocities k = kinetic_quasi_velocities(state);
+  const EnergySplit e = k.energy(state.v);
+  return json{{"constraints", indices(k.constraint_index)}, {"bilateral_count", k.bilateral_count},
+              {"rho", vec(k.rho)}, {"N", mat(k.N)}, {"angles", mat(k.angles)}, {"G", mat(k.G)},
+              {"energy", json{{"total", e.total}, {"normal", e.normal}, {"tangential", e.tangential}}}};
+}
+
+// all_sticking: analysis/all_sticking.hpp; throws if not computable.
+inline json all_sticking_json(const ContactState& state) {
+  const AllStickingResult a = all_sticking(state);
+  return json{{"status", to_string(a.status)},
+              {"constraints", indices(a.constraints)},
+              {"prop1", json{{"rank_J", a.prop1.rank_J},
+                             {"columns", a.prop1.columns},
+                             {"full_column_rank", a.prop1.full_column_rank},
+                             {"kernel_condition", a.prop1.kernel_condition},
+                             {"range_condition", a.prop1.range_condition},
+                             {"kkt_invertible", a.prop1.kkt_invertible},
+                             {"unique_acceleration", a.prop1.unique_acceleration}}},
+              {"qddot", vec(a.qddot)}, {"lambda_n", vec(a.lambda_n)}, {"lambda_t", mat(a.lambda_t.transpose())},
+              {"a_n", vec(a.a_n)}, {"lambda_min_norm", vec(a.lambda_min_norm)}, {"null_basis", mat(a.null_basis)},
+              {"unique_acceleration", a.unique_acceleration}, {"detaching", indices(a.detaching)},
+              {"at_cone_edge", indices(a.at_cone_edge)}, {"min_margin", num(a.min_margin)},
+              {"message", a.message}};
+}
+
+// The whole report for one state. `system` is a label for the output.
+inline json analyze(const ContactState& state, const std::string& system, bool with_all_sticking) {
+  state.validate();
+  json out;
+  out["system"] = system;
+  out["dimension"] = state.dimension;
+  out["t"] = state.t;
+  out["q"] = vec(state.q);
+  out["v"] = vec(state.v);
+
+  const AccelerationProblem p = build_acceleration_problem(state);
+  out["contacts"] = contacts_json(state, p);
+  out["active"] = indices(p.active);
+  out["problem"] = problem_json(p);
+  out["modes"] = section([&] { return modes_json(state); });
+  painleve_sections(state, p, out);
+  out["sliding_lcp"] = sliding_lcp_json(state, p);
+
+  // matrix_tests keeps the Delassus entry when only the sliding matrix fails.
   json mt;
   try {
     mt["delassus_nn"] = matrix_tests(p.delassus_nn);
@@ -290,51 +287,8 @@ inline json analyze(const ContactState& state, const std::string& system, bool w
   }
   out["matrix_tests"] = mt;
 
-  try {
-    const KineticQuasiVelocities k = kinetic_quasi_velocities(state);
-    json kj;
-    kj["constraints"] = indices(k.constraint_index);
-    kj["bilateral_count"] = k.bilateral_count;
-    kj["rho"] = vec(k.rho);
-    kj["N"] = mat(k.N);
-    kj["angles"] = mat(k.angles);
-    kj["G"] = mat(k.G);
-    const EnergySplit e = k.energy(state.v);
-    kj["energy"] = json{{"total", e.total}, {"normal", e.normal}, {"tangential", e.tangential}};
-    out["quasi_velocities"] = kj;
-  } catch (const std::exception& e) {
-    out["quasi_velocities"] = json{{"error", e.what()}};
-  }
-
-  if (with_all_sticking) {
-    try {
-      const AllStickingResult a = all_sticking(state);
-      json aj;
-      aj["status"] = to_string(a.status);
-      aj["constraints"] = indices(a.constraints);
-      aj["prop1"] = json{{"rank_J", a.prop1.rank_J},
-                         {"columns", a.prop1.columns},
-                         {"full_column_rank", a.prop1.full_column_rank},
-                         {"kernel_condition", a.prop1.kernel_condition},
-                         {"range_condition", a.prop1.range_condition},
-                         {"kkt_invertible", a.prop1.kkt_invertible},
-                         {"unique_acceleration", a.prop1.unique_acceleration}};
-      aj["qddot"] = vec(a.qddot);
-      aj["lambda_n"] = vec(a.lambda_n);
-      aj["lambda_t"] = mat(a.lambda_t.transpose());
-      aj["a_n"] = vec(a.a_n);
-      aj["lambda_min_norm"] = vec(a.lambda_min_norm);
-      aj["null_basis"] = mat(a.null_basis);
-      aj["unique_acceleration"] = a.unique_acceleration;
-      aj["detaching"] = indices(a.detaching);
-      aj["at_cone_edge"] = indices(a.at_cone_edge);
-      aj["min_margin"] = num(a.min_margin);
-      aj["message"] = a.message;
-      out["all_sticking"] = aj;
-    } catch (const std::exception& e) {
-      out["all_sticking"] = json{{"error", e.what()}};
-    }
-  }
+  out["quasi_velocities"] = section([&] { return quasi_velocities_json(state); });
+  if (with_all_sticking) out["all_sticking"] = section([&] { return all_sticking_json(state); });
   return out;
 }
 

@@ -117,21 +117,9 @@ FrictionContactResult solve_admm(const FrictionContactProblem& problem, const Ad
     u = problem.W * z + problem.q;
     de_saxce(d, problem.mu, u, s);
     e = friction_contact_residual(problem, z, u);
-    res.residual_history.push_back(e);
-    res.iterations = k;
-    if (!std::isfinite(e)) {
-      res.status = Status::numerical_failure;
-      res.message = "NaN in the ADMM iterate";
+    if (fc_detail::end_of_iteration(res, k, e, st.tolerance, st.time_limit, clock,
+                                    "NaN in the ADMM iterate"))
       break;
-    }
-    if (e <= st.tolerance) {
-      res.status = Status::converged;
-      break;
-    }
-    if (clock.seconds() > st.time_limit) {
-      res.status = Status::time_limit;
-      break;
-    }
     const double primal = (r - z).norm();
     const double dual = rho * (z - zh).norm();
     // Acceleration with restart on the combined residual.

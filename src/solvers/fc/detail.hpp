@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the frictional-contact solvers (private to src/solvers/fc).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,32 @@ inline void finish(FrictionContactResult& res, const FrictionContactProblem& p, 
   res.r = std::move(r);
   res.residual = friction_contact_residual(p, res.r, res.u);
   res.seconds = clock.seconds();
+}
+
+// End-of-iteration bookkeeping of the iterative solvers (ADMM, global ADMM): records the residual
+// eₖ of iteration k (residual_history, iterations = k) and says whether the loop stops, with the
+// status, tested in this order:
+//   eₖ not finite → numerical_failure (message nan_message),  eₖ ≤ ε → converged,
+//   elapsed time > time_limit → time_limit.
+// Otherwise returns false and leaves the status (max_iterations) as it is.
+inline bool end_of_iteration(FrictionContactResult& res, int k, double e, double tolerance,
+                             double time_limit, const Stopwatch& clock, const char* nan_message) {
+  res.residual_history.push_back(e);
+  res.iterations = k;
+  if (!std::isfinite(e)) {
+    res.status = Status::numerical_failure;
+    res.message = nan_message;
+    return true;
+  }
+  if (e <= tolerance) {
+    res.status = Status::converged;
+    return true;
+  }
+  if (clock.seconds() > time_limit) {
+    res.status = Status::time_limit;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace moreau::fc_detail

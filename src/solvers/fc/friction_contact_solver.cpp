@@ -26,40 +26,17 @@ struct Entry {
   LocalSolve solve;
 };
 
-FrictionContactResult run_nsgs(const FrictionContactProblem& p, const FrictionContactSettings& s,
-                               const Vector& g) {
-  return solve_nsgs(p,
-                    NsgsSettings{.tolerance = s.tolerance,
-                                 .max_iterations = s.max_iterations,
-                                 .time_limit = s.time_limit},
-                    g);
-}
-
-FrictionContactResult run_newton_ac(const FrictionContactProblem& p,
-                                   const FrictionContactSettings& s, const Vector& g) {
-  return solve_newton_ac(p,
-                         NewtonSettings{.tolerance = s.tolerance,
-                                        .max_iterations = s.max_iterations,
-                                        .time_limit = s.time_limit},
-                         g);
-}
-
-FrictionContactResult run_newton_fb(const FrictionContactProblem& p,
-                                   const FrictionContactSettings& s, const Vector& g) {
-  return solve_newton_fb(p,
-                         NewtonSettings{.tolerance = s.tolerance,
-                                        .max_iterations = s.max_iterations,
-                                        .time_limit = s.time_limit},
-                         g);
-}
-
-FrictionContactResult run_admm(const FrictionContactProblem& p, const FrictionContactSettings& s,
-                               const Vector& g) {
-  return solve_admm(p,
-                    AdmmSettings{.tolerance = s.tolerance,
-                                 .max_iterations = s.max_iterations,
-                                 .time_limit = s.time_limit},
-                    g);
+// Adapter of an iterative solver to the registry: the common settings (tolerance, iteration
+// and time budgets) copied into the solver's own settings type, its other fields at their defaults.
+template <typename Settings,
+          FrictionContactResult (*Solve)(const FrictionContactProblem&, const Settings&, const Vector&)>
+FrictionContactResult run_iterative(const FrictionContactProblem& p, const FrictionContactSettings& s,
+                                    const Vector& g) {
+  return Solve(p,
+               Settings{.tolerance = s.tolerance,
+                        .max_iterations = s.max_iterations,
+                        .time_limit = s.time_limit},
+               g);
 }
 
 FrictionContactResult run_lemke_pyramid(const FrictionContactProblem& p,
@@ -132,16 +109,17 @@ const std::vector<Entry>& registry() {
        "NSGS, then Alart-Curnier Newton from its iterate when NSGS stalls, alternating (default)",
        run_hybrid},
       {"nsgs", true, true,
-       "nonsmooth Gauss-Seidel over contacts, exact one-contact solver (Coulomb cone)", run_nsgs},
+       "nonsmooth Gauss-Seidel over contacts, exact one-contact solver (Coulomb cone)",
+       run_iterative<NsgsSettings, solve_nsgs>},
       {"newton_ac", true, true,
        "semismooth Newton on the Alart-Curnier function, sparse LU, Armijo line search",
-       run_newton_ac},
+       run_iterative<NewtonSettings, solve_newton_ac>},
       {"newton_fb", true, true,
        "semismooth Newton on the Fischer-Burmeister SOCCP function, sparse LU, Armijo line search",
-       run_newton_fb},
+       run_iterative<NewtonSettings, solve_newton_fb>},
       {"admm", true, true,
        "ADMM with De Saxce's correction, Nesterov acceleration, W + rho I factorized (LDLt)",
-       run_admm},
+       run_iterative<AdmmSettings, solve_admm>},
       {"lemke_pyramid", true, true,
        "pyramidal friction cone (8 edges in 3D, exact in 2D) as one dense LCP, Lemke; small problems",
        run_lemke_pyramid},

@@ -149,21 +149,9 @@ FrictionContactResult solve_global_admm(const GlobalFrictionContactProblem& prob
       }
       r -= rho * (u + s - xi);
       const double e = global_friction_contact_residual(problem, v, r);
-      res.residual_history.push_back(e);
-      res.iterations = k;
-      if (!std::isfinite(e)) {
-        res.status = Status::numerical_failure;
-        res.message = "NaN in the global ADMM iterate";
+      if (fc_detail::end_of_iteration(res, k, e, st.tolerance, st.time_limit, clock,
+                                      "NaN in the global ADMM iterate"))
         break;
-      }
-      if (e <= st.tolerance) {
-        res.status = Status::converged;
-        break;
-      }
-      if (clock.seconds() > st.time_limit) {
-        res.status = Status::time_limit;
-        break;
-      }
     }
   }
   res.u = problem.H.transpose() * v + problem.w;

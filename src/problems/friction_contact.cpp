@@ -47,7 +47,7 @@ void GlobalFrictionContactProblem::validate() const {
 double friction_contact_local_error(int dimension, double mu, const double* r, const double* u) {
   if (dimension == 3) {
     const Vector3 ri(r[0], r[1], r[2]);
-    const double ut = std::hypot(u[1], u[2]);
+    const double ut = std::sqrt(u[1] * u[1] + u[2] * u[2]);
     const Vector3 uhat(u[0] + mu * ut, u[1], u[2]);
     return (ri - project_on_coulomb_cone(Vector3(ri - uhat), mu)).norm();
   }

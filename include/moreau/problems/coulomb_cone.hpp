@@ -14,7 +14,7 @@ namespace moreau {
 // Projects the 3-vector x = (x_n, x_t1, x_t2) onto K_μ (μ ≥ 0).
 inline Vector3 project_on_coulomb_cone(const Vector3& x, double mu) {
   const double xn = x[0];
-  const double tn = std::hypot(x[1], x[2]);
+  const double tn = std::sqrt(x[1] * x[1] + x[2] * x[2]);
   if (tn <= mu * xn) return x;
   if (mu * tn <= -xn) return Vector3::Zero();
   const double alpha = (xn + mu * tn) / (1.0 + mu * mu);

@@ -15,6 +15,11 @@ ContactBlock make_contact_block(int dimension, const Matrix3& W) {
     Eigen::FullPivLU<Matrix3> lu(W);
     b.invertible = lu.isInvertible() && lu.rcond() > 1e-14;
     if (b.invertible) b.Winv = lu.inverse();
+    // normal and tangential directions decoupled, tangential block isotropic (spheres, discs)
+    const double tol = 1e-12 * W.cwiseAbs().maxCoeff();
+    b.decoupled_isotropic = W(0, 0) > 0.0 && std::abs(W(0, 1)) <= tol && std::abs(W(0, 2)) <= tol &&
+                            std::abs(W(1, 0)) <= tol && std::abs(W(2, 0)) <= tol && std::abs(W(1, 2)) <= tol &&
+                            std::abs(W(2, 1)) <= tol && std::abs(W(1, 1) - W(2, 2)) <= tol && W(1, 1) > 0.0;
   } else {
     const Matrix2 W2 = W.topLeftCorner<2, 2>();
     const double det = W2.determinant();
@@ -138,10 +143,20 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
     r = Vector3(-q[0] / W(0, 0), 0.0, 0.0);
     return true;
   }
+  if (block.decoupled_isotropic) {
+    // W = diag(w_n, w_t, w_t): r_n = −q_n/w_n, r_t = −q_t/w_t projected on the disc ‖r_t‖ ≤ μ r_n,
+    // which is exact here: sliding gives u_t = q_t (1 − μ r_n w_t/‖q_t‖), opposite to r_t.
+    const double rn = -q[0] / W(0, 0);
+    Vector2 rt = -q.tail<2>() / W(1, 1);
+    const double nt = rt.norm();
+    if (nt > mu * rn) rt *= mu * rn / nt;
+    r = Vector3(rn, rt[0], rt[1]);
+    return true;
+  }
   Vector3 stick = Vector3::Zero();
   if (block.invertible) {
     stick = -block.Winv * q;
-    const double tn = std::hypot(stick[1], stick[2]);
+    const double tn = std::sqrt(stick[1] * stick[1] + stick[2] * stick[2]);
     if (stick[0] > 0.0 && tn <= mu * stick[0] * (1.0 + 1e-12)) {
       r = stick;
       return true;
@@ -156,7 +171,7 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
                         -qn * mu * e12 + mu * b2 * q1,
                         -qn * mu * (e11 - e22) + mu * (b1 * q1 - b2 * q2)};
   const double utol = 1e-11 * (q.norm() + W.norm() * std::abs(qn) / a);
-  const double tn0 = std::hypot(r[1], r[2]);
+  const double tn0 = std::sqrt(r[1] * r[1] + r[2] * r[2]);
   const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
   const double theta0 = have_theta0 ? std::atan2(r[2], r[1]) : 0.0;
   Vector3 cand;

@@ -24,6 +24,7 @@ struct ContactBlock {
   Matrix3 W = Matrix3::Zero();     // diagonal block W_ii
   Matrix3 Winv = Matrix3::Zero();  // its inverse when invertible
   bool invertible = false;
+  bool decoupled_isotropic = false;  // 3D: W = diag(w_n, w_t, w_t) to 1e-12 (closed-form case)
 };
 
 ContactBlock make_contact_block(int dimension, const Matrix3& W);

@@ -1,0 +1,284 @@
+#include "moreau/solvers/fc/body_block_nsgs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/common/error.hpp"
+#include "moreau/common/timer.hpp"
+#include "moreau/solvers/fc/local_solver.hpp"
+#include "moreau/problems/coulomb_cone.hpp"
+
+namespace moreau {
+namespace {
+
+// Per-contact data of one solve, fixed sizes D (contact) × Mb (body velocities).
+template <int D, int Mb>
+struct ContactData {
+  using Rows = Eigen::Matrix<double, D, Mb>;
+  using Cols = Eigen::Matrix<double, Mb, D>;
+  Index a = -1, b = -1;    // velocity offsets a·Mb, b·Mb (−1: fixed body)
+  Rows Ja, Jb;
+  Cols MJa, MJb;           // M_a⁻¹ J_aᵀ, M_b⁻¹ J_bᵀ
+  ContactBlock block;      // W_cc (+ compliance on the normal entry) and its inverse
+  double compliance = 0.0; // c_c: ũ_n = u_n + c_c r_n
+};
+
+template <int Mb>
+struct BilateralData {
+  using Row = Eigen::Matrix<double, 1, Mb>;
+  Index a = -1, b = -1;
+  Row ga, gb;
+  Eigen::Matrix<double, Mb, 1> Mga, Mgb;  // M⁻¹ gᵀ per body
+  double W = 0.0;                         // g M⁻¹ gᵀ
+};
+
+template <int D, int Mb>
+class Solver {
+ public:
+  using VecD = Eigen::Matrix<double, D, 1>;
+  using VecM = Eigen::Matrix<double, Mb, 1>;
+  using MatM = Eigen::Matrix<double, Mb, Mb>;
+
+  explicit Solver(const BodyBlockFrictionContactProblem& p) : p_(p) {
+    const Index nc = p.contact_count();
+    contacts_.resize(static_cast<size_t>(nc));
+    for (Index c = 0; c < nc; ++c) {
+      const auto& in = p.contacts[c];
+      auto& k = contacts_[c];
+      Matrix3 W = Matrix3::Zero();
+      if (in.body_a >= 0) {
+        k.a = in.body_a * Mb;
+        k.Ja = in.J_a.template topLeftCorner<D, Mb>();
+        k.MJa = minv(in.body_a) * k.Ja.transpose();
+        W.template topLeftCorner<D, D>() += k.Ja * k.MJa;
+      }
+      if (in.body_b >= 0) {
+        k.b = in.body_b * Mb;
+        k.Jb = in.J_b.template topLeftCorner<D, Mb>();
+        k.MJb = minv(in.body_b) * k.Jb.transpose();
+        W.template topLeftCorner<D, D>() += k.Jb * k.MJb;
+      }
+      k.compliance = p.compliance_of(c);
+      W(0, 0) += k.compliance;
+      k.block = make_contact_block(D, W);
+    }
+    bilateral_.resize(p.bilateral.size());
+    for (size_t j = 0; j < p.bilateral.size(); ++j) {
+      const auto& in = p.bilateral[j];
+      auto& g = bilateral_[j];
+      if (in.body_a >= 0) {
+        g.a = in.body_a * Mb;
+        g.ga = in.g_a.template leftCols<Mb>();
+        g.Mga = minv(in.body_a) * g.ga.transpose();
+        g.W += g.ga.dot(g.Mga);
+      }
+      if (in.body_b >= 0) {
+        g.b = in.body_b * Mb;
+        g.gb = in.g_b.template leftCols<Mb>();
+        g.Mgb = minv(in.body_b) * g.gb.transpose();
+        g.W += g.gb.dot(g.Mgb);
+      }
+    }
+  }
+
+  // u_c = J_a v_a + J_b v_b + w_c
+  VecD local_velocity(const Vector& v, Index c) const {
+    const auto& k = contacts_[c];
+    VecD u = p_.w.template segment<D>(D * c);
+    if (k.a >= 0) u.noalias() += k.Ja * v.template segment<Mb>(k.a);
+    if (k.b >= 0) u.noalias() += k.Jb * v.template segment<Mb>(k.b);
+    return u;
+  }
+  double bilateral_velocity(const Vector& v, size_t j) const {
+    const auto& g = bilateral_[j];
+    double u = p_.w_bilateral[static_cast<Index>(j)];
+    if (g.a >= 0) u += g.ga.dot(v.template segment<Mb>(g.a));
+    if (g.b >= 0) u += g.gb.dot(v.template segment<Mb>(g.b));
+    return u;
+  }
+
+  // v = v_free + M⁻¹(H r + G p)
+  Vector velocity(const Vector& r, const Vector& pb) const {
+    Vector v = p_.v_free;
+    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) add_contact(v, c, r.template segment<D>(D * c));
+    for (size_t j = 0; j < bilateral_.size(); ++j) add_bilateral(v, j, pb[static_cast<Index>(j)]);
+    return v;
+  }
+
+  // The residual of the header at (r, p, v), with ‖q‖ computed here.
+  double residual(const Vector& r, const Vector& pb, const Vector& v, Vector* u_out) const {
+    double err2 = 0.0, u2 = 0.0, q2 = 0.0;
+    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
+      VecD u = local_velocity(v, c);
+      u[0] += contacts_[c].compliance * r[D * c];
+      if (u_out) u_out->template segment<D>(D * c) = u;
+      u2 += u.squaredNorm();
+      const double e = friction_contact_local_error(D, p_.mu[c], r.data() + D * c, u.data());
+      err2 += e * e;
+      q2 += local_velocity(p_.v_free, c).squaredNorm();
+    }
+    for (size_t j = 0; j < bilateral_.size(); ++j) {
+      const double u = bilateral_velocity(v, j);
+      err2 += u * u;
+      u2 += u * u;
+      const double q = bilateral_velocity(p_.v_free, j);
+      q2 += q * q;
+    }
+    const double scale = std::max({std::sqrt(q2), std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
+    return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+  }
+
+  BodyBlockSolution solve(const Vector& r_guess, const Vector& p_guess, const BodyBlockNsgsSettings& st) const {
+    Stopwatch watch;
+    const Index nc = static_cast<Index>(contacts_.size());
+    const Index nbl = static_cast<Index>(bilateral_.size());
+    BodyBlockSolution out;
+    out.solver = "body_block_nsgs";
+    out.r = r_guess.size() == D * nc ? r_guess : Vector::Zero(D * nc);
+    out.p = p_guess.size() == nbl ? p_guess : Vector::Zero(nbl);
+    Vector v = velocity(out.r, out.p);
+    out.u.resize(D * nc);
+    out.status = Status::max_iterations;
+    // ‖q‖ of the residual's scale, q = Hᵀ v_free + w (bilateral rows included)
+    double q2 = 0.0;
+    for (Index c = 0; c < nc; ++c) q2 += local_velocity(p_.v_free, c).squaredNorm();
+    for (Index j = 0; j < nbl; ++j) q2 += std::pow(bilateral_velocity(p_.v_free, static_cast<size_t>(j)), 2);
+    const double q_norm = std::sqrt(q2);
+    const double omega = st.relaxation;
+    for (int it = 1; it <= st.max_iterations; ++it) {
+      // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
+      double err2 = 0.0, u2 = 0.0;
+      for (Index j = 0; j < nbl; ++j) {
+        const auto& g = bilateral_[j];
+        const double u = bilateral_velocity(v, static_cast<size_t>(j));
+        err2 += u * u;
+        u2 += u * u;
+        if (g.W <= 1e-300) continue;
+        const double dp = -u / g.W;
+        out.p[j] += dp;
+        add_bilateral(v, static_cast<size_t>(j), dp);
+      }
+      // symmetric sweeps: forward on odd, backward on even iterations (force chains such as a
+      // stack are crossed in one sweep whichever way they run in the contact order)
+      for (Index cc = 0; cc < nc; ++cc) {
+        const Index c = cc;
+        const auto& k = contacts_[c];
+        const VecD r_old = out.r.template segment<D>(D * c);
+        VecD u = local_velocity(v, c);
+        u[0] += k.compliance * r_old[0];
+        const double e = friction_contact_local_error(D, p_.mu[c], r_old.data(), u.data());
+        err2 += e * e;
+        u2 += u.squaredNorm();
+        if (e == 0.0) continue;
+        const VecD q = u - k.block.W.template topLeftCorner<D, D>() * r_old;
+        VecD r_new = r_old;
+        solve_local(k.block, q, p_.mu[c], r_new);
+        if (omega != 1.0) r_new = project_cone(omega * r_new + (1.0 - omega) * r_old, p_.mu[c]);
+        const VecD dr = r_new - r_old;
+        if (dr.squaredNorm() == 0.0) continue;
+        out.r.template segment<D>(D * c) = r_new;
+        add_contact(v, c, dr);
+      }
+      out.iterations = it;
+      const double scale = std::max({q_norm, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
+      const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+      if (!std::isfinite(gs) || !all_finite(out.r)) {
+        out.status = Status::numerical_failure;
+        out.message = "an impulse or velocity became NaN or infinite";
+        break;
+      }
+      if (gs <= st.tolerance) {
+        out.residual = residual(out.r, out.p, v, &out.u);
+        out.residual_history.push_back(out.residual);
+        if (out.residual <= st.tolerance) {
+          out.status = Status::converged;
+          break;
+        }
+      }
+      if (watch.seconds() > st.time_limit) {
+        out.status = Status::time_limit;
+        break;
+      }
+    }
+    if (out.status != Status::converged) out.residual = residual(out.r, out.p, v, &out.u);
+    out.v = std::move(v);
+    out.seconds = watch.seconds();
+    return out;
+  }
+
+ private:
+  MatM minv(Index body) const { return p_.mass_inverse[body].template topLeftCorner<Mb, Mb>(); }
+
+  void add_contact(Vector& v, Index c, const VecD& dr) const {
+    const auto& k = contacts_[c];
+    if (k.a >= 0) v.template segment<Mb>(k.a).noalias() += k.MJa * dr;
+    if (k.b >= 0) v.template segment<Mb>(k.b).noalias() += k.MJb * dr;
+  }
+  void add_bilateral(Vector& v, size_t j, double dp) const {
+    const auto& g = bilateral_[j];
+    if (g.a >= 0) v.template segment<Mb>(g.a) += dp * g.Mga;
+    if (g.b >= 0) v.template segment<Mb>(g.b) += dp * g.Mgb;
+  }
+  static VecD project_cone(const VecD& x, double mu) {
+    if constexpr (D == 3) return project_on_coulomb_cone(Vector3(x), mu);
+    else return project_on_coulomb_cone(Vector2(x), mu);
+  }
+  static void solve_local(const ContactBlock& block, const VecD& q, double mu, VecD& r) {
+    if constexpr (D == 3) {
+      Vector3 rr = r;
+      solve_one_contact_3d(block, Vector3(q), mu, rr);
+      r = rr;
+    } else {
+      Vector2 rr = r;
+      solve_one_contact_2d(block, Vector2(q), mu, rr);
+      r = rr;
+    }
+  }
+
+  const BodyBlockFrictionContactProblem& p_;
+  std::vector<ContactData<D, Mb>> contacts_;
+  std::vector<BilateralData<Mb>> bilateral_;
+};
+
+}  // namespace
+
+BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& problem, const Vector& r_guess,
+                                        const Vector& p_guess, const BodyBlockNsgsSettings& settings) {
+  problem.validate();
+  MOREAU_REQUIRE(settings.relaxation > 0.0 && settings.relaxation < 2.0,
+                 "body_block_nsgs: relaxation ω = {} must lie in (0, 2)", settings.relaxation);
+  MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations > 0,
+                 "body_block_nsgs: tolerance {} and max_iterations {} must be > 0", settings.tolerance,
+                 settings.max_iterations);
+  MOREAU_REQUIRE(r_guess.size() == 0 || r_guess.size() == problem.dimension * problem.contact_count(),
+                 "body_block_nsgs: the guess r has {} entries, expected {}", r_guess.size(),
+                 problem.dimension * problem.contact_count());
+  MOREAU_REQUIRE(p_guess.size() == 0 || p_guess.size() == static_cast<Index>(problem.bilateral.size()),
+                 "body_block_nsgs: the guess p has {} entries, expected {}", p_guess.size(), problem.bilateral.size());
+  if (problem.dimension == 3) return Solver<3, 6>(problem).solve(r_guess, p_guess, settings);
+  return Solver<2, 3>(problem).solve(r_guess, p_guess, settings);
+}
+
+BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& problem, const Vector& r, const Vector& p,
+                                      double tolerance) {
+  problem.validate();
+  const Index nbl = static_cast<Index>(problem.bilateral.size());
+  MOREAU_REQUIRE(r.size() == problem.dimension * problem.contact_count() && (p.size() == nbl || p.size() == 0),
+                 "evaluate_body_block: r has {} and p {} entries, expected {} and {}", r.size(), p.size(),
+                 problem.dimension * problem.contact_count(), nbl);
+  BodyBlockSolution out;
+  out.solver = "evaluate";
+  out.r = r;
+  out.p = p.size() == nbl ? p : Vector::Zero(nbl);
+  out.u.resize(r.size());
+  auto run = [&](const auto& s) {
+    out.v = s.velocity(out.r, out.p);
+    out.residual = s.residual(out.r, out.p, out.v, &out.u);
+  };
+  if (problem.dimension == 3) run(Solver<3, 6>(problem));
+  else run(Solver<2, 3>(problem));
+  out.status = out.residual <= tolerance ? Status::converged : Status::max_iterations;
+  return out;
+}
+
+}  // namespace moreau

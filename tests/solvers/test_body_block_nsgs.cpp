@@ -1,0 +1,211 @@
+// Body-block NSGS (solvers/fc/body_block_nsgs.hpp): closed-form one-contact cases, random
+// multi-body problems checked with the global residual of friction_contact.hpp and against the
+// registry's solvers on the condensed problem, bilateral rows, softening, relaxation, bad input.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "moreau/solvers/fc/body_block_nsgs.hpp"
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
+
+using namespace moreau;
+
+namespace {
+
+// A spatial body of mass m with inertia diag(I) (world axes).
+BodyMassBlock spatial_inverse(double m, double I) {
+  BodyMassBlock B = BodyMassBlock::Zero();
+  B.topLeftCorner<3, 3>() = Matrix3::Identity() / m;
+  B.bottomRightCorner<3, 3>() = Matrix3::Identity() / I;
+  return B;
+}
+
+// Contact rows of a point x (relative to the centre of body A) with frame columns (n, t1, t2):
+// J = [cᵀ, (x × c)ᵀ] per column c (world_contacts.hpp).
+ContactBodyRows point_rows(const Vector3& x, const Matrix3& frame) {
+  ContactBodyRows J;
+  for (int k = 0; k < 3; ++k) J.row(k) << frame.col(k).transpose(), x.cross(frame.col(k)).transpose();
+  return J;
+}
+
+// A sphere (radius ρ) on the ground with free velocity v_free: one contact below its centre.
+BodyBlockFrictionContactProblem sphere_on_ground(const Vector3& v_lin, const Vector3& omega, double mu) {
+  BodyBlockFrictionContactProblem p;
+  p.dimension = 3;
+  p.mass_inverse = {spatial_inverse(2.0, 0.4 * 2.0 * 0.01)};  // m = 2 kg, ρ = 0.1 m
+  p.v_free.resize(6);
+  p.v_free << v_lin, omega;
+  BodyBlockContact c;
+  c.body_a = 0;
+  Matrix3 frame;  // columns n = z, t1 = x, t2 = y
+  frame << Vector3::UnitZ(), Vector3::UnitX(), Vector3::UnitY();
+  c.J_a = point_rows(Vector3(0, 0, -0.1), frame);
+  p.contacts = {c};
+  p.w = Vector::Zero(3);
+  p.mu = Vector::Constant(1, mu);
+  p.w_bilateral.resize(0);
+  return p;
+}
+
+// Random problem: nb spatial bodies, nc contacts between random pairs or with the ground.
+BodyBlockFrictionContactProblem random_problem(int nb, int nc, unsigned seed, double mu_max) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> n01;
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  BodyBlockFrictionContactProblem p;
+  p.dimension = 3;
+  for (int b = 0; b < nb; ++b) p.mass_inverse.push_back(spatial_inverse(0.5 + u01(rng), 0.05 + 0.1 * u01(rng)));
+  p.v_free.resize(6 * nb);
+  for (Index i = 0; i < p.v_free.size(); ++i) p.v_free[i] = n01(rng);
+  p.w = Vector::Zero(3 * nc);
+  p.mu.resize(nc);
+  for (int c = 0; c < nc; ++c) {
+    BodyBlockContact k;
+    k.body_a = static_cast<Index>(u01(rng) * nb);
+    k.body_b = u01(rng) < 0.3 ? -1 : static_cast<Index>(u01(rng) * nb);
+    if (k.body_b == k.body_a) k.body_b = -1;
+    const Vector3 n = Vector3(n01(rng), n01(rng), n01(rng)).normalized();
+    const Matrix3 F = Eigen::Quaterniond::FromTwoVectors(Vector3::UnitZ(), n).toRotationMatrix();
+    Matrix3 frame;
+    frame << F.col(2), F.col(0), F.col(1);
+    k.J_a = point_rows(0.1 * Vector3(n01(rng), n01(rng), n01(rng)), frame);
+    if (k.body_b >= 0) k.J_b = -point_rows(0.1 * Vector3(n01(rng), n01(rng), n01(rng)), frame);
+    p.contacts.push_back(k);
+    p.mu[c] = mu_max * u01(rng);
+    p.w[3 * c] = -0.2 * u01(rng);  // restitution-like term
+  }
+  p.w_bilateral.resize(0);
+  return p;
+}
+
+}  // namespace
+
+// Sphere falling onto the ground with v_n = −1 m/s and no tangential motion: the impulse stops
+// the normal velocity, r = (m·1, 0, 0) = (2, 0, 0) N·s, and the sphere ends at rest.
+TEST(BodyBlockNsgs, SphereStopsOnTheGround) {
+  const auto p = sphere_on_ground(Vector3(0, 0, -1), Vector3::Zero(), 0.5);
+  const BodyBlockSolution s = solve_body_block_nsgs(p);
+  ASSERT_TRUE(s.converged()) << s.residual;
+  EXPECT_NEAR(s.r[0], 2.0, 1e-12);
+  EXPECT_NEAR(s.r.tail<2>().norm(), 0.0, 1e-12);
+  EXPECT_NEAR(s.v.norm(), 0.0, 1e-12);
+}
+
+// Sliding sphere (no spin) with v = (3, 0, −1): the normal impulse m·1 = 2 N·s, and the friction
+// bound μ r_n = 1 N·s is below what sticking needs. Sticking the contact point needs
+// Δv_x − ρ Δω_y = −3 with Δv_x = r_x/m, Δω_y = ρ r_x / I → r_x = −3/(1/m + ρ²/I) = −3/(0.5 + 1.25),
+// |r_x| = 1.714 > 1: slip, r_x = −1, v_x⁺ = 3 − 0.5 = 2.5, ω_y⁺ = −ρ r_x/I = 0.1/0.008 = 12.5 rad/s (the torque of a backward force at the bottom).
+TEST(BodyBlockNsgs, SphereSlidesWithCoulombImpulse) {
+  const auto p = sphere_on_ground(Vector3(3, 0, -1), Vector3::Zero(), 0.5);
+  const BodyBlockSolution s = solve_body_block_nsgs(p);
+  ASSERT_TRUE(s.converged()) << s.residual;
+  EXPECT_NEAR(s.r[0], 2.0, 1e-12);
+  EXPECT_NEAR(s.r[1], -1.0, 1e-12);
+  EXPECT_NEAR(s.r[2], 0.0, 1e-12);
+  EXPECT_NEAR(s.v[0], 2.5, 1e-12);
+  EXPECT_NEAR(s.v[4], 12.5, 1e-10);
+}
+
+// Random multi-body problems: the result satisfies the global problem M v = H r + M v_free,
+// u = Hᵀv + w with the natural-map residual below the tolerance (global_friction_contact_residual,
+// computed independently from to_global()), and the velocities agree with the registry's Newton
+// on the condensed problem (μ ≤ 0.3: unique velocities in these well-conditioned problems).
+TEST(BodyBlockNsgs, RandomProblemsMatchGlobalResidualAndRegistry) {
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    const auto p = random_problem(6, 10, seed, 0.3);
+    BodyBlockNsgsSettings st;
+    st.tolerance = 1e-10;
+    st.max_iterations = 20000;
+    const BodyBlockSolution s = solve_body_block_nsgs(p, Vector(), Vector(), st);
+    ASSERT_TRUE(s.converged()) << "seed " << seed << " residual " << s.residual;
+    const GlobalFrictionContactProblem g = p.to_global();
+    EXPECT_LE(global_friction_contact_residual(g, s.v, s.r), 1e-8) << "seed " << seed;
+    const FrictionContactResult ref =
+        solve_friction_contact(p.condensed(), "newton_fb", FrictionContactSettings{.tolerance = 1e-10});
+    ASSERT_TRUE(ref.converged()) << "seed " << seed;
+    const BodyBlockSolution at_ref = evaluate_body_block(p, ref.r);
+    EXPECT_LE((at_ref.v - s.v).norm(), 1e-6 * (1.0 + s.v.norm())) << "seed " << seed;
+  }
+}
+
+// Over-relaxation changes the path, not the answer: both runs are certified by the residual and
+// give the same velocities.
+TEST(BodyBlockNsgs, RelaxationKeepsTheSolution) {
+  const auto p = random_problem(5, 8, 77, 0.2);
+  BodyBlockNsgsSettings plain{.tolerance = 1e-11, .max_iterations = 20000};
+  BodyBlockNsgsSettings relaxed = plain;
+  relaxed.relaxation = 1.5;
+  const auto a = solve_body_block_nsgs(p, Vector(), Vector(), plain);
+  const auto b = solve_body_block_nsgs(p, Vector(), Vector(), relaxed);
+  ASSERT_TRUE(a.converged() && b.converged());
+  EXPECT_LE((a.v - b.v).norm(), 1e-7 * (1.0 + a.v.norm()));
+}
+
+// Softening: ũ_n = u_n + c r_n ≥ 0 ⊥ r_n. Sphere with v_n = −1, no friction, m = 2:
+// u_n = −1 + r_n/m, so u_n + c r_n = 0 gives r_n = 1/(1/m + c); with c = 0.5, r_n = 1 and the
+// sphere keeps u_n = −0.5 m/s.
+TEST(BodyBlockNsgs, ComplianceSoftensTheNormalImpulse) {
+  auto p = sphere_on_ground(Vector3(0, 0, -1), Vector3::Zero(), 0.0);
+  p.compliance = Vector::Constant(1, 0.5);
+  const BodyBlockSolution s = solve_body_block_nsgs(p);
+  ASSERT_TRUE(s.converged());
+  EXPECT_NEAR(s.r[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.v[2], -0.5, 1e-12);
+  // the condensed form carries the same softening: W_nn = 1/m + c
+  const FrictionContactProblem fc = p.condensed();
+  EXPECT_NEAR(Matrix(fc.W)(0, 0), 1.0, 1e-12);
+}
+
+// Bilateral rows: a body pinned to the world by three rows fixing its centre's velocity
+// (u_j = v_j + w_j = 0 for j = x, y, z with w = (0.1, 0, 0)) and one contact pushing up:
+// the centre velocity ends at (−0.1, 0, 0) whatever the free velocity, and the contact (below the
+// centre, frictionless) takes no impulse since the rows already stop the fall.
+TEST(BodyBlockNsgs, BilateralRowsHoldTheirVelocity) {
+  auto p = sphere_on_ground(Vector3(0.3, -0.2, -1), Vector3(0, 0, 0.5), 0.0);
+  for (int k = 0; k < 3; ++k) {
+    BodyBlockBilateral g;
+    g.body_a = 0;
+    g.g_a[k] = 1.0;
+    p.bilateral.push_back(g);
+  }
+  p.w_bilateral = Vector3(0.1, 0.0, 0.0);
+  BodyBlockNsgsSettings st{.tolerance = 1e-12};
+  const BodyBlockSolution s = solve_body_block_nsgs(p, Vector(), Vector(), st);
+  ASSERT_TRUE(s.converged()) << s.residual;
+  EXPECT_NEAR(s.v[0], -0.1, 1e-10);
+  EXPECT_NEAR(s.v[1], 0.0, 1e-10);
+  EXPECT_NEAR(s.v[2], 0.0, 1e-10);
+  EXPECT_NEAR(s.v[5], 0.5, 1e-12);  // spin about z untouched
+  EXPECT_NEAR(s.p[0], 2.0 * (-0.1 - 0.3), 1e-9);  // m Δv_x
+  EXPECT_NEAR(s.r[0], 0.0, 1e-9);
+}
+
+// A warm start at the solution converges in one sweep.
+TEST(BodyBlockNsgs, WarmStartAtTheSolutionTakesOneSweep) {
+  const auto p = random_problem(4, 6, 5, 0.3);
+  BodyBlockNsgsSettings st{.tolerance = 1e-10, .max_iterations = 20000};
+  const auto a = solve_body_block_nsgs(p, Vector(), Vector(), st);
+  ASSERT_TRUE(a.converged());
+  const auto b = solve_body_block_nsgs(p, a.r, Vector(), st);
+  EXPECT_TRUE(b.converged());
+  EXPECT_EQ(b.iterations, 1);
+}
+
+TEST(BodyBlockNsgs, BadInputIsRejected) {
+  auto p = sphere_on_ground(Vector3(0, 0, -1), Vector3::Zero(), 0.5);
+  EXPECT_THROW(solve_body_block_nsgs(p, Vector::Zero(2)), std::invalid_argument);
+  p.mu[0] = -1.0;
+  EXPECT_THROW(solve_body_block_nsgs(p), std::invalid_argument);
+  p.mu[0] = 0.5;
+  p.contacts[0].body_a = 3;
+  EXPECT_THROW(solve_body_block_nsgs(p), std::invalid_argument);
+  p.contacts[0].body_a = 0;
+  p.v_free[0] = NAN;
+  EXPECT_THROW(solve_body_block_nsgs(p), std::invalid_argument);
+  p.v_free[0] = 0.0;
+  BodyBlockNsgsSettings st;
+  st.relaxation = 2.0;
+  EXPECT_THROW(solve_body_block_nsgs(p, Vector(), Vector(), st), std::invalid_argument);
+  p.compliance = Vector::Constant(1, -1.0);
+  EXPECT_THROW(solve_body_block_nsgs(p), std::invalid_argument);
+}

@@ -3,6 +3,7 @@
 // largest penetration, drift of the resting stack over 2 s. The MJCF of each scene is written by
 // this program from the same numbers. A program, not a test: it prints a table
 // (docs/benchmarks.md, "## Simulation").
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -25,6 +26,12 @@ namespace {
 using namespace moreau;
 
 constexpr double kDt = 1e-3;  // s
+double g_tolerance = 1e-8;     // moreau's solver tolerance (--tol)
+int g_max_iterations = 500;     // moreau's solver sweeps (--iter)
+double g_relaxation = 1.7;     // body-block NSGS over-relaxation ω (--omega)
+// MuJoCo's contact buffer (nconmax) and constraint rows (njmax): large enough that no contact of
+// the sphere pile is dropped (its default of 100 contacts fills up in the pile).
+constexpr int kMujocoContacts = 1000;
 
 struct SceneSpec {
   std::string name;
@@ -49,7 +56,7 @@ SceneSpec box_stack() {
 SceneSpec sphere_pile(int count = 216) {
   SceneSpec s;
   s.name = "sphere_pile";
-  s.t_end = 0.1;
+  s.t_end = 1.0;
   s.mu = 0.5;
   const double r = s.sphere_radius, pitch = 2.0 * r + 0.01;
   const int side = 6;  // 6 × 6 per layer
@@ -129,8 +136,9 @@ Row run_moreau(const SceneSpec& s) {
   auto world = make_world(s);
   RigidWorldSystem sys(world, CollisionSettings{.margin = 0.02}, s.name);
   SimulationSettings st{.integrator = "timestepping", .t_end = s.t_end, .dt = kDt};
-  st.solver_tolerance = 1e-8;
-  st.solver_max_iterations = 500;
+  st.solver_tolerance = g_tolerance;
+  st.solver_max_iterations = g_max_iterations;
+  st.nsgs_relaxation = g_relaxation;
   st.record_interval = 0.1;
   const SimulationResult r = simulate(sys, st);
   Row row;
@@ -152,8 +160,9 @@ Row run_moreau(const SceneSpec& s) {
 std::string mjcf(const SceneSpec& s) {
   std::string x = fmt::format(
       "<mujoco model=\"{}\">\n  <option timestep=\"{}\" gravity=\"0 0 -9.81\" cone=\"elliptic\"/>\n"
+      "  <size nconmax=\"{}\" njmax=\"{}\"/>\n"
       "  <worldbody>\n    <geom type=\"plane\" size=\"5 5 0.1\" friction=\"{} 0.005 0.0001\"/>\n",
-      s.name, kDt, s.mu);
+      s.name, kDt, kMujocoContacts, 3 * kMujocoContacts, s.mu);
   if (s.wall > 0) {
     for (int sx : {-1, 1}) {
       x += fmt::format("    <geom type=\"box\" pos=\"{} 0 1\" size=\"0.05 {} 1\" friction=\"{} 0.005 0.0001\"/>\n",
@@ -218,11 +227,22 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
-int main() {
+// bench_sim [--tol=E] [SCENE ...]: the scenes named (box_stack, sphere_pile), all when none is;
+// E is moreau's solver tolerance (default 1e-8).
+int main(int argc, char** argv) {
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--tol=", 0) == 0) g_tolerance = std::stod(a.substr(6));
+    else if (a.rfind("--iter=", 0) == 0) g_max_iterations = std::stoi(a.substr(7));
+    else if (a.rfind("--omega=", 0) == 0) g_relaxation = std::stod(a.substr(8));
+    else only.push_back(a);
+  }
   std::printf("| scene | engine | steps | wall (s) | steps/s | largest penetration (m) | drift of top box (m) | note |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   std::vector<Row> rows;
   for (const SceneSpec& s : {box_stack(), sphere_pile()}) {
+    if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
     std::fprintf(stderr, "running %s (%zu bodies) ...\n", s.name.c_str(),
                  s.box_centres.size() + s.sphere_centres.size());
 #ifdef MOREAU_HAVE_MUJOCO

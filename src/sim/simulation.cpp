@@ -4,7 +4,10 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
+#include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/event_driven.hpp"
+#include "moreau/sim/impact_law.hpp"
+#include "moreau/sim/rigid_time_stepping.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -50,6 +53,10 @@ void validate(const SimulationSettings& s) {
   MOREAU_REQUIRE(s.solver_tolerance > 0.0 && s.solver_max_iterations > 0,
                  "simulation: solver tolerance {} and iterations {} must be > 0", s.solver_tolerance,
                  s.solver_max_iterations);
+  MOREAU_REQUIRE(s.nsgs_relaxation > 0.0 && s.nsgs_relaxation < 2.0,
+                 "simulation: nsgs_relaxation = {} must lie in (0, 2)", s.nsgs_relaxation);
+  MOREAU_REQUIRE(s.separation_steps >= 0, "simulation: separation_steps = {} must be ≥ 0", s.separation_steps);
+  MOREAU_REQUIRE(s.mode_velocity > 0.0, "simulation: mode_velocity = {} m/s must be > 0", s.mode_velocity);
   MOREAU_REQUIRE(s.projection_tolerance > 0.0, "simulation: projection_tolerance = {} m must be > 0",
                  s.projection_tolerance);
 }
@@ -75,10 +82,25 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
     MOREAU_REQUIRE(c.kind == ConstraintKind::bilateral || c.gap >= -allowed,
                    "simulation: the initial state interpenetrates at constraint '{}' (gap {} m < −{} m)",
                    c.name, c.gap, allowed);
+  // impact laws: of the contacts present now, and of every material of a rigid world (contacts
+  // that appear later carry one of these)
+  check_impact_laws(s0, settings.integrator);
+  if (const auto* rw = dynamic_cast<const RigidWorldSystem*>(&system)) {
+    for (const ContactMaterial& mat : rw->world().materials()) {
+      MOREAU_REQUIRE(is_impact_law(mat.law), "simulation: unknown impact law '{}' in a contact material (known: {})",
+                     mat.law, fmt::join(impact_law_names(), ", "));
+      MOREAU_REQUIRE(settings.integrator == "event" || mat.law == "newton",
+                     "simulation: impact law '{}' needs the event-driven integrator; time stepping applies "
+                     "Newton's restitution at the velocity level (law 'newton')",
+                     mat.law);
+    }
+  }
   Stopwatch watch;
-  SimulationResult res = settings.integrator == "event"
-                             ? simulate_event_driven(system, settings, q0, v0, progress)
-                             : simulate_time_stepping(system, settings, q0, v0, progress);
+  const auto* rigid = dynamic_cast<const RigidWorldSystem*>(&system);
+  SimulationResult res;
+  if (settings.integrator == "event") res = simulate_event_driven(system, settings, q0, v0, progress);
+  else if (rigid && settings.body_blocks) res = simulate_rigid_time_stepping(*rigid, settings, q0, v0, progress);
+  else res = simulate_time_stepping(system, settings, q0, v0, progress);
   res.wall_time = watch.seconds();
   return res;
 }

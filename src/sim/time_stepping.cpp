@@ -1,5 +1,6 @@
 #include "moreau/sim/time_stepping.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -82,14 +83,6 @@ double project_positions(const LagrangianSystem& sys, Vector& q, const Vector& v
   return worst;
 }
 
-// open: r_n below 1e-9 of the largest normal impulse of the step (solver round-off).
-std::string friction_mode(int d, double mu, const double* r, double rn_max) {
-  const double rn = r[0];
-  const double rt = d == 2 ? std::abs(r[1]) : std::hypot(r[1], r[2]);
-  if (rn <= 1e-9 * rn_max || rn <= 1e-300) return "open";
-  return rt < mu * rn * (1.0 - 1e-6) ? "stick" : "slip";
-}
-
 }  // namespace
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
@@ -113,6 +106,7 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
 
   std::unordered_map<std::string, Vector> warm;      // impulses of the previous step by contact name
   std::unordered_map<std::string, std::string> prev_mode;  // by contact name
+  std::unordered_map<std::string, std::pair<int, double>> ghosts;  // steps out of the index set, time left
   double emin = 0.0;
   detail::record_state(res, sys, t, q, v, emin);
   double next_record = st.record_interval;
@@ -153,6 +147,8 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       }
     }
     if (!any_warm) in.guess.resize(0);
+    in.compliance = Vector::Zero(nu);  // softening γ/h (ġ + γλ with λ = r/h)
+    for (Index a = 0; a < nu; ++a) in.compliance[a] = s.constraints[in.unilateral[a]].gamma / hk;
     in.w_bilateral.resize(static_cast<Index>(in.bilateral.size()));
     for (std::size_t b = 0; b < in.bilateral.size(); ++b)
       in.w_bilateral[b] = st.bilateral_feedback * s.constraints[in.bilateral[b]].gap / hk;
@@ -183,25 +179,30 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       const auto& c = s.constraints[in.unilateral[a]];
       const Vector ra = sol.r.segment(d * a, d);
       warm[c.name] = ra;
-      const std::string m = friction_mode(d, c.mu, ra.data(), rn_max);
-      modes[c.name] = m;
-      const Index id = ids.get(res, c.name);
       const auto pit = prev_mode.find(c.name);
       const std::string pm = pit == prev_mode.end() ? "open" : pit->second;
-      if (pm == "open" && m != "open" && un_minus[a] < -st.zeno_velocity)
-        res.events.push_back({t, "impact", id,
-                              fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus[a],
-                                          sol.u[d * a], c.restitution)});
-      else if (pm == "stick" && m == "slip")
-        res.events.push_back({t, "stick_to_slip", id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", ra[0] * c.mu)});
-      else if (pm == "slip" && m == "stick")
-        res.events.push_back({t, "slip_to_stick", id, "sliding velocity vanished"});
-      else if (pm != "open" && m == "open")
-        res.events.push_back({t, "separation", id, "r_n reached 0"});
+      Vector u_plus = sol.u.segment(d * a, d);  // Hᵀv⁺ (without the restitution term)
+      u_plus[0] -= in.w_unilateral[d * a] + in.compliance[a] * ra[0];
+      const std::string m = detail::contact_mode(d, ra.data(), u_plus.data(), rn_max, st.mode_velocity,
+                                                 pit == prev_mode.end() ? std::string() : pm);
+      modes[c.name] = m;
+      detail::push_step_event(res, t, ids.get(res, c.name), pm, m, un_minus[a], u_plus[0], ra[0], c.mu,
+                              c.restitution, st.zeno_velocity);
     }
-    for (const auto& [name, m] : prev_mode)
-      if (m != "open" && !modes.count(name))
-        res.events.push_back({t, "separation", ids.get(res, name), "left the index set"});
+    // debounce (as in rigid_time_stepping.cpp): a closed contact out of the index set for at most
+    // separation_steps steps keeps its mode; after that its separation is reported when it left
+    for (const auto& [name, m] : modes) ghosts.erase(name);
+    for (const auto& [name, m] : prev_mode) {
+      if (m == "open" || modes.count(name)) continue;
+      auto& [steps, left] = ghosts[name];
+      if (steps == 0) left = t - hk;
+      if (++steps <= st.separation_steps) {
+        modes[name] = m;
+      } else {
+        res.events.push_back({left, "separation", ids.get(res, name), "left the index set"});
+        ghosts.erase(name);
+      }
+    }
     prev_mode = std::move(modes);
 
     // penetration after projection
@@ -230,6 +231,8 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       if (pc != last_percent) { last_percent = pc; progress(t / st.t_end); }
     }
   }
+  std::stable_sort(res.events.begin(), res.events.end(),
+                   [](const SimulationEvent& x, const SimulationEvent& y) { return x.t < y.t; });
   if (res.solver_failures > 0) {
     res.message = fmt::format("{} of {} steps ended without reaching the solver tolerance",
                               res.solver_failures, res.steps);

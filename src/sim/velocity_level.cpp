@@ -83,6 +83,14 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     }
   }
 
+  const bool softened = in.compliance.size() == nu && nu > 0 && !in.compliance.isZero(0.0);
+  if (softened) {
+    std::vector<Eigen::Triplet<double>> diag;
+    for (Index k = 0; k < nu; ++k) diag.emplace_back(d * k, d * k, in.compliance[k]);
+    Eigen::SparseMatrix<double> C(d * nu, d * nu);
+    C.setFromTriplets(diag.begin(), diag.end());
+    WUU = WUU + C;
+  }
   if (nu > 0) {
     FrictionContactProblem fc;
     fc.dimension = d;
@@ -100,6 +108,8 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   if (nb > 0) out.p = -(G * out.r + gB);
   out.v = v_free + XU * out.r + XB * out.p;
   out.u = HU.transpose() * out.v + in.w_unilateral;
+  if (softened)
+    for (Index k = 0; k < nu; ++k) out.u[d * k] += in.compliance[k] * out.r[d * k];
   return out;
 }
 

@@ -27,6 +27,16 @@ struct SimulationSettings {
   std::string solver = "auto";       // frictional-contact solver (solvers/fc registry name)
   double solver_tolerance = 1e-10;   // on friction_contact_residual
   int solver_max_iterations = 2000;
+  // Rigid worlds (RigidWorldSystem): solve each step in body blocks with body-block NSGS and the
+  // registry `solver` as fallback (rigid_time_stepping.hpp); false: the dense path of any
+  // LagrangianSystem (time_stepping.hpp), condensed problem solved by `solver`.
+  bool body_blocks = true;
+  double nsgs_relaxation = 1.7;      // ω ∈ (0, 2) of body-block NSGS (1 = plain Gauss–Seidel),
+                                     // used after 20 plain sweeps of a step (slow steps only)
+  double mode_velocity = 1e-6;       // m/s: a step's contact slips when ‖u_t⁺‖ exceeds it and
+                                     // separates when r_n = 0 and u_n⁺ exceeds it
+  int separation_steps = 3;          // a closed contact out of the index set for at most this
+                                     // many steps that comes back is not reported separated
 
   // --- event-driven ---
   double rtol = 1e-10;               // relative tolerance of the Dormand–Prince 5(4) steps

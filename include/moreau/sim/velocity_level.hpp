@@ -2,7 +2,8 @@
 // The velocity-level contact problem shared by Moreau–Jean time stepping and by impacts of the
 // event-driven integrator (docs/simulation.md §"Velocity-level problem"):
 //   M (v⁺ − v_free) = H_U r + H_B p,
-//   u_U = H_Uᵀ v⁺ + w_U,       K_μ ∋ r ⊥ û_U ∈ K*_μ     (unilateral contacts U, exact Coulomb cone)
+//   u_U = H_Uᵀ v⁺ + w_U (+ c r_n on the normal entries of softened contacts),
+//                              K_μ ∋ r ⊥ û_U ∈ K*_μ     (unilateral contacts U, exact Coulomb cone)
 //   u_B = H_Bᵀ v⁺ + w_B = 0,   p ∈ ℝ                    (bilateral rows B, free multipliers)
 // The bilateral rows are eliminated exactly by the Schur complement of the Delassus operator:
 //   p = −W_BB⁺ (W_BU r + q_B),   W̃ = W_UU − W_UB W_BB⁺ W_BU,   q̃ = q_U − W_UB W_BB⁺ q_B,
@@ -36,6 +37,7 @@ struct VelocityLevelInput {
   std::vector<Index> bilateral;   // constraint indices of B
   Vector w_bilateral;             // |B|, m/s
   Vector guess;                   // d·|U| warm start of r, or empty
+  Vector compliance;              // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
 };
 
 struct VelocityLevelSolution {

@@ -47,6 +47,7 @@ ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, d
     c.kind = ConstraintKind::unilateral;
     c.mu = ct.material.mu;
     c.restitution = ct.material.restitution;
+    c.law = ct.material.law;
     c.gap = ct.gap;
     c.normal = J.row(0).transpose();
     c.tangent = J.bottomRows(d - 1).transpose();

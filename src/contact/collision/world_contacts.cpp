@@ -51,18 +51,50 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q, c
       c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature, c.normal_on_a = p.normal_on_a;
       c.frame = contact_frame(p.normal, world.dimension());
       c.material = world.material(A.body, B.body);
-      const std::string na = shA.name.empty() ? std::to_string(A.shape) : shA.name;
-      const std::string nb = shB.name.empty() ? std::to_string(B.shape) : shB.name;
-      c.name = world.body(A.body).name + "/" + world.body(B.body).name + ":" + na + "-" + nb + ":" +
-               std::to_string(p.feature);
+      if (settings.with_names) c.name = contact_name(world, c);
       out.push_back(std::move(c));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Contact& x, const Contact& y) {
-    return std::tie(x.body_a, x.body_b, x.shape_a, x.shape_b, x.feature) <
-           std::tie(y.body_a, y.body_b, y.shape_a, y.shape_b, y.feature);
-  });
+  std::stable_sort(out.begin(), out.end(), contact_key_less);
   return out;
+}
+
+std::string contact_name(const RigidWorld& world, const Contact& c) {
+  const Shape& shA = world.body(c.body_a).shapes.at(static_cast<size_t>(c.shape_a));
+  const Shape& shB = world.body(c.body_b).shapes.at(static_cast<size_t>(c.shape_b));
+  const std::string na = shA.name.empty() ? std::to_string(c.shape_a) : shA.name;
+  const std::string nb = shB.name.empty() ? std::to_string(c.shape_b) : shB.name;
+  return world.body(c.body_a).name + "/" + world.body(c.body_b).name + ":" + na + "-" + nb + ":" +
+         std::to_string(c.feature);
+}
+
+bool contact_key_less(const Contact& x, const Contact& y) {
+  return std::tie(x.body_a, x.body_b, x.shape_a, x.shape_b, x.feature) <
+         std::tie(y.body_a, y.body_b, y.shape_a, y.shape_b, y.feature);
+}
+bool contact_key_equal(const Contact& x, const Contact& y) {
+  return std::tie(x.body_a, x.body_b, x.shape_a, x.shape_b, x.feature) ==
+         std::tie(y.body_a, y.body_b, y.shape_a, y.shape_b, y.feature);
+}
+
+void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Contact& c,
+                             Eigen::Matrix<double, 3, 6>& J_a, Eigen::Matrix<double, 3, 6>& J_b) {
+  const int d = world.dimension();
+  const Vector3 ra = c.point_a - world.body_pose(q, c.body_a).position;
+  const Vector3 rb = c.point_b - world.body_pose(q, c.body_b).position;
+  J_a.setZero();
+  J_b.setZero();
+  for (int k = 0; k < d; ++k) {
+    const Vector3 e = c.frame.col(k);
+    const Vector3 aa = ra.cross(e), ab = rb.cross(e);
+    if (d == 2) {
+      J_a.row(k).head<3>() << e.x(), e.y(), aa.z();
+      J_b.row(k).head<3>() << -e.x(), -e.y(), -ab.z();
+    } else {
+      J_a.row(k) << e.transpose(), aa.transpose();
+      J_b.row(k) << -e.transpose(), -ab.transpose();
+    }
+  }
 }
 
 // Rows (n, t₁, t₂ as the columns c of the frame): A: [cᵀ, (r_A × c)ᵀ], B: [−cᵀ, −(r_B × c)ᵀ];
@@ -91,16 +123,12 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   rows.residual = Vector::Zero(d);
   rows.residual[0] = c.gap;
   const Vector3 n = c.frame.col(0);
+  Eigen::Matrix<double, 3, 6> Ja, Jb;
+  contact_jacobian_blocks(world, q, c, Ja, Jb);
+  rows.block_a = Ja.topLeftCorner(d, m);
+  rows.block_b = Jb.topLeftCorner(d, m);
   for (int k = 0; k < d; ++k) {
     const Vector3 e = c.frame.col(k);
-    const Vector3 aa = ra.cross(e), ab = rb.cross(e);
-    if (d == 2) {
-      rows.block_a.row(k) << e.x(), e.y(), aa.z();
-      rows.block_b.row(k) << -e.x(), -e.y(), -ab.z();
-    } else {
-      rows.block_a.row(k) << e.transpose(), aa.transpose();
-      rows.block_b.row(k) << -e.transpose(), -ab.transpose();
-    }
     const Vector3 wf = c.normal_on_a ? wa : wb;  // angular velocity of the body carrying n
     const Vector3 we = wf.cross(e);
     double bias = e.dot(centripetal) + 2.0 * we.dot(dv);

@@ -107,6 +107,12 @@ void RigidWorld::set_material(Index a, Index b, const ContactMaterial& m) {
   pair_materials_.push_back({key, m});
 }
 
+std::vector<ContactMaterial> RigidWorld::materials() const {
+  std::vector<ContactMaterial> out{default_material_};
+  for (const auto& [k, v] : pair_materials_) out.push_back(v);
+  return out;
+}
+
 const ContactMaterial& RigidWorld::material(Index a, Index b) const {
   const std::pair<Index, Index> key{std::min(a, b), std::max(a, b)};
   for (const auto& [k, v] : pair_materials_)

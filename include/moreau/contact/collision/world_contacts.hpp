@@ -33,6 +33,7 @@ struct CollisionSettings {
   double margin = 1e-3;           // report contacts with gap ≤ margin, m (may be +∞)
   bool use_broad_phase = true;    // false: test every shape pair (reference)
   bool collide_jointed = false;   // false: bodies linked by a joint do not collide
+  bool with_names = true;         // false: Contact::name left empty (contact_name() builds it)
 };
 
 // Every contact of the world at q: static–static and (by default) jointed pairs skipped.
@@ -40,6 +41,20 @@ struct CollisionSettings {
 // normals of ground contacts point out of the ground. Order: by pair, then by feature.
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings = {});
+
+// "A/B:<shape a>-<shape b>:<feature>" (Contact::name): stable while the same features touch.
+std::string contact_name(const RigidWorld& world, const Contact& contact);
+
+// Order of detect_contacts' output (body_a, body_b, shape_a, shape_b, feature): a strict weak order
+// that identifies a contact across steps without its name.
+bool contact_key_less(const Contact& x, const Contact& y);
+bool contact_key_equal(const Contact& x, const Contact& y);
+
+// J_A and J_B of one contact (the rows of contact_rows without bias), fixed size: d × m in the
+// top-left corner of a 3 × 6 matrix (planar 2 × 3), rows n, t₁(, t₂):
+//   J_A = [cᵀ, (r_A × c)ᵀ],  J_B = −[cᵀ, (r_B × c)ᵀ]   (planar: [c_x, c_y, (r × c)_z]).
+void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Contact& contact,
+                             Eigen::Matrix<double, 3, 6>& J_a, Eigen::Matrix<double, 3, 6>& J_b);
 
 // Rows of one contact: d rows (normal first), blocks for the two bodies, bias c = J̇ v (see the
 // file comment), residual (gap, 0, …).

@@ -76,6 +76,8 @@ class RigidWorld {
   void set_default_material(const ContactMaterial& m);
   void set_material(Index body_a, Index body_b, const ContactMaterial& m);
   const ContactMaterial& material(Index body_a, Index body_b) const;
+  // Every material in use: the default first, then the per-pair overrides.
+  std::vector<ContactMaterial> materials() const;
   const ContactMaterial& default_material() const { return default_material_; }
 
   const std::vector<RigidBody>& bodies() const { return bodies_; }

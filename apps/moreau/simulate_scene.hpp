@@ -37,6 +37,7 @@ inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integra
   st.solver_tolerance = si.tolerance;
   st.solver = si.solver;
   st.solver_max_iterations = si.max_iterations;
+  st.nsgs_relaxation = si.relaxation;
   st.projection = si.projection;
   st.activation_margin = si.activation_margin;
   st.rtol = si.rtol;

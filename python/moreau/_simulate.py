@@ -74,6 +74,30 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
 # ---------------------------------------------------------------------------------------------
 # plotting
 
+# Velocity column names written by the systems (model/*::velocity_names): rigid worlds and
+# spatial systems "body.vx … body.wz", planar worlds "body.omega", planar systems "body.x_dot",
+# callback systems "name_dot", generic systems "v0, v1, …".
+_VELOCITY_SUFFIXES = {"vx", "vy", "vz", "wx", "wy", "wz", "omega"}
+
+
+def _is_velocity_name(name):
+    last = name.rsplit(".", 1)[-1]
+    return (last in _VELOCITY_SUFFIXES or last.endswith("_dot")
+            or (len(last) > 1 and last[0] == "v" and last[1:].isdigit()))
+
+
+def _position_count(names, summary):
+    """nq from the trajectory.csv columns between t and the two energies: positions come first and
+    the velocities start at the first velocity name. A 3D body has 7 positions (x, y, z, qw, qx,
+    qy, qz) but 6 velocities, so halving the column count is wrong there."""
+    if "position_size" in summary:
+        return int(summary["position_size"])
+    for j, name in enumerate(names):
+        if _is_velocity_name(name):
+            return j
+    return len(names) // 2
+
+
 def _read_dir(folder):
     import numpy as np
     with open(os.path.join(folder, "trajectory.csv")) as f:
@@ -81,7 +105,7 @@ def _read_dir(folder):
     header, body = rows[0], np.array(rows[1:], dtype=float).reshape(-1, len(rows[0]))
     with open(os.path.join(folder, "summary.json")) as f:
         summary = json.load(f)
-    nq = (len(header) - 3) // 2 if "position_size" not in summary else summary["position_size"]
+    nq = _position_count(header[1:-2], summary)
     nv = len(header) - 3 - nq
     data = {
         "t": body[:, 0], "q": body[:, 1:1 + nq], "v": body[:, 1 + nq:1 + nq + nv],

@@ -1,5 +1,6 @@
 #include "moreau/sim/event_driven.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -7,7 +8,10 @@
 #include <Eigen/QR>
 #include <fmt/format.h>
 
+#include "moreau/analysis/contact_modes.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/impact/impact_laws.hpp"
+#include "moreau/sim/impact_law.hpp"
 #include "moreau/sim/velocity_level.hpp"
 #include "sim_internal.hpp"
 
@@ -17,7 +21,7 @@ namespace {
 enum class Mode { free, stick, slip };
 
 // Mode of one unilateral constraint; s is the unit slip direction (d−1) of λ_t = −μ λ_n s.
-struct ContactMode {
+struct HybridMode {
   Mode mode = Mode::free;
   Vector s;
 };
@@ -43,15 +47,24 @@ struct Dynamics {
   Index S_min_index = -1;
 };
 
+// Baumgarte α, β of one constraint (1/s): the constraint's own (ContactConstraint::baumgarte_alpha,
+// baumgarte_beta, e.g. a scene's contact material "alpha"/"beta") when > 0, else the run's
+// settings (SimulationSettings::baumgarte_alpha/beta), each separately.
+double baumgarte_alpha(const ContactConstraint& c, const SimulationSettings& st) {
+  return c.baumgarte_alpha > 0.0 ? c.baumgarte_alpha : st.baumgarte_alpha;
+}
+double baumgarte_beta(const ContactConstraint& c, const SimulationSettings& st) {
+  return c.baumgarte_beta > 0.0 ? c.baumgarte_beta : st.baumgarte_beta;
+}
+
 class Hybrid {
  public:
   Hybrid(const LagrangianSystem& sys, const SimulationSettings& st) : sys_(sys), st_(st) {}
 
-  Dynamics dynamics(double t, const Vector& q, const Vector& v, const std::vector<ContactMode>& modes) const {
+  Dynamics dynamics(double t, const Vector& q, const Vector& v, const std::vector<HybridMode>& modes) const {
     const ContactState s = sys_.contact_state(q, v, t);
     const Index n = s.M.rows(), m = s.size();
     const int d = s.dimension;
-    const double al = st_.baumgarte_alpha, be = st_.baumgarte_beta;
     Dynamics out;
     out.lambda_n = Vector::Zero(m);
     out.lambda_t = Matrix::Zero(d - 1, m);
@@ -72,6 +85,7 @@ class Hybrid {
       const bool bil = c.kind == ConstraintKind::bilateral;
       const Mode md = bil ? Mode::stick : modes[i].mode;
       if (md == Mode::free) continue;
+      const double al = baumgarte_alpha(c, st_), be = baumgarte_beta(c, st_);
       const double bn = c.normal_bias + 2.0 * al * out.un[i] + be * be * c.gap;
       Ccols.push_back(c.normal);
       if (!bil && md == Mode::slip && c.mu > 0.0 && modes[i].s.size() == d - 1)
@@ -146,19 +160,35 @@ class Hybrid {
 };
 
 // Root functions of the current mode; fire when φ goes from > 0 to ≤ 0.
-enum class RootKind { closing, normal_force, stick_cone, slip_velocity };
+// A free contact has one of two roots, by its arming flag armed[i] (see arms):
+//   armed:    closing, φ = ψ = g + ½ε;
+//   disarmed: apex, φ = u_n — the contact sits in the closing band after an impact or a
+//     separation (ψ ≈ 0 up to rounding, moving away), where the sign of ψ at the step's start
+//     cannot be trusted; the apex u_n = 0 ends its excursion: if g > 0 there the closing root is
+//     armed and the step restarts from the apex, else the contact never opened (g ≤ 0 throughout)
+//     and closes there without impact (Zeno rule, docs/simulation.md).
+enum class RootKind { closing, apex, normal_force, stick_cone, slip_velocity };
 struct Root {
   RootKind kind;
   Index contact;
 };
 
-std::vector<Root> roots_of(const ContactState& s, const std::vector<ContactMode>& modes) {
+// Arming rule of a free contact's closing root at a state: g > 0 (clearly open), or ψ > 0 while
+// approaching or at rest (u_n ≤ 0). A contact in the band that moves away stays disarmed.
+bool arms(const ContactConstraint& c, const Vector& v, double eps_g) {
+  return c.gap > 0.0 || (c.gap + 0.5 * eps_g > 0.0 && c.normal.dot(v) <= 0.0);
+}
+
+std::vector<Root> roots_of(const ContactState& s, const std::vector<HybridMode>& modes,
+                           const std::vector<char>& armed) {
   std::vector<Root> roots;
   for (Index i = 0; i < s.size(); ++i) {
     const auto& c = s.constraints[i];
     if (c.kind == ConstraintKind::bilateral) continue;
     switch (modes[i].mode) {
-      case Mode::free: roots.push_back({RootKind::closing, i}); break;
+      case Mode::free:
+        roots.push_back({armed[i] ? RootKind::closing : RootKind::apex, i});
+        break;
       case Mode::stick:
         roots.push_back({RootKind::normal_force, i});
         if (c.mu > 0.0) roots.push_back({RootKind::stick_cone, i});
@@ -172,11 +202,12 @@ std::vector<Root> roots_of(const ContactState& s, const std::vector<ContactMode>
   return roots;
 }
 
-double root_value(const Root& r, const Dynamics& dy, const std::vector<ContactMode>& modes,
+double root_value(const Root& r, const Dynamics& dy, const std::vector<HybridMode>& modes,
                   const std::vector<double>& mu, double eps_g) {
   const Index i = r.contact;
   switch (r.kind) {
     case RootKind::closing: return dy.g[i] + 0.5 * eps_g;
+    case RootKind::apex: return dy.un[i];
     case RootKind::normal_force: return dy.lambda_n[i];
     case RootKind::stick_cone: return mu[i] * dy.lambda_n[i] - dy.lambda_t.col(i).norm();
     case RootKind::slip_velocity: return modes[i].s.dot(dy.ut.col(i));
@@ -218,6 +249,7 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
   SimulationResult res;
   const Index np = sys.position_size(), nv = sys.velocity_size();
   ContactState s0 = sys.contact_state(q0, v0, 0.0);
+  check_impact_laws(s0, "event");
   detail::start_result(res, sys, "event", s0);
   res.force_quantity = "force";
   const int d = s0.dimension;
@@ -228,13 +260,19 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
   const double tol_v = st.contact_tolerance;
   const double tol_f = st.force_tolerance;
   Hybrid hy(sys, st);
+  // The next mode comes from analysis::contact_modes (its 2D friction LCP) for planar systems
+  // without bilateral constraints; joints and 3D keep our own enumeration (see choose_modes).
+  const bool analysis_applies =
+      d == 2 && std::none_of(s0.constraints.begin(), s0.constraints.end(),
+                             [](const ContactConstraint& c) { return c.kind == ConstraintKind::bilateral; });
 
   double t = 0.0;
   Vector y(np + nv);
   y << q0, v0;
   auto qof = [&](const Vector& yy) { return Vector(yy.head(np)); };
   auto vof = [&](const Vector& yy) { return Vector(yy.tail(nv)); };
-  std::vector<ContactMode> modes(m);
+  std::vector<HybridMode> modes(m);
+  std::vector<char> armed(m, 0);  // closing root of a free contact armed (see roots_of)
   double emin = 0.0;
   FrictionContactSettings fcs;
   fcs.tolerance = st.solver_tolerance;
@@ -244,8 +282,16 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
     return s0.constraints[i].kind == ConstraintKind::unilateral && dy.g[i] <= 10.0 * eps_g;
   };
 
-  // Impacts (Newton's law at the velocity level, velocity_level.hpp) on every closed contact
-  // when one of them approaches; slower than zeno_velocity → plastic. Returns true if applied.
+  // Impacts on every closed contact when one of them approaches, by the law the closed contacts
+  // share (impact_law.hpp; checked at the start, a mix in one impact is refused):
+  //   newton:  the velocity-level problem (velocity_level.hpp) with w_n = e·min(u_n⁻, 0), Coulomb
+  //            friction and joints (= impact::frictional_impact with e_t = 0);
+  //   poisson: impact::poisson_impact on the closed contacts (digest 003 §2, two LCPs);
+  //   moreau:  impact::moreau_impact on the closed contacts (digest 003 §2 (43), LCP in the
+  //            kinetic metric with E = diag(e_i)).
+  // Impacts slower than zeno_velocity are plastic (e := 0) for every law. Returns true if an
+  // impact was applied; a law that fails (not converged, singular) sets impact_failure.
+  std::string impact_failure;
   auto impact = [&](std::vector<bool>& impacted) -> bool {
     const Vector q = qof(y), v = vof(y);
     const ContactState s = sys.contact_state(q, v, t);
@@ -262,99 +308,105 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
       if (un < -tol_v) approaching = true;
     }
     if (!approaching) return false;
+    const std::string law = common_impact_law(s, in.unilateral, t);
     const Index nu = static_cast<Index>(in.unilateral.size());
-    in.w_unilateral = Vector::Zero(d * nu);
-    in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
-    for (Index a = 0; a < nu; ++a) {
-      const auto& c = s.constraints[in.unilateral[a]];
-      const bool plastic = unm[a] > -st.zeno_velocity;
-      in.w_unilateral[d * a] = (plastic ? 0.0 : c.restitution) * std::min(unm[a], 0.0);
+    Vector v_post;                   // n, q̇⁺
+    Vector pn = Vector::Zero(nu);    // |U|, normal impulses, N·s
+    if (law == "newton") {
+      in.w_unilateral = Vector::Zero(d * nu);
+      in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
+      for (Index a = 0; a < nu; ++a) {
+        const auto& c = s.constraints[in.unilateral[a]];
+        const bool plastic = unm[a] > -st.zeno_velocity;
+        in.w_unilateral[d * a] = (plastic ? 0.0 : c.restitution) * std::min(unm[a], 0.0);
+      }
+      const MassSolver mass(s.M);
+      const VelocityLevelSolution sol = solve_velocity_level(s, mass, v, in, st.solver, fcs);
+      if (!sol.report.converged() && sol.report.residual > 1e3 * st.solver_tolerance) ++res.solver_failures;
+      v_post = sol.v;
+      for (Index a = 0; a < nu; ++a) pn[a] = sol.r[d * a];
+    } else {
+      // The closed contacts only (the impact laws take every constraint of the state as active);
+      // no bilateral rows and μ = 0 here (check_impact_laws at the start).
+      ContactState sub;
+      sub.dimension = s.dimension;
+      sub.t = t;
+      sub.q = s.q;
+      sub.v = v;
+      sub.M = s.M;
+      sub.F = s.F;
+      // Zeno rule for the whole impact: these laws give a closed contact that does not approach
+      // (u_n⁻ ≥ 0) an impulse through the coupling W_nn, so its e matters; the impact is plastic
+      // (every e := 0) only when its fastest approach is slower than zeno_velocity.
+      const bool plastic = -*std::min_element(unm.begin(), unm.end()) < st.zeno_velocity;
+      for (Index a = 0; a < nu; ++a) {
+        ContactConstraint c = s.constraints[in.unilateral[a]];
+        if (plastic) c.restitution = 0.0;
+        sub.constraints.push_back(std::move(c));
+      }
+      const ImpactResult ir = law == "poisson" ? poisson_impact(sub) : moreau_impact(sub);
+      if (ir.status != ImpactStatus::resolved && ir.status != ImpactStatus::no_impact) {
+        impact_failure = fmt::format("impact law '{}' at t = {} s: {} ({})", law, t, to_string(ir.status),
+                                     ir.message);
+        return false;
+      }
+      v_post = ir.v_post;
+      pn = ir.normal_impulse;
     }
-    const MassSolver mass(s.M);
-    const VelocityLevelSolution sol = solve_velocity_level(s, mass, v, in, st.solver, fcs);
-    if (!sol.report.converged() && sol.report.residual > 1e3 * st.solver_tolerance) ++res.solver_failures;
     for (Index a = 0; a < nu; ++a) {
       if (unm[a] >= -tol_v) continue;
       const Index i = in.unilateral[a];
       const auto& c = s.constraints[i];
-      const bool plastic = unm[a] > -st.zeno_velocity;
+      const bool plastic = law == "newton" ? unm[a] > -st.zeno_velocity
+                                           : -*std::min_element(unm.begin(), unm.end()) < st.zeno_velocity;
       impacted[i] = true;
       res.events.push_back(
           {t, "impact", i,
-           fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s", unm[a],
-                       c.normal.dot(sol.v), plastic ? 0.0 : c.restitution,
-                       plastic ? " (zeno rule: plastic)" : "", sol.r[d * a])});
+           fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}", unm[a],
+                       c.normal.dot(v_post), plastic ? 0.0 : c.restitution,
+                       plastic ? " (zeno rule: plastic)" : "", pn[a], law)});
     }
-    y.tail(nv) = sol.v;
+    y.tail(nv) = v_post;
     return true;
   };
 
-  // Acceleration-level mode choice over the closed contacts (enumeration, see the header).
+  // Acceleration-level mode choice over the closed contacts (see the header).
   // excluded[i] removes one candidate (the mode a fired root left). Returns false when no mode
   // is consistent (Painlevé inconsistency or failure).
   // Exclusion bits per contact: 2 = stick, 4 = slip in the direction excluded_s, 8 = any slip.
+  // The consistent assignments come from analysis::contact_modes where it applies (by_analysis
+  // below: planar, no bilateral constraint, M ≻ 0, mode LCP ≤ 12 variables); otherwise, and as a
+  // safety net when none of its solutions survives the check below, from our own enumeration of
+  // {stick, slip±, free} per closed contact (the old path: joints, 3D, larger LCPs). The selection
+  // rules on top are the same for both: exclusions, most sticking then sliding contacts, Painlevé.
+  // painleve/painleve_case/painleve_contact describe a Painlevé situation met (case 3 or 4);
+  // unsupported is set (and false returned) when the closed contacts exceed what the mode choice
+  // handles.
   auto choose_modes = [&](const std::vector<int>& excl, const std::vector<Vector>& excluded_s,
-                          std::string& painleve) -> bool {
+                          std::string& painleve, int& painleve_case, Index& painleve_contact,
+                          std::string& unsupported) -> bool {
     const Vector q = qof(y), v = vof(y);
-    std::vector<ContactMode> base = modes;
-    for (auto& md : base) md = ContactMode{};
+    std::vector<HybridMode> base = modes;
+    for (auto& md : base) md = HybridMode{};
     const Dynamics probe = hy.dynamics(t, q, v, base);
     std::vector<Index> C;
     for (Index i = 0; i < m; ++i)
       if (closed(probe, i) && probe.un[i] <= tol_v) C.push_back(i);
-    MOREAU_REQUIRE(C.size() <= 8,
-                   "event-driven simulation: {} simultaneous closed contacts exceed the 8 the mode "
-                   "enumeration handles; use the time-stepping integrator",
-                   C.size());
-    std::vector<std::vector<ContactMode>> cand(C.size());
-    std::vector<bool> sliding(C.size(), false);
-    for (std::size_t k = 0; k < C.size(); ++k) {
-      const Index i = C[k];
-      const Vector ut = probe.ut.col(i);
-      auto allowed = [&](Mode md, const Vector& sdir) {
-        if (md == Mode::stick) return (excl[i] & 2) == 0;
-        if (md == Mode::slip) {
-          if (excl[i] & 8) return false;
-          if ((excl[i] & 4) && excluded_s[i].size() == sdir.size() && sdir.size() > 0 &&
-              excluded_s[i].dot(sdir) > 0.5)
-            return false;
-        }
-        return true;
-      };
-      if (mu[i] == 0.0) {
-        if (allowed(Mode::slip, Vector())) cand[k].push_back({Mode::slip, Vector()});
-      } else if (ut.norm() > tol_v) {
-        sliding[k] = true;
-        if (allowed(Mode::slip, Vector(ut / ut.norm()))) cand[k].push_back({Mode::slip, ut / ut.norm()});
-      } else {
-        if (allowed(Mode::stick, Vector())) cand[k].push_back({Mode::stick, Vector()});
-        if (d == 2) {
-          for (double sg : {1.0, -1.0}) {
-            Vector sd(1);
-            sd[0] = sg;
-            if (allowed(Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
-          }
-        } else {
-          std::vector<ContactMode> trial = base;
-          trial[i] = {Mode::stick, Vector()};
-          const Dynamics dt0 = hy.dynamics(t, q, v, trial);
-          Vector sd = -dt0.lambda_t.col(i);
-          if (sd.norm() < 1e-300) sd = Vector::Unit(d - 1, 0);
-          sd.normalize();
-          if (allowed(Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
-        }
+    auto allowed = [&](Index i, Mode md, const Vector& sdir) {
+      if (md == Mode::stick) return (excl[i] & 2) == 0;
+      if (md == Mode::slip) {
+        if (excl[i] & 8) return false;
+        if ((excl[i] & 4) && excluded_s[i].size() == sdir.size() && sdir.size() > 0 &&
+            excluded_s[i].dot(sdir) > 0.5)
+          return false;
       }
-      if (allowed(Mode::free, Vector())) cand[k].push_back({Mode::free, Vector()});
-    }
-    // enumerate
-    std::vector<std::size_t> idx(C.size(), 0);
-    bool have = false;
-    std::vector<ContactMode> best;
-    int best_score = -1;
-    std::vector<std::vector<ContactMode>> consistent;
-    while (true) {
-      std::vector<ContactMode> trial = base;
-      for (std::size_t k = 0; k < C.size(); ++k) trial[C[k]] = cand[k][idx[k]];
+      return true;
+    };
+    std::vector<bool> sliding(C.size(), false);
+    for (std::size_t k = 0; k < C.size(); ++k)
+      sliding[k] = mu[C[k]] > 0.0 && probe.ut.col(C[k]).norm() > tol_v;
+    // Consistency of one assignment with the mode dynamics (both paths).
+    auto check = [&](const std::vector<HybridMode>& trial) {
       const Dynamics dy = hy.dynamics(t, q, v, trial);
       bool ok = dy.consistent;
       const double sc = std::max(1.0, dy.lambda_n.cwiseAbs().maxCoeff());
@@ -372,15 +424,153 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
                  dy.lambda_n[i] > tol_f * sc;
         }
       }
-      if (ok) {
-        consistent.push_back(trial);
-        int score = 0;
-        for (Index i : C) score += trial[i].mode == Mode::stick ? 100 : (trial[i].mode == Mode::slip ? 1 : 0);
-        if (score > best_score) { best_score = score; best = trial; have = true; }
+      return ok;
+    };
+    // Candidates of each closed contact (the enumeration's; cand[k][0] is the slip of a sliding one).
+    std::vector<std::vector<HybridMode>> cand(C.size());
+    for (std::size_t k = 0; k < C.size(); ++k) {
+      const Index i = C[k];
+      const Vector ut = probe.ut.col(i);
+      if (mu[i] == 0.0) {
+        if (allowed(i, Mode::slip, Vector())) cand[k].push_back({Mode::slip, Vector()});
+      } else if (sliding[k]) {
+        if (allowed(i, Mode::slip, Vector(ut / ut.norm()))) cand[k].push_back({Mode::slip, ut / ut.norm()});
+      } else {
+        if (allowed(i, Mode::stick, Vector())) cand[k].push_back({Mode::stick, Vector()});
+        if (d == 2) {
+          for (double sg : {1.0, -1.0}) {
+            Vector sd(1);
+            sd[0] = sg;
+            if (allowed(i, Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
+          }
+        } else {
+          std::vector<HybridMode> trial = base;
+          trial[i] = {Mode::stick, Vector()};
+          const Dynamics dt0 = hy.dynamics(t, q, v, trial);
+          Vector sd = -dt0.lambda_t.col(i);
+          if (sd.norm() < 1e-300) sd = Vector::Unit(d - 1, 0);
+          sd.normalize();
+          if (allowed(i, Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
+        }
       }
-      std::size_t k = 0;
-      while (k < C.size() && ++idx[k] == cand[k].size()) { idx[k] = 0; ++k; }
-      if (k == C.size()) break;
+      if (allowed(i, Mode::free, Vector())) cand[k].push_back({Mode::free, Vector()});
+    }
+    std::vector<std::vector<HybridMode>> consistent;
+    // (1) analysis::contact_modes on the closed contacts. The state handed over carries our
+    // stabilization folded into the biases (c_n + 2α u_n + β² g, and c_t + 2α u_t on resting
+    // contacts, then g := 0 and per-constraint α = β = γ := 0) and the open contacts moved away
+    // (g := 1 + |g|), so that its equations are exactly those of Hybrid::dynamics. Each solution
+    // is read as hybrid modes with the degenerate alternatives of a switching boundary (a stick
+    // with ‖λ_t‖ = μλ_n also reads as slip opposite to λ_t; λ_n = 0 also reads as free), which
+    // is what the exclusions after a fired root need; the alternatives are filtered by the
+    // exclusions and verified by check.
+    auto by_analysis = [&]() -> bool {
+      if (!analysis_applies || C.empty()) return false;
+      Index nz = 0;
+      for (std::size_t k = 0; k < C.size(); ++k) nz += (mu[C[k]] > 0.0 && !sliding[k]) ? 4 : 1;
+      if (nz > 12) return false;
+      ContactState a = sys.contact_state(q, v, t);
+      std::vector<bool> in_c(m, false);
+      for (Index i : C) in_c[i] = true;
+      for (Index i = 0; i < m; ++i) {
+        auto& c = a.constraints[i];
+        if (!in_c[i]) {
+          c.gamma = c.baumgarte_alpha = c.baumgarte_beta = 0.0;
+          c.gap = 1.0 + std::abs(c.gap);
+          continue;
+        }
+        const double un = c.normal.dot(v);
+        const Vector ut = c.tangent.transpose() * v;
+        const double al = baumgarte_alpha(c, st), be = baumgarte_beta(c, st);
+        c.normal_bias += 2.0 * al * un + be * be * c.gap;
+        c.gap = 0.0;
+        if (c.mu > 0.0 && ut.norm() <= tol_v) c.tangent_bias += 2.0 * al * ut;
+        c.gamma = c.baumgarte_alpha = c.baumgarte_beta = 0.0;
+      }
+      ContactModeAnalysis an;
+      try {
+        an = contact_modes(a, ContactModeSettings{.gap_tolerance = 0.0, .velocity_tolerance = tol_v,
+                                                  .tolerance = tol_f, .max_lcp_size = 12});
+      } catch (const std::invalid_argument&) {
+        return false;  // M not positive definite or a state contact_modes refuses
+      }
+      if (an.active != C) return false;
+      for (const auto& sol : an.solutions) {
+        double sc = 1.0;
+        for (const auto& e : sol.contacts) sc = std::max(sc, std::abs(e.lambda_n));
+        const double tb = 100.0 * tol_f * sc;  // proposal slack; check decides with tol_f
+        std::vector<std::vector<HybridMode>> alt(C.size());
+        bool empty = false;
+        for (std::size_t k = 0; k < C.size() && !empty; ++k) {
+          const Index i = C[k];
+          const ContactModeEntry& e = sol.contacts[k];
+          std::vector<HybridMode> opts;
+          if (e.mode == ContactMode::separate) {
+            opts.push_back({Mode::free, Vector()});
+          } else {
+            if (mu[i] == 0.0) {
+              opts.push_back({Mode::slip, Vector()});
+            } else if (e.mode == ContactMode::stick) {
+              opts.push_back({Mode::stick, Vector()});
+              const double lt = e.lambda_t.norm();
+              if (lt > 0.0 && lt >= mu[i] * e.lambda_n - tb) opts.push_back({Mode::slip, -e.lambda_t / lt});
+            } else {
+              opts.push_back({Mode::slip, e.direction});
+            }
+            if (e.lambda_n <= tb) opts.push_back({Mode::free, Vector()});
+          }
+          for (const auto& o : opts)
+            if (allowed(i, o.mode, o.s)) alt[k].push_back(o);
+          empty = alt[k].empty();
+        }
+        if (empty) continue;
+        std::vector<std::size_t> idx(C.size(), 0);
+        while (true) {
+          std::vector<HybridMode> trial = base;
+          for (std::size_t k = 0; k < C.size(); ++k) trial[C[k]] = alt[k][idx[k]];
+          const bool seen = std::any_of(consistent.begin(), consistent.end(), [&](const auto& cm) {
+            for (Index i : C)
+              if (cm[i].mode != trial[i].mode || cm[i].s.size() != trial[i].s.size() ||
+                  (trial[i].s.size() > 0 && cm[i].s.dot(trial[i].s) < 0.5))
+                return false;
+            return true;
+          });
+          if (!seen && check(trial)) consistent.push_back(trial);
+          std::size_t k = 0;
+          while (k < C.size() && ++idx[k] == alt[k].size()) { idx[k] = 0; ++k; }
+          if (k == C.size()) break;
+        }
+      }
+      return !consistent.empty();
+    };
+    // (2) our own enumeration of the candidates.
+    if (!by_analysis()) {
+      consistent.clear();
+      if (C.size() > 8) {
+        unsupported = fmt::format(
+            "{} simultaneous closed contacts at t = {} s exceed the 8 that the event-driven mode "
+            "enumeration handles; use the time-stepping integrator",
+            C.size(), t);
+        return false;
+      }
+      std::vector<std::size_t> idx(C.size(), 0);
+      while (true) {
+        std::vector<HybridMode> trial = base;
+        for (std::size_t k = 0; k < C.size(); ++k) trial[C[k]] = cand[k][idx[k]];
+        if (check(trial)) consistent.push_back(trial);
+        std::size_t k = 0;
+        while (k < C.size() && ++idx[k] == cand[k].size()) { idx[k] = 0; ++k; }
+        if (k == C.size()) break;
+      }
+    }
+    // The consistent assignment with the most sticking, then sliding, contacts (first one on ties).
+    bool have = false;
+    std::vector<HybridMode> best;
+    int best_score = -1;
+    for (const auto& trial : consistent) {
+      int score = 0;
+      for (Index i : C) score += trial[i].mode == Mode::stick ? 100 : (trial[i].mode == Mode::slip ? 1 : 0);
+      if (score > best_score) { best_score = score; best = trial; have = true; }
     }
     // Painlevé (digest 000 §A.4): sliding contact with both slip and separation consistent and
     // α < 0 → case 4 (indeterminacy), choose separation; nothing consistent → case 3.
@@ -388,17 +578,19 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
       if (!sliding[k] || cand[k].empty() || cand[k][0].mode != Mode::slip) continue;
       const Index i = C[k];
       bool slip_ok = false, free_ok = false;
-      std::vector<ContactMode> free_choice;
+      std::vector<HybridMode> free_choice;
       for (const auto& cm : consistent) {
         if (cm[i].mode == Mode::slip) slip_ok = true;
         if (cm[i].mode == Mode::free) { free_ok = true; free_choice = cm; }
       }
       if (slip_ok && free_ok) {
-        std::vector<ContactMode> trial = base;
+        std::vector<HybridMode> trial = base;
         trial[i] = cand[k][0];
         const Dynamics dy = hy.dynamics(t, q, v, trial);
         painleve = fmt::format("case 4 (indeterminacy): alpha = {:.6g} < 0, beta = {:.6g} < 0; policy: separation",
                                dy.S_min_diag, -probe.an[i]);
+        painleve_case = 4;
+        painleve_contact = i;
         best = free_choice;
       }
     }
@@ -408,7 +600,7 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
       if (any_sliding) {
         Index i = -1;
         for (std::size_t k = 0; k < C.size(); ++k) if (sliding[k]) i = C[k];
-        std::vector<ContactMode> trial = base;
+        std::vector<HybridMode> trial = base;
         for (std::size_t k = 0; k < C.size(); ++k) {
           const Vector ut = probe.ut.col(C[k]);
           if (sliding[k]) trial[C[k]] = {Mode::slip, ut / ut.norm()};
@@ -417,10 +609,72 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
         painleve = fmt::format("case 3 (inconsistency) at contact {}: alpha = {:.6g} < 0, beta = {:.6g} > 0; "
                                "no rigid-body solution",
                                i, dy.S_min_diag, -probe.an[i]);
+        painleve_case = 3;
+        painleve_contact = i;
       }
       return false;
     }
     modes = best;
+    return true;
+  };
+
+  // Painlevé policy "tangential_impact" (docs/simulation.md §Painlevé): at a case-3 state of
+  // contact i (sliding, u_n = 0, no consistent mode) an impulsive transition at the velocity level
+  // with e = 0: contact i sticks, u_i⁺ = 0 (its d rows as equalities with free impulse P_i), the
+  // other closed contacts take part with e = 0 and Coulomb friction, joints with u_B⁺ = 0:
+  //   M(v⁺ − v⁻) = H_i P_i + H_U r + H_B p,  u_i⁺ = H_iᵀv⁺ = 0,  K_μ ∋ r ⊥ û_U ∈ K*_μ,  u_B⁺ = 0,
+  // accepted when P_i lies in its Coulomb cone (P_n > 0, ‖P_t‖ ≤ μP_n). For one contact this is
+  // P_i = −W_ii⁻¹ u_i⁻, the end of the Darboux–Keller impulsive phase of Génot & Brogliato
+  // (slip with dP_t = −μσ dP_n while α < 0 drives u_n < 0 and u_t to 0, then stick until u_n
+  // returns to 0, e = 0). For one contact P_i is always in the cone in case 3: |P_t|/P_n =
+  // W_nn/|W_nt| < μ ⟺ α = W_nn − μσW_nt < 0. With other contacts or joints it may not be; then
+  // the policy fails and the run stops with status painleve (the message says why).
+  // Energy: ΔT = −½ u_i⁻ᵀ W_ii⁻¹ u_i⁻ ≤ 0 for one contact.
+  auto tangential_impact = [&](Index i, std::string& detail) -> bool {
+    if (i < 0) { detail = "no contact named"; return false; }
+    const Vector q = qof(y), v = vof(y);
+    const ContactState s = sys.contact_state(q, v, t);
+    const auto& ci = s.constraints[i];
+    ContactState sx = s;
+    VelocityLevelInput in;
+    for (Index j = 0; j < m; ++j) {
+      const auto& c = s.constraints[j];
+      if (c.kind == ConstraintKind::bilateral) in.bilateral.push_back(j);
+      else if (j != i && c.gap <= 10.0 * eps_g) in.unilateral.push_back(j);
+    }
+    const Index first = sx.size();
+    for (int k = 0; k < d; ++k) {
+      ContactConstraint b;
+      b.name = ci.name + "/tangential_impact";
+      b.kind = ConstraintKind::bilateral;
+      b.normal = k == 0 ? ci.normal : Vector(ci.tangent.col(k - 1));
+      b.tangent = Matrix::Zero(nv, d - 1);
+      b.tangent_bias = Vector::Zero(d - 1);
+      sx.constraints.push_back(std::move(b));
+      in.bilateral.push_back(first + k);
+    }
+    in.w_unilateral = Vector::Zero(d * static_cast<Index>(in.unilateral.size()));
+    in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
+    const MassSolver mass(s.M);
+    const VelocityLevelSolution sol = solve_velocity_level(sx, mass, v, in, st.solver, fcs);
+    const Vector P = sol.p.tail(d);
+    const Vector ut = ci.tangent.transpose() * v;
+    const double pt = P.tail(d - 1).norm();
+    if (!all_finite(sol.v) || !all_finite(P) || (!in.unilateral.empty() && !sol.report.converged() &&
+                                                  sol.report.residual > 1e3 * st.solver_tolerance)) {
+      detail = "the velocity-level problem was not solved";
+      return false;
+    }
+    if (!(P[0] > 0.0) || pt > ci.mu * P[0] * (1.0 + 1e-9) + 1e-14) {
+      detail = fmt::format("the sticking impulse P_n = {:.6g} N·s, |P_t| = {:.6g} N·s lies outside the "
+                           "Coulomb cone (mu = {}): sticking cannot end the impulsive phase",
+                           P[0], pt, ci.mu);
+      return false;
+    }
+    const double T0 = sys.kinetic_energy(q, v), T1 = sys.kinetic_energy(q, sol.v);
+    detail = fmt::format("|u_t-| = {:.9g} m/s -> stick, P_n = {:.6g} N·s, |P_t| = {:.6g} N·s, dT = {:.6g} J",
+                         ut.norm(), P[0], pt, T1 - T0);
+    y.tail(nv) = sol.v;
     return true;
   };
 
@@ -449,24 +703,54 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
   // Resolves the state at an event: impacts, then the mode choice; emits transition events.
   // Returns false when the simulation must stop (Painlevé with policy stop).
   auto resolve = [&](std::vector<int> excl, std::vector<Vector> excluded_s, bool emit = true) -> bool {
-    const std::vector<ContactMode> old = modes;
+    const std::vector<HybridMode> old = modes;
     std::vector<bool> impacted(m, false);
     for (int pass = 0; pass < 3; ++pass)
       if (!impact(impacted)) break;
+    if (!impact_failure.empty()) {
+      res.status = "solver_failure";
+      res.message = impact_failure;
+      return false;
+    }
     if (std::any_of(impacted.begin(), impacted.end(), [](bool b) { return b; })) {
       std::fill(excl.begin(), excl.end(), 0);
     }
-    std::string painleve;
-    const bool ok = choose_modes(excl, excluded_s, painleve);
-    if (!painleve.empty()) {
-      Index ci = -1;
-      for (Index i = 0; i < m; ++i) if (s0.constraints[i].kind == ConstraintKind::unilateral && old[i].mode == Mode::slip) ci = i;
-      res.events.push_back({t, "painleve", ci, painleve});
+    std::string painleve, unsupported;
+    int pcase = 0;
+    Index pc = -1;
+    bool ok = choose_modes(excl, excluded_s, painleve, pcase, pc, unsupported);
+    if (!ok && pcase == 3 && st.painleve_policy == "tangential_impact") {
+      // Case 3 with policy tangential_impact: the impulsive transition, then the mode choice again
+      // (nothing excluded: the velocities jumped).
+      std::string detail;
+      const bool applied = tangential_impact(pc, detail);
+      res.events.push_back({t, "painleve", pc, painleve + "; policy: tangential impact: " + detail});
+      if (!applied) {
+        res.status = "painleve";
+        res.message = painleve + "; the tangential impact failed: " + detail;
+        return false;
+      }
+      if (pc >= 0) impacted[pc] = true;
+      painleve.clear();
+      pcase = 0;
+      std::fill(excl.begin(), excl.end(), 0);
+      ok = choose_modes(excl, excluded_s, painleve, pcase, pc, unsupported);
     }
+    if (!painleve.empty()) res.events.push_back({t, "painleve", pc, painleve});
     if (!ok) {
-      res.status = painleve.empty() ? "no_consistent_mode" : "painleve";
-      res.message = painleve.empty() ? "no consistent contact mode at this state" : painleve;
+      if (!unsupported.empty()) {
+        res.status = "unsupported";
+        res.message = unsupported;
+      } else {
+        res.status = painleve.empty() ? "no_consistent_mode" : "painleve";
+        res.message = painleve.empty() ? "no consistent contact mode at this state" : painleve;
+      }
       return false;
+    }
+    // Arming of the closing roots of the free contacts from the state after the event.
+    {
+      const ContactState sa = sys.contact_state(qof(y), vof(y), t);
+      for (Index i = 0; i < m; ++i) armed[i] = arms(sa.constraints[i], vof(y), eps_g) ? 1 : 0;
     }
     for (Index i = 0; i < m; ++i) {
       if (s0.constraints[i].kind == ConstraintKind::bilateral) continue;
@@ -485,11 +769,15 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
     return true;
   };
 
-  // initial state: impacts / modes
+  // initial state: impacts / modes. When they change the velocities (an impact or a tangential
+  // impact at t = 0) the state before is recorded first, so that the energy summary sees the jump.
   {
     std::vector<int> ex(m, 0);
     std::vector<Vector> exs(m);
-    if (!resolve(ex, exs, false)) {  // the initial mode choice is not a transition
+    const Vector y_pre = y;
+    const bool ok = resolve(ex, exs, false);  // the initial mode choice is not a transition
+    if (y != y_pre) detail::record_state(res, sys, t, qof(y_pre), vof(y_pre), emin);
+    if (!ok) {
       record();
       return res;
     }
@@ -500,7 +788,7 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
   int events_here = 0;
   double last_event_t = -1.0;
   int last_percent = -1;
-  auto rhs = [&](double tt, const Vector& yy, const std::vector<ContactMode>& md, bool* ok) {
+  auto rhs = [&](double tt, const Vector& yy, const std::vector<HybridMode>& md, bool* ok) {
     const Vector q = qof(yy), v = vof(yy);
     const Dynamics dy = hy.dynamics(tt, q, v, md);
     if (ok) *ok = dy.consistent && all_finite(dy.a);
@@ -514,7 +802,9 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
   while (t < st.t_end - 1e-14 * std::max(1.0, st.t_end)) {
     h = std::min({h, st.max_step, st.t_end - t});
     const ContactState sc = sys.contact_state(qof(y), vof(y), t);
-    const std::vector<Root> roots = roots_of(sc, modes);
+    for (Index i = 0; i < m; ++i)  // a free contact once armed stays armed until the next event
+      if (!armed[i] && arms(sc.constraints[i], vof(y), eps_g)) armed[i] = 1;
+    const std::vector<Root> roots = roots_of(sc, modes, armed);
     bool okc = true;
     const Vector k2 = rhs(t + c2 * h, y + h * a21 * k1, modes, &okc);
     const Vector k3 = rhs(t + c3 * h, y + h * (a31 * k1 + a32 * k2), modes, &okc);
@@ -557,19 +847,14 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
       for (std::size_t j = 0; j < roots.size(); ++j) out[j] = root_value(roots[j], dy, modes, mu, eps_g);
       return out;
     };
-    const std::vector<double> f0 = values_at(t), f1 = values_at(t + h);
-    double t_star = std::numeric_limits<double>::infinity();
-    std::size_t fired = roots.size();
-    for (std::size_t j = 0; j < roots.size(); ++j) {
-      if (!(f0[j] > 0.0 && f1[j] <= 0.0)) continue;
-      // Illinois on φ_j over [a, b] with φ(a) > 0 ≥ φ(b)
-      double a = t, b = t + h, fa = f0[j], fb = f1[j];
+    // Illinois on φ over [a, b] with φ(a) > 0 ≥ φ(b); returns the right end b of the bracket.
+    auto locate = [&](const auto& phi, double a, double b, double fa, double fb) {
       int side = 0;
       const double tol_t = 1e-14 * std::max(1.0, t) + 1e-15;
       for (int it = 0; it < 200 && b - a > tol_t; ++it) {
         double c = b - fb * (b - a) / (fb - fa);
         if (!(c > a && c < b)) c = 0.5 * (a + b);
-        const double fc = values_at(c)[j];
+        const double fc = phi(c);
         if (fc > 0.0) {
           a = c; fa = fc;
           if (side == -1) fb *= 0.5;
@@ -580,14 +865,59 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
           side = 1;
         }
       }
+      return b;
+    };
+    const std::vector<double> f0 = values_at(t), f1 = values_at(t + h);
+    double t_star = std::numeric_limits<double>::infinity();
+    std::size_t fired = roots.size();
+    for (std::size_t j = 0; j < roots.size(); ++j) {
+      if (!(f0[j] > 0.0 && f1[j] <= 0.0)) continue;
+      const double b = locate([&](double c) { return values_at(c)[j]; }, t, t + h, f0[j], f1[j]);
       if (b < t_star) { t_star = b; fired = j; }
     }
+    // Missed closing (safety net): a free contact ending the step below −10ε without a located
+    // root (e.g. it entered the step disarmed and not moving away) is backtracked on the dense
+    // output to the crossing of g = −10ε and handled as a closing there.
+    Index missed = -1;
+    if (fired == roots.size()) {
+      const ContactState s1 = sys.contact_state(qof(y1), vof(y1), t + h);
+      for (Index i = 0; i < m; ++i) {
+        if (s0.constraints[i].kind != ConstraintKind::unilateral || modes[i].mode != Mode::free) continue;
+        if (s1.constraints[i].gap >= -10.0 * eps_g) continue;
+        auto chi = [&](double tt) {
+          const Vector yy = tt >= t + h ? y1 : dn.at(tt);
+          return sys.contact_state(qof(yy), vof(yy), tt).constraints[i].gap + 10.0 * eps_g;
+        };
+        const double c0 = sc.constraints[i].gap + 10.0 * eps_g;
+        if (!(c0 > 0.0)) continue;  // already below at the start: counted as penetration
+        const double b = locate(chi, t, t + h, c0, s1.constraints[i].gap + 10.0 * eps_g);
+        if (b < t_star) { t_star = b; missed = i; }
+      }
+    }
     ++res.steps;
-    if (fired < roots.size()) {
+    if (fired < roots.size() && roots[fired].kind == RootKind::apex) {
+      // Apex of a disarmed free contact: opened (g > 0) → arm its closing root and restart the
+      // step from the apex (no event); never opened (g ≤ 0) → it closes here without impact.
+      const Index i = roots[fired].contact;
+      y = t_star >= t + h ? y1 : dn.at(t_star);
+      t = t_star;
+      const ContactState sa = sys.contact_state(qof(y), vof(y), t);
+      if (sa.constraints[i].gap > 0.0) {
+        armed[i] = 1;
+        k1 = rhs(t, y, modes, &ok1);
+        continue;
+      }
+      res.events.push_back(
+          {t, "zeno", i,
+           fmt::format("accumulation rule: the contact did not open since it last closed (apex "
+                       "g = {:.3g} m <= 0); closed without impact, u_n = {:.3g} m/s",
+                       sa.constraints[i].gap, sa.constraints[i].normal.dot(vof(y)))});
+    }
+    if (fired < roots.size() || missed >= 0) {
       y = t_star >= t + h ? y1 : dn.at(t_star);
       t = t_star;
       record();
-      const Root& r = roots[fired];
+      const Root r = fired < roots.size() ? roots[fired] : Root{RootKind::closing, missed};
       std::vector<int> ex(m, 0);
       std::vector<Vector> exs(m);
       if (r.kind == RootKind::normal_force) ex[r.contact] = 2 | 8;  // λ_n → 0: the contact leaves

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `moreau simulate` rejects bad scenes with one clear line on stderr and exit code 2:
-# unknown field, negative mass, interpenetrating start, NaN, missing file, bad option.
+# unknown field, negative mass, interpenetrating start, NaN, a number overflowing a double, a
+# syntax error (the file, line, column and field named), missing file, bad option.
 set -u
 MOREAU=$1
 SCENES=$(cd "$(dirname "$0")/../../examples/scenes" && pwd)
@@ -18,13 +19,27 @@ open(sys.argv[2], "w").write(json.dumps(s, allow_nan=True))
 PY
 }
 
-expect_bad() {  # NAME WORD: exit 2 and the message mentions WORD (case-insensitive)
-  local out rc
-  out=$("$MOREAU" simulate "$TMP/$1.json" --out "$TMP/out_$1" --no-plot 2>&1 >/dev/null)
+# raw NAME OLD NEW: $TMP/NAME.json is bouncing_ball.json with the text OLD replaced by NEW (for
+# tokens Python's json cannot write, e.g. 1e999)
+raw() {
+  /usr/bin/python3 - "$SCENES/bouncing_ball.json" "$TMP/$1.json" "$2" "$3" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+assert sys.argv[3] in t, sys.argv[3]
+open(sys.argv[2], "w").write(t.replace(sys.argv[3], sys.argv[4], 1))
+PY
+}
+
+expect_bad() {  # NAME WORD...: exit 2 and the message mentions every WORD (fixed strings, any case)
+  local out rc name=$1 w
+  shift
+  out=$("$MOREAU" simulate "$TMP/$name.json" --out "$TMP/out_$name" --no-plot 2>&1 >/dev/null)
   rc=$?
-  if [ "$rc" -ne 2 ]; then echo "FAIL $1: exit $rc, expected 2 ($out)"; fail=1; return; fi
-  if ! grep -qi -- "$2" <<<"$out"; then echo "FAIL $1: message '$out' does not mention '$2'"; fail=1; fi
-  if [ -e "$TMP/out_$1/trajectory.csv" ]; then echo "FAIL $1: wrote outputs"; fail=1; fi
+  if [ "$rc" -ne 2 ]; then echo "FAIL $name: exit $rc, expected 2 ($out)"; fail=1; return; fi
+  for w in "$@"; do
+    if ! grep -qiF -- "$w" <<<"$out"; then echo "FAIL $name: message '$out' does not mention '$w'"; fail=1; fi
+  done
+  if [ -e "$TMP/out_$name/trajectory.csv" ]; then echo "FAIL $name: wrote outputs"; fail=1; fi
 }
 
 variant unknown_field 's["bodies"][0]["colour"] = "red"'
@@ -34,7 +49,14 @@ variant nan_position 's["bodies"][0]["position"][1] = float("nan")'
 expect_bad unknown_field colour
 expect_bad negative_mass mass
 expect_bad interpenetrating ball
-expect_bad nan_position error
+# a literal NaN (not JSON): the file, line/column, the field being read and the text before it
+expect_bad nan_position nan_position.json "line " "column " "bodies[0].position[1]" "NaN"
+# a number too large for a double (nlohmann's out_of_range.406): the file and the field
+raw overflow_raw '"mass": 1.0' '"mass": 1e999'
+expect_bad overflow_raw overflow_raw.json "bodies[0].mass" "1e999"
+# a syntax error (trailing comma): file, line and column
+raw trailing_comma '"mass": 1.0,' '"mass": 1.0,,'
+expect_bad trailing_comma trailing_comma.json "line " "column "
 
 "$MOREAU" simulate "$TMP/does_not_exist.json" --no-plot >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: missing file should exit 2"; fail=1; }

@@ -28,6 +28,7 @@ struct SceneIntegrator {
   std::string solver = "auto";         // frictional contact solver name
   int max_iterations = 2000;           // solver iterations, ≥ 1
   bool projection = true;              // position projection after each step
+  double relaxation = 1.7;             // over-relaxation ω ∈ (0, 2) of body-block NSGS (timestepping)
   double activation_margin = 1e-6;     // m
   double rtol = 1e-10;                 // event-driven relative tolerance, > 0
   double atol = 1e-12;                 // event-driven absolute tolerance, > 0

@@ -6,14 +6,30 @@
 //     M a + F = Σ_closed (∇h λ_n + H_t λ_t),  λ_t = −μ λ_n σ on sliding contacts,
 //     ∇hᵀ a + c_n + 2α ġ + β² g = 0 on closed contacts (Baumgarte, digest 002 §B),
 //     H_tᵀ a + c_t + 2α u_t = 0 on sticking contacts.
-//   Root functions located on the dense output by the Illinois method: g + ½ε (free contact
-//   closing → impact), λ_n (→ separation), μλ_n − ‖λ_t‖ (stick → slip), σ·u_t (slip → stick).
-//   Next mode: acceleration-level enumeration of {stick, slip±, free} per closed contact, the
-//   consistent combination with the most sticking contacts wins. Painlevé: no consistent mode
-//   (case 3, inconsistency) → tangential impact (policy "tangential_impact") or stop; slip and
-//   separation both consistent with α < 0 (case 4, indeterminacy) → separation.
-//   Impacts: velocity-level problem with Newton's law (velocity_level.hpp); impacts slower than
-//   zeno_velocity are plastic (e := 0), which ends accumulations of impacts.
+//   Stabilization α, β per constraint: its own (ContactConstraint::baumgarte_alpha/beta) when
+//   > 0, else the settings' (each separately).
+//   Root functions located on the dense output by the Illinois method: g + ½ε (armed free contact
+//   closing → impact), u_n (apex of a disarmed free contact that left the closing band after an
+//   impact or separation: re-arms, or closes it there — Zeno rule), λ_n (→ separation),
+//   μλ_n − ‖λ_t‖ (stick → slip), σ·u_t (slip → stick); a free contact found below −10ε after a
+//   step is a missed closing, backtracked to its crossing on the dense output.
+//   Next mode: the consistent assignments of {stick, slip, free} over the closed contacts from
+//   analysis::contact_modes (planar, no bilateral constraint, mode LCP ≤ 12 variables), else from
+//   our own enumeration of {stick, slip±, free} per closed contact (joints, 3D; at most 8 closed
+//   contacts, beyond that the run ends with status "unsupported"); the mode a fired root left is
+//   excluded and the consistent combination with the most sticking contacts wins.
+//   Painlevé: no consistent mode (case 3, inconsistency) → policy "tangential_impact" (the
+//   contact sticks by a velocity-level impulse with e = 0, accepted inside its Coulomb cone, then
+//   the mode choice again) or "stop"; slip and separation both consistent with α < 0 (case 4,
+//   indeterminacy) → separation. painleve events name the contact.
+//   Impacts: every closed contact takes part, by the impact law the closed contacts share
+//   (ContactConstraint::law, sim/impact_law.hpp; a mix in one impact → std::invalid_argument):
+//   "newton" = velocity-level problem with u_n⁺ = −e u_n⁻ and Coulomb friction
+//   (velocity_level.hpp), "poisson" / "moreau" = impact::poisson_impact / impact::moreau_impact
+//   (frictionless, no joints: refused at the start otherwise). Zeno rule: impacts slower than
+//   zeno_velocity are plastic (e := 0) and a contact that stays in the closing band closes
+//   without impact, which ends accumulations of impacts.
+//   Throws std::invalid_argument on an unknown or refused law (check_impact_laws(·, "event")).
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {

@@ -7,11 +7,13 @@
 // but with no dense matrix anywhere: M⁻¹ is kept per body (6×6, or 3×3 planar), the contact
 // Jacobians as two fixed-size blocks per contact (contact/collision/world_contacts.hpp), and the
 // step's frictional contact problem (problems/body_block_friction_contact.hpp) is solved by
-// body-block NSGS in velocity form (solvers/fc/body_block_nsgs.hpp), warm-started by contact
-// identity. When NSGS stops above the tolerance on a step without joints, the condensed problem
-// is handed to the registry solver named in the settings, warm-started with the NSGS impulses,
-// and the better of the two is kept. Post-stabilization projects penetrations away with the same
-// structure (projected Gauss–Seidel on the normal rows, min ½ΔvᵀMΔv s.t. g + J_n Δv ≥ 0).
+// body-block NSGS in velocity form (solvers/fc/body_block_nsgs.hpp), warm-started from the
+// contact each contact continues (docs/simulation.md §"Rigid worlds"). When NSGS stops above the
+// tolerance on a step without joints, the condensed problem is handed to the registry solver
+// named in the settings, warm-started with the NSGS impulses and given at most twice the NSGS
+// time (10 ms at least), and the better of the two is kept. Post-stabilization projects
+// penetrations away with the same structure (projected Gauss–Seidel on the normal rows,
+// min ½ΔvᵀMΔv s.t. g + J_n Δv ≥ 0).
 // Contacts are detected once per step: the detection that ends a step (and checks the
 // projection) is the one the next step uses.
 #include "moreau/contact/collision/rigid_world_system.hpp"

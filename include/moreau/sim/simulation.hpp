@@ -46,8 +46,9 @@ struct SimulationSettings {
   double force_tolerance = 1e-9;     // N, slack of the mode consistency tests
   double zeno_velocity = 1e-4;       // m/s: impacts slower than this are plastic (e := 0)
   double baumgarte_alpha = 10.0;     // 1/s, acceleration-level stabilization g̈ + 2αġ + β²g = 0
-  double baumgarte_beta = 10.0;      // 1/s
-  std::string painleve_policy = "tangential_impact";  // or "stop"
+  double baumgarte_beta = 10.0;      // 1/s (a constraint's own α, β > 0 take precedence)
+  std::string painleve_policy = "tangential_impact";  // Painlevé case 3: "tangential_impact"
+                                                      // (sticking impulse, e = 0) or "stop"
   int max_events = 100000;
 
   // --- recording ---
@@ -76,7 +77,8 @@ struct ContactRecord {
 struct SimulationResult {
   std::string system;
   std::string integrator;          // "timestepping" or "event"
-  std::string status = "completed";  // completed, painleve, event_limit, solver_failure
+  std::string status = "completed";  // completed, painleve, unsupported, event_limit,
+                                     // solver_failure, no_consistent_mode, step_failure
   std::string message;
   std::string force_quantity;      // "impulse" (N·s) or "force" (N)
   int dimension = 2;

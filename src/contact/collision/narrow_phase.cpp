@@ -391,12 +391,48 @@ Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
   return clip_manifold(ca, ra, cb, rb, n, scale, margin);
 }
 
-// General convex pair (cylinders): GJK/EPA on the full support functions, one point.
-Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin) {
+// Rim of a cylinder as a polytope core: kRimPoints points on each cap circle, phased so that
+// the first point of each cap is the rim point furthest along d (the support point of the rim).
+// The polygon is inscribed: its vertices are exact surface points.
+constexpr int kRimPoints = 8;
+std::vector<Vector3> cylinder_rim(const Shape& s, const Pose& p, const Vector3& d) {
+  const Vector3 axis = p.orientation * Vector3::UnitZ();
+  Vector3 radial = d - d.dot(axis) * axis;
+  if (radial.norm() < 1e-9 * d.norm()) radial = axis.unitOrthogonal();
+  radial.normalize();
+  const Vector3 side = axis.cross(radial);
+  std::vector<Vector3> out;
+  for (double sgn : {-1.0, 1.0})
+    for (int k = 0; k < kRimPoints; ++k) {
+      const double phi = 2.0 * M_PI * k / kRimPoints;
+      out.push_back(p.position + sgn * s.half_length * axis + s.radius * (std::cos(phi) * radial + std::sin(phi) * side));
+    }
+  return out;
+}
+
+// General convex pair (pairs with a cylinder): GJK/EPA on the full support functions gives the
+// distance and normal n; then, unless a sphere is involved, the touching features are clipped
+// as for polytopes with each cylinder replaced by its rim polygons (cylinder_rim phased along
+// −n for A, +n for B): a cap lying flat on a face gives kRimPoints rim points, a side lying on
+// a face its two generator ends. The manifold is kept only when it has several points and its
+// smallest gap matches the GJK/EPA distance; otherwise (a tilted rim touching, …) the one
+// GJK/EPA point.
+Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, double scale) {
   const ConvexDistance e = convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
                                                   [&](const Vector3& d) { return world_support(b, pb, d); });
-  const double gap = e.intersecting ? e.distance : e.distance;
+  const double gap = e.distance;
   if (gap > margin) return {};
+  if (a.kind != ShapeKind::sphere && b.kind != ShapeKind::sphere) {
+    const Vector3 n = e.normal;
+    const auto ca = a.kind == ShapeKind::cylinder ? cylinder_rim(a, pa, -n) : world_core(a, pa);
+    const auto cb = b.kind == ShapeKind::cylinder ? cylinder_rim(b, pb, n) : world_core(b, pb);
+    const double ra = a.kind == ShapeKind::cylinder ? 0.0 : a.core_radius();
+    const double rb = b.kind == ShapeKind::cylinder ? 0.0 : b.core_radius();
+    const Points m = clip_manifold(ca, ra, cb, rb, n, scale, margin);
+    double gmin = INFINITY;
+    for (const auto& c : m) gmin = std::min(gmin, c.gap);
+    if (m.size() >= 2 && std::abs(gmin - gap) <= 1e-7 * scale) return m;
+  }
   return {ContactPoint{e.point_a, e.point_b, e.normal, gap, 0, false}};
 }
 
@@ -433,7 +469,7 @@ Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, 
     return r;
   }
   if (a.has_core() && b.has_core()) return core_pair(a, pa, b, pb, margin, scale);
-  return general_pair(a, pa, b, pb, margin);
+  return general_pair(a, pa, b, pb, margin, scale);
 }
 
 }  // namespace

@@ -144,8 +144,8 @@ class Solver {
     for (Index c = 0; c < nc; ++c) q2 += local_velocity(p_.v_free, c).squaredNorm();
     for (Index j = 0; j < nbl; ++j) q2 += std::pow(bilateral_velocity(p_.v_free, static_cast<size_t>(j)), 2);
     const double q_norm = std::sqrt(q2);
-    const double omega = st.relaxation;
     for (int it = 1; it <= st.max_iterations; ++it) {
+      const double omega = it > st.relaxation_after ? st.relaxation : 1.0;
       // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
       double err2 = 0.0, u2 = 0.0;
       for (Index j = 0; j < nbl; ++j) {
@@ -245,6 +245,8 @@ class Solver {
 BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& problem, const Vector& r_guess,
                                         const Vector& p_guess, const BodyBlockNsgsSettings& settings) {
   problem.validate();
+  MOREAU_REQUIRE(settings.relaxation_after >= 0, "body_block_nsgs: relaxation_after = {} must be ≥ 0",
+                 settings.relaxation_after);
   MOREAU_REQUIRE(settings.relaxation > 0.0 && settings.relaxation < 2.0,
                  "body_block_nsgs: relaxation ω = {} must lie in (0, 2)", settings.relaxation);
   MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations > 0,

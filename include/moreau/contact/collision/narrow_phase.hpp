@@ -11,7 +11,9 @@
 //   general convex (box, capsule, convex mesh, cylinder, sphere in any other pair): GJK on the
 //     polytope cores (radius added afterwards, exact for separated cores), EPA when the cores
 //     overlap, then the same feature clipping for a manifold (polytopes and capsules); pairs
-//     involving a cylinder (other than with a plane) give one point.
+//     involving a cylinder (other than with a plane) clip two rings of 8 exact rim points (a flat
+//     cap on a face gives up to 8 points, a cylinder lying on its side 2), kept when the set has
+//     ≥ 2 points and its smallest gap matches GJK/EPA; otherwise the single GJK/EPA point.
 //   plane–plane: none (two static half-spaces).
 // In 2D (dimension = 2) the shapes lie in z = 0: boxes and convex polygons are extruded along
 // z for the 3D routines and the resulting points projected to z = 0 and merged; cylinders are

@@ -29,6 +29,7 @@ struct BodyBlockNsgsSettings {
   // ω ∈ (0, 2): r_c ← P_K(ω r_c,local + (1 − ω) r_c) (over-relaxation; 1 = plain NSGS). A fixed
   // point is a solution only through the residual test, which does not depend on ω.
   double relaxation = 1.0;
+  int relaxation_after = 0;  // plain sweeps (ω = 1) before ω applies: warm, easy steps stay plain
 };
 
 struct BodyBlockSolution : FrictionContactResult {

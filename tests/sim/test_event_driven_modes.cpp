@@ -11,6 +11,7 @@
 #include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
@@ -43,18 +44,9 @@ TEST(EventModes, InitialModeIsTheContactModesSolution) {
 // = 0.10194 m, and both corners go slip → stick there (two closed resting contacts: the mode LCP
 // of contact_modes with 8 variables and non-unique multipliers). Then it stays at rest.
 TEST(EventModes, SlidingBoxStopsAtTheAnalyticTimeOnBothCorners) {
-  auto w = std::make_shared<RigidWorld>(2);
   ContactMaterial mat;
   mat.mu = 0.5;
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "floor";
-  ground.is_static = true;
-  Shape plane;
-  plane.kind = ShapeKind::plane;
-  plane.normal = Vector3::UnitY();
-  ground.shapes.push_back(plane);
-  w->add_body(ground);
+  auto w = test::world_with_floor(2, mat);
   RigidBody box;
   box.name = "box";
   box.mass = 1.0;

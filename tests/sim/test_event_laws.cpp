@@ -13,6 +13,7 @@
 #include "moreau/model/callback_system.hpp"
 #include "moreau/sim/impact_law.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
@@ -44,20 +45,11 @@ class WithLaws : public LagrangianSystem {
 // RigidWorldSystem into ContactConstraint::law). q = (x, y, θ).
 std::shared_ptr<RigidWorldSystem> ball_world(const std::string& law, double e, double mu = 0.0,
                                              double y0 = 1.0) {
-  auto w = std::make_shared<RigidWorld>(2);
   ContactMaterial mat;
   mat.mu = mu;
   mat.restitution = e;
   mat.law = law;
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "floor";
-  ground.is_static = true;
-  Shape plane;
-  plane.kind = ShapeKind::plane;
-  plane.normal = Vector3::UnitY();
-  ground.shapes.push_back(plane);
-  w->add_body(ground);
+  auto w = test::world_with_floor(2, mat);
   RigidBody ball;
   ball.name = "ball";
   ball.mass = 1.0;

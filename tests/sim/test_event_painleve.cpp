@@ -9,6 +9,7 @@
 #include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
@@ -130,16 +131,10 @@ TEST(EventBaumgarte, ContactOwnAlphaBetaOverrideTheSettings) {
 // (RigidWorldSystem fills ContactConstraint::baumgarte_alpha/beta from ContactMaterial).
 TEST(EventBaumgarte, RigidWorldMaterialAlphaBetaAreUsed) {
   const double g0 = -5e-7, r0 = 0.1;
-  auto w = std::make_shared<RigidWorld>(2);
   ContactMaterial mat;
   mat.alpha = 30.0;
   mat.beta = 30.0;
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "floor";
-  ground.is_static = true;
-  ground.shapes.push_back(make_plane(Vector3::UnitY()));
-  w->add_body(ground);
+  auto w = test::world_with_floor(2, mat);
   RigidBody ball;
   ball.name = "ball";
   ball.mass = 1.0;

@@ -12,6 +12,7 @@
 #include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
@@ -135,15 +136,9 @@ TEST(EventZeno, EveryBouncingSequenceEndsAtRestWithoutPenetration) {
 // energy gain.
 TEST(EventZeno, RockingBlockFirstImpactHousnerRatioAndRest) {
   const double b = 0.1, hh = 0.2, m = 1.0, phi0 = 0.1;
-  auto w = std::make_shared<RigidWorld>(2);
   ContactMaterial mat;
   mat.mu = 0.8;
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "floor";
-  ground.is_static = true;
-  ground.shapes.push_back(make_plane(Vector3::UnitY()));
-  w->add_body(ground);
+  auto w = test::world_with_floor(2, mat);
   RigidBody block;
   block.name = "block";
   block.mass = m;

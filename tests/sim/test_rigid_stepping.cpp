@@ -12,38 +12,19 @@
 
 #include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
 
-constexpr double kG = 9.81;
-
-Shape floor_plane(int d) {
-  Shape p;
-  p.kind = ShapeKind::plane;
-  p.normal = d == 2 ? Vector3::UnitY() : Vector3::UnitZ();
-  p.name = "floor";
-  return p;
-}
-
-std::shared_ptr<RigidWorld> world_with_floor(int d, const ContactMaterial& mat) {
-  auto w = std::make_shared<RigidWorld>(d);
-  w->set_gravity(d == 2 ? Vector3(0, -kG, 0) : Vector3(0, 0, -kG));
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "ground";
-  ground.is_static = true;
-  ground.shapes.push_back(floor_plane(d));
-  w->add_body(ground);
-  return w;
-}
+constexpr double kG = 9.81;  // m/s², the worlds' default gravity
 
 // Planar uniform rod of 1 kg and 1 m standing on its lower end, tilted by `tilt` from vertical
 // (the falling_pencil example).
 std::shared_ptr<RigidWorld> pencil(double tilt, double mu) {
   ContactMaterial mat;
   mat.mu = mu;
-  auto w = world_with_floor(2, mat);
+  auto w = test::world_with_floor(2, mat);
   RigidBody rod;
   rod.name = "pencil";
   rod.mass = 1.0;
@@ -59,7 +40,7 @@ std::shared_ptr<RigidWorld> pencil(double tilt, double mu) {
 std::shared_ptr<RigidWorld> rocking_block() {
   ContactMaterial mat;
   mat.mu = 0.8;
-  auto w = world_with_floor(2, mat);
+  auto w = test::world_with_floor(2, mat);
   RigidBody b;
   b.name = "block";
   b.mass = 1.0;
@@ -146,7 +127,7 @@ TEST(RigidTimeStepping, FallingPencilEventsMatchTheEventDrivenRun) {
 TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
   ContactMaterial mat;
   mat.gamma = 1e-4;  // m/(N·s)
-  auto w = world_with_floor(3, mat);
+  auto w = test::world_with_floor(3, mat);
   w->add_body(ball(2.0, 0.1, Vector3(0, 0, 0.1)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "soft_ball");
   SimulationSettings st{.integrator = "timestepping", .t_end = 0.05, .dt = 1e-3};
@@ -160,7 +141,7 @@ TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
 TEST(RigidTimeStepping, OtherImpactLawsAreRefused) {
   ContactMaterial mat;
   mat.law = "poisson";
-  auto w = world_with_floor(3, mat);
+  auto w = test::world_with_floor(3, mat);
   w->add_body(ball(1.0, 0.1, Vector3(0, 0, 1.0)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "ball");
   SimulationSettings st{.integrator = "timestepping", .t_end = 0.1};

@@ -6,6 +6,7 @@
 
 #include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "rigid_worlds.hpp"
 
 namespace moreau {
 namespace {
@@ -14,19 +15,9 @@ namespace {
 // the top cube must not move (drift bounded by the projection tolerance and the solver's), no
 // penetration beyond the projection tolerance, and no energy gained.
 TEST(TimeSteppingWorld, BoxStackStaysAtRest) {
-  auto w = std::make_shared<RigidWorld>(3);
-  w->set_gravity(Vector3(0, 0, -9.81));
   ContactMaterial mat;
   mat.mu = 0.8;
-  w->set_default_material(mat);
-  RigidBody ground;
-  ground.name = "ground";
-  ground.is_static = true;
-  Shape plane;
-  plane.kind = ShapeKind::plane;
-  plane.normal = Vector3::UnitZ();
-  ground.shapes.push_back(plane);
-  w->add_body(ground);
+  auto w = test::world_with_floor(3, mat);
   for (int i = 0; i < 5; ++i) {
     RigidBody b;
     b.name = "box" + std::to_string(i);

@@ -12,9 +12,12 @@ ContactBlock make_contact_block(int dimension, const Matrix3& W) {
   ContactBlock b;
   b.W = W;
   if (dimension == 3) {
-    Eigen::FullPivLU<Matrix3> lu(W);
-    b.invertible = lu.isInvertible() && lu.rcond() > 1e-14;
-    if (b.invertible) b.Winv = lu.inverse();
+    // closed-form (cofactor) inverse; invertible when |det W| > 1e-14 ‖W‖³ (max-entry norm),
+    // the 3×3 analogue of the 2D test below
+    const double det = W.determinant();
+    const double scale = W.cwiseAbs().maxCoeff();
+    b.invertible = scale > 0.0 && std::abs(det) > 1e-14 * scale * scale * scale;
+    if (b.invertible) b.Winv = W.inverse();
     // normal and tangential directions decoupled, tangential block isotropic (spheres, discs)
     const double tol = 1e-12 * W.cwiseAbs().maxCoeff();
     b.decoupled_isotropic = W(0, 0) > 0.0 && std::abs(W(0, 1)) <= tol && std::abs(W(0, 2)) <= tol &&

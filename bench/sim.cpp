@@ -26,7 +26,7 @@ namespace {
 using namespace moreau;
 
 constexpr double kDt = 1e-3;  // s
-double g_tolerance = 1e-8;     // moreau's solver tolerance (--tol)
+std::vector<double> g_tolerances = {1e-6, 1e-8};  // moreau's solver tolerances, one row each (--tol)
 int g_max_iterations = 500;     // moreau's solver sweeps (--iter)
 double g_relaxation = 1.7;     // body-block NSGS over-relaxation ω (--omega)
 // MuJoCo's contact buffer (nconmax) and constraint rows (njmax): large enough that no contact of
@@ -132,17 +132,17 @@ struct Row {
 };
 
 // Top body's displacement over the run (the resting stack should not move), m.
-Row run_moreau(const SceneSpec& s) {
+Row run_moreau(const SceneSpec& s, double tolerance) {
   auto world = make_world(s);
   RigidWorldSystem sys(world, CollisionSettings{.margin = 0.02}, s.name);
   SimulationSettings st{.integrator = "timestepping", .t_end = s.t_end, .dt = kDt};
-  st.solver_tolerance = g_tolerance;
+  st.solver_tolerance = tolerance;
   st.solver_max_iterations = g_max_iterations;
   st.nsgs_relaxation = g_relaxation;
   st.record_interval = 0.1;
   const SimulationResult r = simulate(sys, st);
   Row row;
-  row.engine = "moreau (Moreau–Jean, θ=½, exact cone)";
+  row.engine = fmt::format("moreau (Moreau–Jean, θ=½, exact cone, tol {:g})", tolerance);
   row.scene = s.name;
   row.steps = r.steps;
   row.seconds = r.wall_time;
@@ -227,13 +227,14 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
-// bench_sim [--tol=E] [SCENE ...]: the scenes named (box_stack, sphere_pile), all when none is;
-// E is moreau's solver tolerance (default 1e-8).
+// bench_sim [--tol=E] [--iter=N] [--omega=W] [SCENE ...]: the scenes named (box_stack,
+// sphere_pile), all when none is. moreau runs once per solver tolerance (default 1e-6 and 1e-8,
+// one row each; --tol=E runs E only) with N sweeps (500) and over-relaxation W (1.7).
 int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--tol=", 0) == 0) g_tolerance = std::stod(a.substr(6));
+    if (a.rfind("--tol=", 0) == 0) g_tolerances = {std::stod(a.substr(6))};
     else if (a.rfind("--iter=", 0) == 0) g_max_iterations = std::stoi(a.substr(7));
     else if (a.rfind("--omega=", 0) == 0) g_relaxation = std::stod(a.substr(8));
     else only.push_back(a);
@@ -251,8 +252,10 @@ int main(int argc, char** argv) {
     rows.push_back(Row{"MuJoCo", s.name, 0, 0, 0, 0, NAN, "skipped: not installed"});
 #endif
     print_row(rows.back());
-    rows.push_back(run_moreau(s));
-    print_row(rows.back());
+    for (const double tol : g_tolerances) {
+      rows.push_back(run_moreau(s, tol));
+      print_row(rows.back());
+    }
   }
   return 0;
 }

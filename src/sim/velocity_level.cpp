@@ -73,8 +73,9 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     const Vector qB = HB.transpose() * v_free + in.w_bilateral;
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(WBB);
     cod.setThreshold(1e-12);
-    G = cod.solve(WBU);
     gB = cod.solve(qB);
+    // (an empty right-hand side is skipped: Eigen's triangular solve reads its first entry, UBSan)
+    G = nu > 0 ? Matrix(cod.solve(WBU)) : Matrix::Zero(nb, 0);
     if (nu > 0) {
       const Matrix WUB = WBU.transpose();
       const Matrix Wd = Matrix(WUU) - WUB * G;
@@ -105,7 +106,7 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     out.report.status = Status::converged;
     out.report.residual = 0.0;
   }
-  if (nb > 0) out.p = -(G * out.r + gB);
+  if (nb > 0) out.p = nu > 0 ? Vector(-(G * out.r + gB)) : Vector(-gB);
   out.v = v_free + XU * out.r + XB * out.p;
   out.u = HU.transpose() * out.v + in.w_unilateral;
   if (softened)

@@ -17,6 +17,16 @@ bool is_impact_law(const std::string& law) {
   return std::find(names.begin(), names.end(), law) != names.end();
 }
 
+void check_impact_law_name(const std::string& law, const std::string& integrator, const std::string& owner) {
+  MOREAU_REQUIRE(is_impact_law(law),
+                 "{} has the unknown impact law '{}'; the known laws are 'newton', 'poisson' and 'moreau'", owner,
+                 law);
+  MOREAU_REQUIRE(law == "newton" || integrator == "event",
+                 "{} has the impact law '{}', but the time-stepping integrator supports only 'newton'; use the "
+                 "event-driven integrator or the law 'newton'",
+                 owner, law);
+}
+
 // Rules of the header, checked contact by contact in order (the first offending contact is named).
 void check_impact_laws(const ContactState& state, const std::string& integrator) {
   MOREAU_REQUIRE(integrator == "event" || integrator == "timestepping",
@@ -26,15 +36,8 @@ void check_impact_laws(const ContactState& state, const std::string& integrator)
     if (c.kind == ConstraintKind::bilateral) { joint = &c; break; }
   for (const auto& c : state.constraints) {
     if (c.kind == ConstraintKind::bilateral) continue;
-    MOREAU_REQUIRE(is_impact_law(c.law),
-                   "contact '{}' has the unknown impact law '{}'; the known laws are 'newton', "
-                   "'poisson' and 'moreau'",
-                   c.name, c.law);
+    check_impact_law_name(c.law, integrator, fmt::format("contact '{}'", c.name));
     if (c.law == "newton") continue;
-    MOREAU_REQUIRE(integrator == "event",
-                   "contact '{}' has the impact law '{}', but the time-stepping integrator supports "
-                   "only 'newton'; use the event-driven integrator or the law 'newton'",
-                   c.name, c.law);
     MOREAU_REQUIRE(c.mu == 0.0,
                    "contact '{}' has the impact law '{}' with friction mu = {}; the '{}' law is "
                    "frictionless: set mu = 0 for this contact or use the law 'newton'",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <tuple>
 
@@ -21,11 +22,14 @@ struct BodyBlocks {
   Index m = 6;                             // velocities per body
   std::vector<Index> dynamic;              // per body of the world
   std::vector<BodyMassBlock> mass_inverse; // per dynamic body
+  std::vector<Matrix3> inertia_inverse;    // per body of the world, body axes (constant)
 
   explicit BodyBlocks(const RigidWorld& world) : m(world.body_velocity_size()) {
     for (Index i = 0; i < world.body_count(); ++i) {
       const Index o = world.velocity_offset(i);
       dynamic.push_back(o < 0 ? -1 : o / m);
+      const RigidBody& body = world.body(i);
+      inertia_inverse.push_back(o < 0 || m == 3 ? Matrix3::Zero() : Matrix3(body.inertia.inverse()));
     }
   }
 
@@ -42,7 +46,7 @@ struct BodyBlocks {
       } else {
         const Matrix3 R = world.body_pose(q, i).rotation();
         B.topLeftCorner<3, 3>() = Matrix3::Identity() / body.mass;
-        const Matrix3 Iw = R * body.inertia.inverse() * R.transpose();
+        const Matrix3 Iw = R * inertia_inverse[i] * R.transpose();
         B.bottomRightCorner<3, 3>() = 0.5 * (Iw + Iw.transpose());
       }
     }
@@ -191,16 +195,22 @@ class ContactMatcher {
 
   Index match(const Contact& c, const Vector3& local_a, double size_a) {
     while (lo_ < prev_.size() && pair_of(prev_[lo_].contact) < pair_of(c)) ++lo_;
+    size_t hi = lo_;
+    while (hi < prev_.size() && pair_of(prev_[hi].contact) == pair_of(c)) ++hi;
+    if (lo_ != spread_lo_ || hi != spread_hi_) {  // the pair's spread, once per pair
+      spread_lo_ = lo_, spread_hi_ = hi, spread_ = 0.0;
+      for (size_t i = lo_; i < hi; ++i)
+        for (size_t k = lo_; k < i; ++k) spread_ = std::max(spread_, (prev_[k].local_a - prev_[i].local_a).norm());
+    }
     Index nearest = -1, same = -1;
-    double nearest_d = INFINITY, same_d = INFINITY, spread = 0.0;
-    for (size_t i = lo_; i < prev_.size() && pair_of(prev_[i].contact) == pair_of(c); ++i) {
-      for (size_t k = lo_; k < i; ++k) spread = std::max(spread, (prev_[k].local_a - prev_[i].local_a).norm());
+    double nearest_d = INFINITY, same_d = INFINITY;
+    for (size_t i = lo_; i < hi; ++i) {
       if (used_[i]) continue;
       const double d = (prev_[i].local_a - local_a).norm();
       if (d < nearest_d) nearest_d = d, nearest = static_cast<Index>(i);
       if (prev_[i].contact.feature == c.feature && d < same_d) same_d = d, same = static_cast<Index>(i);
     }
-    const double delta = std::max(0.25 * spread, 0.5 * size_a);
+    const double delta = std::max(0.25 * spread_, 0.5 * size_a);
     const Index best = (same >= 0 && same_d <= delta) ? same : (nearest >= 0 && nearest_d <= delta ? nearest : -1);
     if (best >= 0) used_[best] = true;
     return best;
@@ -211,6 +221,8 @@ class ContactMatcher {
   const std::vector<ActiveContact>& prev_;
   std::vector<bool> used_;
   size_t lo_ = 0;
+  size_t spread_lo_ = SIZE_MAX, spread_hi_ = SIZE_MAX;  // pair range of the cached spread
+  double spread_ = 0.0;                                 // largest distance between its points
 };
 
 }  // namespace
@@ -267,8 +279,8 @@ SimulationResult simulate_rigid_time_stepping(const RigidWorldSystem& sys, const
     blocks.update(world, q);
     BodyBlockFrictionContactProblem prob;
     prob.dimension = d;
-    prob.mass_inverse = blocks.mass_inverse;
     prob.v_free = blocks.free_velocity(v, world.forces(q, v, t), hk);
+    prob.mass_inverse = std::move(blocks.mass_inverse);  // blocks.update() refills it when needed
 
     // index set I_k = {g + ½h u_n ≤ margin}, Newton restitution, warm start from the matched
     // contact of the last step (its world impulse expressed in the new frame)

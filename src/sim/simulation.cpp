@@ -85,18 +85,11 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   // impact laws: of the contacts present now, and of every material of a rigid world (contacts
   // that appear later carry one of these)
   check_impact_laws(s0, settings.integrator);
-  if (const auto* rw = dynamic_cast<const RigidWorldSystem*>(&system)) {
-    for (const ContactMaterial& mat : rw->world().materials()) {
-      MOREAU_REQUIRE(is_impact_law(mat.law), "simulation: unknown impact law '{}' in a contact material (known: {})",
-                     mat.law, fmt::join(impact_law_names(), ", "));
-      MOREAU_REQUIRE(settings.integrator == "event" || mat.law == "newton",
-                     "simulation: impact law '{}' needs the event-driven integrator; time stepping applies "
-                     "Newton's restitution at the velocity level (law 'newton')",
-                     mat.law);
-    }
-  }
-  Stopwatch watch;
   const auto* rigid = dynamic_cast<const RigidWorldSystem*>(&system);
+  if (rigid)
+    for (const ContactMaterial& mat : rigid->world().materials())
+      check_impact_law_name(mat.law, settings.integrator, "a contact material");
+  Stopwatch watch;
   SimulationResult res;
   if (settings.integrator == "event") res = simulate_event_driven(system, settings, q0, v0, progress);
   else if (rigid && settings.body_blocks) res = simulate_rigid_time_stepping(*rigid, settings, q0, v0, progress);

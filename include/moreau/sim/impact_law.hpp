@@ -27,6 +27,11 @@ const std::vector<std::string>& impact_law_names();
 // True when `law` is one of impact_law_names().
 bool is_impact_law(const std::string& law);
 
+// The two rules that need only the name: `law` is known, and it is "newton" unless the integrator
+// is "event". Throws std::invalid_argument starting with `owner` (e.g. "contact 'ball/floor:0'"
+// or "a contact material").
+void check_impact_law_name(const std::string& law, const std::string& integrator, const std::string& owner);
+
 // Checks the law of every unilateral constraint of `state` for the integrator named
 // ("event" or "timestepping"). Throws std::invalid_argument with a sentence that names the
 // contact and the offending value:

@@ -79,6 +79,11 @@ class Solver {
         g.W += g.gb.dot(g.Mgb);
       }
     }
+    // ‖q‖ of the residual's scale, q = Hᵀ v_free + w (bilateral rows included)
+    double q2 = 0.0;
+    for (Index c = 0; c < nc; ++c) q2 += local_velocity(p.v_free, c).squaredNorm();
+    for (size_t j = 0; j < bilateral_.size(); ++j) q2 += std::pow(bilateral_velocity(p.v_free, j), 2);
+    q_norm_ = std::sqrt(q2);
   }
 
   // u_c = J_a v_a + J_b v_b + w_c
@@ -105,9 +110,9 @@ class Solver {
     return v;
   }
 
-  // The residual of the header at (r, p, v), with ‖q‖ computed here.
+  // The residual of the header at (r, p, v).
   double residual(const Vector& r, const Vector& pb, const Vector& v, Vector* u_out) const {
-    double err2 = 0.0, u2 = 0.0, q2 = 0.0;
+    double err2 = 0.0, u2 = 0.0;
     for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
       VecD u = local_velocity(v, c);
       u[0] += contacts_[c].compliance * r[D * c];
@@ -115,16 +120,13 @@ class Solver {
       u2 += u.squaredNorm();
       const double e = friction_contact_local_error(D, p_.mu[c], r.data() + D * c, u.data());
       err2 += e * e;
-      q2 += local_velocity(p_.v_free, c).squaredNorm();
     }
     for (size_t j = 0; j < bilateral_.size(); ++j) {
       const double u = bilateral_velocity(v, j);
       err2 += u * u;
       u2 += u * u;
-      const double q = bilateral_velocity(p_.v_free, j);
-      q2 += q * q;
     }
-    const double scale = std::max({std::sqrt(q2), std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
+    const double scale = std::max({q_norm_, std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
     return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
   }
 
@@ -139,11 +141,6 @@ class Solver {
     Vector v = velocity(out.r, out.p);
     out.u.resize(D * nc);
     out.status = Status::max_iterations;
-    // ‖q‖ of the residual's scale, q = Hᵀ v_free + w (bilateral rows included)
-    double q2 = 0.0;
-    for (Index c = 0; c < nc; ++c) q2 += local_velocity(p_.v_free, c).squaredNorm();
-    for (Index j = 0; j < nbl; ++j) q2 += std::pow(bilateral_velocity(p_.v_free, static_cast<size_t>(j)), 2);
-    const double q_norm = std::sqrt(q2);
     for (int it = 1; it <= st.max_iterations; ++it) {
       const double omega = it > st.relaxation_after ? st.relaxation : 1.0;
       // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
@@ -158,10 +155,7 @@ class Solver {
         out.p[j] += dp;
         add_bilateral(v, static_cast<size_t>(j), dp);
       }
-      // symmetric sweeps: forward on odd, backward on even iterations (force chains such as a
-      // stack are crossed in one sweep whichever way they run in the contact order)
-      for (Index cc = 0; cc < nc; ++cc) {
-        const Index c = cc;
+      for (Index c = 0; c < nc; ++c) {
         const auto& k = contacts_[c];
         const VecD r_old = out.r.template segment<D>(D * c);
         VecD u = local_velocity(v, c);
@@ -180,7 +174,7 @@ class Solver {
         add_contact(v, c, dr);
       }
       out.iterations = it;
-      const double scale = std::max({q_norm, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
+      const double scale = std::max({q_norm_, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
       const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
       if (!std::isfinite(gs) || !all_finite(out.r)) {
         out.status = Status::numerical_failure;
@@ -236,6 +230,7 @@ class Solver {
   }
 
   const BodyBlockFrictionContactProblem& p_;
+  double q_norm_ = 0.0;  // ‖Hᵀ v_free + w‖ with the bilateral rows, the residual's scale
   std::vector<ContactData<D, Mb>> contacts_;
   std::vector<BilateralData<Mb>> bilateral_;
 };

@@ -4,9 +4,9 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
-#include "../apps/moreau/analyze_report.hpp"
 #include "bindings.hpp"
 #include "moreau/contact/velocity_problem.hpp"
+#include "moreau/io/analysis_report.hpp"
 
 namespace moreau::python {
 
@@ -70,7 +70,7 @@ void bind_analysis(py::module_& m) {
 
   m.def("_analyze_report",
         [](const ContactState& s, const std::string& label, bool all_sticking) {
-          return report::analyze(s, label, all_sticking).dump();
+          return analysis_report(s, label, all_sticking).dump();
         },
         py::arg("state"), py::arg("label") = "system", py::arg("all_sticking") = false,
         "The `moreau analyze --json` report of a ContactState, as a JSON string.");

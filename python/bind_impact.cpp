@@ -7,7 +7,7 @@
 #include "bindings.hpp"
 #include "moreau/impact/energetic_consistency.hpp"
 #include "moreau/impact/impact_laws.hpp"
-#include "moreau/impact/impact_spec.hpp"
+#include "moreau/io/impact_spec.hpp"
 
 namespace moreau::python {
 
@@ -33,7 +33,7 @@ py::list criteria(const ConsistencyReport& r) {
 }  // namespace
 
 void bind_impact(py::module_& m) {
-  m.def("_impact_json", &run_impact_json, py::arg("spec_json"), py::arg("indent") = -1,
+  m.def("_impact_json", &run_impact_json, py::arg("spec_json"), py::arg("indent") = -1, py::arg("source") = "impact SPEC",
         "Runs the impact SPEC given as JSON text; returns the result as JSON text "
         "(use moreau.impact for dict in/out).");
   m.def(

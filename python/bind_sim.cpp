@@ -3,25 +3,19 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
-#include "../apps/moreau/simulate_scene.hpp"
 #include "bindings.hpp"
+#include "moreau/common/error.hpp"
+#include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
-#include "moreau/sim/recorder.hpp"
+#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/simulation_output.hpp"
 
 namespace moreau::python {
 
 namespace {
 
-py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
-                        const std::string& integrator) {
-  const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
-  cli::SceneRun run = cli::prepare_scene_run(scene, integrator, t_end);
-  SimulationResult res;
-  {
-    py::gil_scoped_release release;
-    res = simulate(*run.system, run.settings);
-    if (!out.empty()) write_simulation_outputs(res, out);
-  }
+// The arrays of a result, as moreau.SimulationResult reads them.
+py::dict result_dict(const SimulationResult& res, bool plot) {
   py::dict d;
   d["t"] = Eigen::Map<const Vector>(res.t.data(), static_cast<Index>(res.t.size())).eval();
   d["q"] = res.q_matrix();
@@ -68,9 +62,38 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
   contacts["mode"] = modes;
   d["contacts"] = contacts;
   py::dict summary = py::module_::import("json").attr("loads")(simulation_summary_json(res));
-  summary["plot"] = run.plot;
+  summary["plot"] = plot;
   d["summary"] = summary;
   return d;
+}
+
+py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
+                        const std::string& integrator) {
+  const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
+  SceneRun run = prepare_scene_run(scene, integrator, t_end);
+  SimulationResult res;
+  {
+    py::gil_scoped_release release;
+    res = simulate(*run.system, run.settings);
+    if (!out.empty()) write_simulation_outputs(res, out);
+  }
+  return result_dict(res, run.plot);
+}
+
+// Any LagrangianSystem (a CallbackSystem of Python callables, a gallery system, …) from its
+// initial_q / initial_v, with an "integrator" object named as in a scene (JSON text). The GIL
+// stays held: a CallbackSystem calls back into Python at every evaluation.
+py::dict simulate_system(const LagrangianSystem& system, double t_end, const std::string& integrator_json,
+                         const std::string& out) {
+  const SceneIntegrator si = parse_scene_integrator(
+      json_io::parse_text(integrator_json, "integrator"), "integrator");
+  const SimulationSettings settings = simulation_settings(si, "", t_end);
+  MOREAU_REQUIRE(system.initial_q.size() == system.position_size() && system.initial_v.size() == system.velocity_size(),
+                 "simulate: system '{}' has no initial state (set initial_q with {} entries and initial_v with {})",
+                 system.name(), system.position_size(), system.velocity_size());
+  const SimulationResult res = simulate(system, settings);
+  if (!out.empty()) write_simulation_outputs(res, out);
+  return result_dict(res, true);
 }
 
 }  // namespace
@@ -79,6 +102,9 @@ void bind_sim(py::module_& m) {
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
         py::arg("t_end"), py::arg("integrator"),
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
+  m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"), py::arg("integrator_json"),
+        py::arg("out"),
+        "Runs any LagrangianSystem from its initial state; returns a dict of arrays (see moreau.simulate).");
 }
 
 }  // namespace moreau::python

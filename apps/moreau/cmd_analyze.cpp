@@ -4,13 +4,7 @@
 // sliding LCP of 003 with its matrix-class tests and, with --all-sticking, the all-sticking
 // problem of 001. The JSON keys are listed in docs/cli.md (moreau analyze).
 //
-// Scene files (examples/scenes/analysis/*.json):
-//   {"gallery": NAME, "params": {key: value, …}, "q": [...]?, "v": [...]?}
-// or an explicit state
-//   {"name": "...", "dimension": 2, "M": [[…]], "F": […], "q": […]?, "v": […],
-//    "constraints": [{"name", "kind": "unilateral"|"bilateral", "mu", "e", "gap", "normal": […],
-//                     "tangent": […] (2D) or [[…], […]] (3D, the two columns),
-//                     "normal_bias", "tangent_bias", "gamma", "baumgarte_alpha", "baumgarte_beta"}]}
+// Input files: io/analysis_input.hpp.
 // Bad input: one line naming the field and value, exit code 2 (main.cpp).
 #include <cmath>
 #include <cstdio>
@@ -24,9 +18,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analyze_report.hpp"
 #include "commands.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/io/analysis_input.hpp"
+#include "moreau/io/analysis_report.hpp"
 #include "moreau/model/gallery.hpp"
 
 namespace moreau::cli {
@@ -45,122 +40,6 @@ double parse_number(const std::string& field, const std::string& text) {
   MOREAU_REQUIRE(pos == text.size(), "{}: value '{}' is not a number", field, text);
   MOREAU_REQUIRE(std::isfinite(x), "{}: value '{}' must be finite", field, text);
   return x;
-}
-
-double json_number(const json& j, const std::string& field) {
-  MOREAU_REQUIRE(j.is_number(), "scene: field '{}' must be a number, got {}", field, j.dump());
-  const double x = j.get<double>();
-  MOREAU_REQUIRE(std::isfinite(x), "scene: field '{}' must be finite, got {}", field, j.dump());
-  return x;
-}
-
-Vector json_vector(const json& j, const std::string& field, Index expected = -1) {
-  MOREAU_REQUIRE(j.is_array(), "scene: field '{}' must be an array of numbers, got {}", field, j.dump());
-  Vector x(static_cast<Index>(j.size()));
-  for (std::size_t i = 0; i < j.size(); ++i) x[i] = json_number(j[i], fmt::format("{}[{}]", field, i));
-  MOREAU_REQUIRE(expected < 0 || x.size() == expected, "scene: field '{}' has {} entries, expected {}",
-                 field, x.size(), expected);
-  return x;
-}
-
-Matrix json_matrix(const json& j, const std::string& field, Index rows, Index cols) {
-  MOREAU_REQUIRE(j.is_array() && static_cast<Index>(j.size()) == rows,
-                 "scene: field '{}' must be a {}×{} array of rows", field, rows, cols);
-  Matrix A(rows, cols);
-  for (Index i = 0; i < rows; ++i)
-    A.row(i) = json_vector(j[i], fmt::format("{}[{}]", field, i), cols).transpose();
-  return A;
-}
-
-ContactState explicit_state(const json& s) {
-  ContactState st;
-  st.dimension = s.contains("dimension") ? static_cast<int>(json_number(s["dimension"], "dimension")) : 2;
-  MOREAU_REQUIRE(st.dimension == 2 || st.dimension == 3, "scene: field 'dimension' must be 2 or 3, got {}",
-                 st.dimension);
-  MOREAU_REQUIRE(s.contains("M"), "scene: field 'M' is missing (give 'gallery' or explicit M, F, v, constraints)");
-  MOREAU_REQUIRE(s["M"].is_array(), "scene: field 'M' must be an array of rows");
-  const Index n = static_cast<Index>(s["M"].size());
-  MOREAU_REQUIRE(n > 0, "scene: field 'M' is empty");
-  st.M = json_matrix(s["M"], "M", n, n);
-  MOREAU_REQUIRE(s.contains("F"), "scene: field 'F' is missing");
-  st.F = json_vector(s["F"], "F", n);
-  st.q = s.contains("q") ? json_vector(s["q"], "q", n) : Vector::Zero(n);
-  st.v = s.contains("v") ? json_vector(s["v"], "v", n) : Vector::Zero(n);
-  st.t = s.contains("t") ? json_number(s["t"], "t") : 0.0;
-  MOREAU_REQUIRE(s.contains("constraints") && s["constraints"].is_array(),
-                 "scene: field 'constraints' must be an array");
-  const Index d1 = st.dimension - 1;
-  for (std::size_t i = 0; i < s["constraints"].size(); ++i) {
-    const json& c = s["constraints"][i];
-    const std::string f = fmt::format("constraints[{}]", i);
-    MOREAU_REQUIRE(c.is_object(), "scene: field '{}' must be an object", f);
-    ContactConstraint cc;
-    cc.name = c.value("name", fmt::format("c{}", i));
-    const std::string kind = c.value("kind", "unilateral");
-    MOREAU_REQUIRE(kind == "unilateral" || kind == "bilateral",
-                   "scene: field '{}.kind' must be 'unilateral' or 'bilateral', got '{}'", f, kind);
-    cc.kind = kind == "bilateral" ? ConstraintKind::bilateral : ConstraintKind::unilateral;
-    auto opt = [&](const char* key, double dflt) {
-      return c.contains(key) ? json_number(c[key], f + "." + key) : dflt;
-    };
-    cc.mu = opt("mu", 0.0);
-    MOREAU_REQUIRE(cc.mu >= 0.0, "scene: field '{}.mu' = {} must be ≥ 0", f, cc.mu);
-    cc.restitution = opt("e", 0.0);
-    cc.gap = opt("gap", 0.0);
-    cc.normal_bias = opt("normal_bias", 0.0);
-    cc.gamma = opt("gamma", 0.0);
-    cc.baumgarte_alpha = opt("baumgarte_alpha", 0.0);
-    cc.baumgarte_beta = opt("baumgarte_beta", 0.0);
-    MOREAU_REQUIRE(c.contains("normal"), "scene: field '{}.normal' is missing", f);
-    cc.normal = json_vector(c["normal"], f + ".normal", n);
-    if (!c.contains("tangent")) {
-      cc.tangent = Matrix::Zero(n, d1);
-    } else if (d1 == 1) {
-      cc.tangent = json_vector(c["tangent"], f + ".tangent", n);
-    } else {
-      cc.tangent = json_matrix(c["tangent"], f + ".tangent", 2, n).transpose();
-    }
-    cc.tangent_bias = c.contains("tangent_bias") ? json_vector(c["tangent_bias"], f + ".tangent_bias", d1)
-                                                 : Vector(Vector::Zero(d1));
-    st.constraints.push_back(std::move(cc));
-  }
-  st.validate();
-  return st;
-}
-
-struct Loaded {
-  ContactState state;
-  std::string label;
-};
-
-Loaded from_gallery(const std::string& name, const GalleryParams& params, const json* scene) {
-  auto sys = make_gallery_system(name, params);
-  Vector q = sys->initial_q, v = sys->initial_v;
-  if (scene && scene->contains("q")) q = json_vector((*scene)["q"], "q", sys->velocity_size());
-  if (scene && scene->contains("v")) v = json_vector((*scene)["v"], "v", sys->velocity_size());
-  return {sys->contact_state(q, v, 0.0), name};
-}
-
-Loaded load_scene(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot open scene file '{}'", path));
-  json s;
-  try {
-    s = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw_invalid("scene '{}' is not valid JSON: {}", path, e.what());
-  }
-  MOREAU_REQUIRE(s.is_object(), "scene '{}' must be a JSON object", path);
-  if (s.contains("gallery")) {
-    MOREAU_REQUIRE(s["gallery"].is_string(), "scene: field 'gallery' must be a string, got {}", s["gallery"].dump());
-    GalleryParams params;
-    if (s.contains("params")) {
-      MOREAU_REQUIRE(s["params"].is_object(), "scene: field 'params' must be an object");
-      for (const auto& [k, val] : s["params"].items()) params[k] = json_number(val, "params." + k);
-    }
-    return from_gallery(s["gallery"].get<std::string>(), params, &s);
-  }
-  return {explicit_state(s), s.value("name", path)};
 }
 
 void print_text(const json& r, std::FILE* out) {
@@ -254,7 +133,7 @@ void add_analyze_command(CLI::App& app) {
     MOREAU_REQUIRE(opt->scene.empty() != opt->gallery.empty(),
                    "analyze: give exactly one of SCENE.json or --gallery NAME");
     MOREAU_REQUIRE(opt->gallery.size() || opt->params.empty(), "analyze: --param needs --gallery");
-    Loaded loaded;
+    AnalysisInput loaded;
     if (!opt->gallery.empty()) {
       GalleryParams params;
       for (const auto& kv : opt->params) {
@@ -263,11 +142,11 @@ void add_analyze_command(CLI::App& app) {
         const std::string key = kv.substr(0, eq);
         params[key] = parse_number(fmt::format("--param {}", key), kv.substr(eq + 1));
       }
-      loaded = from_gallery(opt->gallery, params, nullptr);
+      loaded = analysis_input_from_gallery(opt->gallery, params);
     } else {
-      loaded = load_scene(opt->scene);
+      loaded = load_analysis_input(opt->scene);
     }
-    const json report = report::analyze(loaded.state, loaded.label, opt->all_sticking);
+    const json report = analysis_report(loaded.state, loaded.label, opt->all_sticking);
     if (opt->json)
       std::cout << report.dump(2) << "\n";
     else

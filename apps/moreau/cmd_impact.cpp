@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "moreau/impact/impact_spec.hpp"
+#include "moreau/io/impact_spec.hpp"
 
 namespace moreau::cli {
 
@@ -66,7 +66,7 @@ void add_impact_command(CLI::App& app) {
   cmd->add_option("spec", spec_path, "SPEC.json describing the law, bodies and contacts")->required();
   cmd->add_flag("--json", as_json, "print the full result as JSON");
   cmd->callback([] {
-    const std::string out = moreau::run_impact_json(read_file(spec_path), 2);
+    const std::string out = moreau::run_impact_json(read_file(spec_path), 2, spec_path);
     if (as_json) {
       std::cout << out << "\n";
     } else {

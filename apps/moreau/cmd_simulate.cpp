@@ -19,8 +19,8 @@
 
 #include "commands.hpp"
 #include "moreau/io/scene.hpp"
-#include "moreau/sim/recorder.hpp"
-#include "simulate_scene.hpp"
+#include "moreau/io/simulation_output.hpp"
+#include "moreau/io/simulation_setup.hpp"
 
 namespace moreau::cli {
 namespace {

@@ -44,24 +44,37 @@ class SimulationResult:
 
 
 def simulate(scene_or_path, out=None, t_end=None, integrator=None):
-    """Runs a scene: a path to a JSON scene file, JSON text, or a dict in the scene format.
+    """Runs a scene or any Lagrangian system.
 
+    scene_or_path: a path to a JSON scene file, JSON text, a dict in the scene format, or a
+    LagrangianSystem (a ``moreau.callback_system`` of Python callables, a ``moreau.gallery``
+    system, …), which starts from its ``initial_q`` / ``initial_v``.
     out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, plot.png (None: write
-    nothing). t_end (s) and integrator ("event" | "timestepping") override the scene's values.
-    Bad scenes raise ValueError naming the field.
+    nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
+    scene, "event" | "timestepping" overrides its integrator kind; for a system, a dict named as a
+    scene's "integrator" object, e.g. ``{"kind": "event", "rtol": 1e-9}`` or ``{"dt": 1e-3}``
+    (a string is taken as the kind). Bad input raises ValueError naming the field.
     """
     from . import _moreau
-    if isinstance(scene_or_path, dict):
-        text, is_path = json.dumps(scene_or_path), False
+    if isinstance(scene_or_path, _moreau.LagrangianSystem):
+        if t_end is None:
+            raise ValueError("simulate: t_end (s) is required when simulating a system")
+        if integrator is None:
+            integrator = {}
+        elif isinstance(integrator, str):
+            integrator = {"kind": integrator}
+        elif not isinstance(integrator, dict):
+            raise ValueError(f"simulate: integrator must be a dict of settings or a kind, got {integrator!r}")
+        data = _moreau._simulate_system(scene_or_path, float(t_end), json.dumps(integrator),
+                                        "" if out is None else os.fspath(out))
+    elif isinstance(scene_or_path, dict):
+        data = _run_scene(_moreau, json.dumps(scene_or_path), False, out, t_end, integrator)
     elif isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
-        text, is_path = os.fspath(scene_or_path), True
+        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator)
     elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
-        text, is_path = scene_or_path, False
+        data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator)
     else:
-        raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text nor a dict")
-    data = _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
-                                   float("nan") if t_end is None else float(t_end),
-                                   "" if integrator is None else str(integrator))
+        raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text, a dict nor a system")
     res = SimulationResult(data, out=None if out is None else os.fspath(out))
     if out is not None and res.summary.get("plot", True):
         try:
@@ -69,6 +82,15 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
         except ImportError:
             pass
     return res
+
+
+def _run_scene(_moreau, text, is_path, out, t_end, integrator):
+    if integrator is not None and not isinstance(integrator, str):
+        raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
+                         f"got {integrator!r}; set other settings in the scene's integrator object")
+    return _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
+                                   float("nan") if t_end is None else float(t_end),
+                                   "" if integrator is None else str(integrator))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,10 +238,22 @@ def plot(result_or_dir, path=None):
     if shown:
         ax[2].legend(loc="best", fontsize=8)
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
+    # the same rule as the C++ atomic writer (io/atomic_file.hpp): a uniquely named temporary
+    # file beside the target, then an atomic rename
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".tmp-", suffix=".png",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format="png", dpi=110)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    finally:
+        plt.close(fig)
     return path
 
 

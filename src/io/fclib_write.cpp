@@ -14,6 +14,7 @@
 
 #include "fclib_hdf5.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/io/atomic_file.hpp"
 #include "moreau/io/fclib.hpp"
 
 namespace moreau {
@@ -118,15 +119,6 @@ void check_solution(const FclibSolution& s, Index m, Index n, bool global, const
                  "FCLIB {}: r, u or v has a NaN or infinite entry", what);
 }
 
-// Temporary name next to the target: ".<name>.tmp-<pid>-<counter>-<random>".
-std::filesystem::path temporary_path(const std::filesystem::path& target) {
-  static std::atomic<unsigned> counter{0};
-  std::random_device rd;
-  const std::string name = fmt::format(".{}.tmp-{}-{}-{:08x}", target.filename().string(),
-                                       static_cast<long>(getpid()), counter++, rd());
-  return target.parent_path() / name;
-}
-
 // Creates the temporary file, lets `body` fill it, closes it and renames it onto `path`.
 template <typename Body>
 void write_atomically(const std::filesystem::path& path, Body&& body) {
@@ -139,24 +131,15 @@ void write_atomically(const std::filesystem::path& path, Body&& body) {
     throw std::runtime_error(fmt::format("cannot write FCLIB file '{}': folder '{}' does not exist",
                                          target, dir.string()));
   SilenceHdf5Errors quiet;
-  const std::filesystem::path tmp = temporary_path(path);
-  H5Id file(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-  if (!file.valid())
-    throw std::runtime_error(fmt::format(
-        "cannot write FCLIB file '{}': cannot create a file in '{}'", target, dir.string()));
-  try {
+  replace_file_atomically(path, [&](const std::filesystem::path& tmp) {
+    H5Id file(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!file.valid())
+      throw std::runtime_error(fmt::format(
+          "cannot write FCLIB file '{}': cannot create a file in '{}'", target, dir.string()));
     body(Writer(file.get(), target));
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0 || !file.reset())
       throw std::runtime_error(fmt::format("cannot write FCLIB file '{}': closing failed", target));
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot write FCLIB file '{}': rename failed: {}", target, ec.message()));
-  } catch (...) {
-    file.reset();
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
+  });
 }
 
 void write_extras(const Writer& w, const std::optional<FclibSolution>& solution,

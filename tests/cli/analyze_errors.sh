@@ -19,7 +19,7 @@ expect_error "mu" --gallery painleve_rod --param mu=-0.5
 expect_error "nan" --gallery painleve_rod --param theta=nan
 expect_error "key=value" --gallery painleve_rod --param mu
 expect_error "exactly one" 
-expect_error "cannot open" "$tmp/missing.json"
+expect_error "cannot be read" "$tmp/missing.json"
 echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "v": [0, 0], "constraints": [{"normal": [0, 1, 0]}]}' > "$tmp/bad_size.json"
 expect_error "normal" "$tmp/bad_size.json"
 echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1], "tangent": [1, 0], "mu": -1}]}' > "$tmp/bad_mu.json"
@@ -28,4 +28,13 @@ echo '{"M": [[1, 0.5], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1
 expect_error "symmetric" "$tmp/asym.json"
 echo '{"gallery": "wheel", "params": {"radius": "big"}}' > "$tmp/str.json"
 expect_error "radius" "$tmp/str.json"
+# the rules of the one JSON reader (io/json_reader.hpp): the file is named, then the field
+echo '{"M": [[1]], "F": [9.81], "F": [1], "constraints": []}' > "$tmp/dup.json"
+expect_error "dup.json: the key \"F\" is given twice" "$tmp/dup.json"
+echo '{"M": [[1]], "F": [NaN], "constraints": []}' > "$tmp/nan.json"
+expect_error "nan.json: not valid JSON at line 1" "$tmp/nan.json"
+echo '{"M": [[1]], "F": [9.81], "constraints": [], "colour": "red"}' > "$tmp/unknown.json"
+expect_error "unknown.json: colour: unknown field" "$tmp/unknown.json"
+echo '{"M": [[1]], "F": [9.81], "constraints": [{"normal": [1], "mu": null}]}' > "$tmp/null.json"
+expect_error "null.json: constraints\[0\].mu = null: must be a number" "$tmp/null.json"
 echo "analyze_errors: ok"

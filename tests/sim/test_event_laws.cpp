@@ -60,7 +60,7 @@ std::shared_ptr<RigidWorldSystem> ball_world(const std::string& law, double e, d
   disk.radius = 0.1;
   ball.shapes.push_back(disk);
   w->add_body(ball);
-  // Event-driven: every feature pair, as the command line builds it (apps/moreau/simulate_scene.hpp).
+  // Event-driven: every feature pair, as the command line builds it (io/simulation_setup.hpp).
   return std::make_shared<RigidWorldSystem>(w, CollisionSettings{.margin = INFINITY}, "ball");
 }
 

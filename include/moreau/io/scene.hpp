@@ -66,6 +66,10 @@ struct Scene {
   bool is_gallery() const { return !gallery.empty(); }
 };
 
+// Parses and validates an "integrator" object alone (Python's moreau.simulate(system,
+// integrator={...}) names its settings as a scene does); `path` prefixes the messages.
+SceneIntegrator parse_scene_integrator(const nlohmann::json& integrator, const std::string& path = "integrator");
+
 // Parses and validates a scene. `source` names the file in error messages.
 Scene parse_scene(const nlohmann::json& document, const std::string& source = "scene");
 // Same from JSON text (syntax errors → std::invalid_argument with the line).

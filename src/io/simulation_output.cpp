@@ -1,4 +1,6 @@
-#include "moreau/sim/recorder.hpp"
+#include "moreau/io/simulation_output.hpp"
+
+#include "moreau/io/atomic_file.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -11,20 +13,6 @@
 #include <nlohmann/json.hpp>
 
 namespace moreau {
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
-}
 
 namespace {
 

@@ -1,36 +1,20 @@
-#pragma once
-// Scene → (system, settings): shared by `moreau simulate` (cmd_simulate.cpp) and the Python
-// moreau.simulate (python/bind_sim.cpp includes this header). Header-only because the io layer
-// (scenes) comes after the sim layer, so the library's sim layer cannot read scenes itself.
+// Scene → (system, settings); see simulation_setup.hpp.
+#include "moreau/io/simulation_setup.hpp"
+
 #include <cmath>
-#include <memory>
-#include <string>
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/collision/rigid_world_system.hpp"
-#include "moreau/io/scene.hpp"
 #include "moreau/model/gallery.hpp"
-#include "moreau/sim/simulation.hpp"
 
-namespace moreau::cli {
+namespace moreau {
 
-struct SceneRun {
-  std::shared_ptr<const LagrangianSystem> system;
-  SimulationSettings settings;
-  std::string out_dir;
-  bool plot = true;
-};
-
-// Builds the system of a scene and the simulation settings; `integrator` and `t_end` override the
-// scene's values when non-empty / not NaN (a given t_end must be finite and > 0).
-inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end) {
-  SceneRun run;
-  const SceneIntegrator& si = scene.integrator;
-  SimulationSettings& st = run.settings;
-  st.integrator = integrator.empty() ? si.kind : integrator;
+SimulationSettings simulation_settings(const SceneIntegrator& si, const std::string& kind, double t_end, int every) {
+  SimulationSettings st;
+  st.integrator = kind.empty() ? si.kind : kind;
   MOREAU_REQUIRE(st.integrator == "event" || st.integrator == "timestepping",
                  "--integrator must be 'event' or 'timestepping', got '{}'", st.integrator);
-  st.t_end = std::isnan(t_end) ? scene.t_end : t_end;
+  st.t_end = t_end;
   MOREAU_REQUIRE(std::isfinite(st.t_end) && st.t_end > 0.0, "--t-end = {} s must be > 0", st.t_end);
   st.dt = si.dt;
   st.theta = si.theta;
@@ -46,8 +30,15 @@ inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integra
   st.painleve_policy = si.painleve_policy;
   st.baumgarte_alpha = si.baumgarte_alpha;
   st.baumgarte_beta = si.baumgarte_beta;
-  if (st.integrator == "timestepping" && scene.output.every > 1)
-    st.record_interval = scene.output.every * st.dt * (1.0 - 1e-9);
+  if (st.integrator == "timestepping" && every > 1) st.record_interval = every * st.dt * (1.0 - 1e-9);
+  return st;
+}
+
+SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end) {
+  SceneRun run;
+  run.settings = simulation_settings(scene.integrator, integrator, std::isnan(t_end) ? scene.t_end : t_end,
+                                     scene.output.every);
+  const SimulationSettings& st = run.settings;
   if (scene.is_gallery()) {
     GalleryParams params;
     for (auto it = scene.gallery_params.begin(); it != scene.gallery_params.end(); ++it) {
@@ -69,4 +60,4 @@ inline SceneRun prepare_scene_run(const Scene& scene, const std::string& integra
   return run;
 }
 
-}  // namespace moreau::cli
+}  // namespace moreau

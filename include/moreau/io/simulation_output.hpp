@@ -1,7 +1,6 @@
 #pragma once
-// Writes a SimulationResult to a folder, each file atomically (written to NAME.tmp, then
-// renamed): trajectory.csv, contacts.csv, events.csv, summary.json. plot.png is drawn by the
-// Python helper (python/moreau/_simulate.py), which the command line program invokes.
+// Writes a SimulationResult to a folder, each file through the atomic writer (io/atomic_file.hpp):
+// trajectory.csv, contacts.csv, events.csv, summary.json. plot.png is drawn by the Python helper (python/moreau/_simulate.py), which the command line program invokes.
 #include <string>
 
 #include "moreau/sim/simulation.hpp"
@@ -13,8 +12,5 @@ void write_simulation_outputs(const SimulationResult& result, const std::string&
 
 // The summary.json text (also used by the Python module).
 std::string simulation_summary_json(const SimulationResult& result);
-
-// Writes text to path atomically: path.tmp then rename(2).
-void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace moreau

@@ -10,7 +10,8 @@
 //   out: {"law", "status", "bodies": [{"name", "velocity", "angular_velocity"}],
 //         "contacts": [{"impulse", "events": [{"kind", "normal_impulse"}], ...}],
 //         "kinetic_energy": {"before", "after", "change"}, ...}
-// Invalid input throws std::invalid_argument naming the field and the value.
+// Read by io/json_reader.hpp (unknown fields, non-finite numbers and duplicate keys are refused).
+// Invalid input throws std::invalid_argument starting with `source` and naming the field and value.
 #include <string>
 
 #include "moreau/impact/rigid_bodies.hpp"
@@ -18,10 +19,11 @@
 namespace moreau {
 
 // Parses the bodies and contacts of a SPEC (JSON text); validate_scene is applied.
-RigidBodyScene parse_impact_scene(const std::string& spec_json);
+RigidBodyScene parse_impact_scene(const std::string& spec_json, const std::string& source = "impact SPEC");
 
 // Runs the law the SPEC names and returns the result as JSON text (indented by `indent` spaces,
 // −1 = compact).
-std::string run_impact_json(const std::string& spec_json, int indent = 2);
+std::string run_impact_json(const std::string& spec_json, int indent = 2,
+                            const std::string& source = "impact SPEC");
 
 }  // namespace moreau

@@ -1,7 +1,5 @@
-#pragma once
-// The report of `moreau analyze` as JSON (docs/cli.md (moreau analyze) lists every key). Header-only so
-// that the command line (cmd_analyze.cpp) and the Python module (python/bind_analysis.cpp,
-// moreau.analyze) produce the SAME dictionary.
+// The report of `moreau analyze` as JSON (see io/analysis_report.hpp; docs/cli.md (moreau analyze)
+// lists every key). The command line and the Python module both call analysis_report.
 //
 // Sections: system/state, contacts (all constraints, with active/sliding flags), problem (the
 // acceleration-level data of contact/acceleration_problem.hpp), modes (analysis/contact_modes.hpp),
@@ -20,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "moreau/io/analysis_report.hpp"
+
 #include "moreau/analysis/all_sticking.hpp"
 #include "moreau/analysis/contact_modes.hpp"
 #include "moreau/analysis/kinetic_quasi_velocities.hpp"
@@ -27,23 +27,24 @@
 #include "moreau/contact/acceleration_problem.hpp"
 #include "moreau/linalg/matrix_class.hpp"
 
-namespace moreau::report {
+namespace moreau {
+namespace {
 
 using nlohmann::json;
 
 // Non-finite numbers become null (JSON has no inf/NaN); docs: null μ_c means +∞.
-inline json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
-inline json vec(const Vector& x) {
+json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+json vec(const Vector& x) {
   json a = json::array();
   for (Index i = 0; i < x.size(); ++i) a.push_back(num(x[i]));
   return a;
 }
-inline json mat(const Matrix& A) {
+json mat(const Matrix& A) {
   json a = json::array();
   for (Index i = 0; i < A.rows(); ++i) a.push_back(vec(A.row(i).transpose()));
   return a;
 }
-inline json indices(const std::vector<Index>& v) {
+json indices(const std::vector<Index>& v) {
   json a = json::array();
   for (Index i : v) a.push_back(i);
   return a;
@@ -60,7 +61,7 @@ json section(Build&& build) {
   }
 }
 
-inline json matrix_tests(const Matrix& A) {
+json matrix_tests(const Matrix& A) {
   json j;
   j["size"] = A.rows();
   j["symmetric"] = is_symmetric(A);
@@ -78,7 +79,7 @@ inline json matrix_tests(const Matrix& A) {
   return j;
 }
 
-inline json painleve_json(const PainleveResult& r, Index contact, const std::string& name, bool sliding) {
+json painleve_json(const PainleveResult& r, Index contact, const std::string& name, bool sliding) {
   return json{{"contact", contact}, {"name", name}, {"sliding", sliding}, {"sigma", r.sigma}, {"mu", r.mu},
               {"alpha", num(r.alpha)}, {"beta", num(r.beta)}, {"case", to_string(r.kind)},
               {"lambda_n", num(r.lambda_n)}, {"free_normal_acceleration", num(r.free_normal_acceleration)},
@@ -86,7 +87,7 @@ inline json painleve_json(const PainleveResult& r, Index contact, const std::str
 }
 
 // contacts: every constraint i of the state, with its flags in the active set of p.
-inline json contacts_json(const ContactState& state, const AccelerationProblem& p) {
+json contacts_json(const ContactState& state, const AccelerationProblem& p) {
   std::vector<bool> active(state.size(), false), sliding(state.size(), false);
   for (Index j = 0; j < p.size(); ++j) {
     active[p.active[j]] = true;
@@ -108,7 +109,7 @@ inline json contacts_json(const ContactState& state, const AccelerationProblem& 
 }
 
 // problem: the acceleration-level data (contact/acceleration_problem.hpp).
-inline json problem_json(const AccelerationProblem& p) {
+json problem_json(const AccelerationProblem& p) {
   return json{{"M", mat(p.M)}, {"F", vec(p.F)}, {"mass_positive_definite", p.mass_positive_definite},
               {"N", mat(p.N)}, {"T", mat(p.T)}, {"c_n", vec(p.c_n)}, {"c_t", vec(p.c_t)}, {"mu", vec(p.mu)},
               {"gamma", vec(p.gamma)}, {"kN", vec(p.kN)}, {"slip_direction", mat(p.slip_direction.transpose())},
@@ -120,7 +121,7 @@ inline json problem_json(const AccelerationProblem& p) {
 }
 
 // modes: every consistent contact mode (analysis/contact_modes.hpp); throws if not computable.
-inline json modes_json(const ContactState& state) {
+json modes_json(const ContactState& state) {
   const ContactModeAnalysis m = contact_modes(state);
   json sols = json::array();
   for (const auto& s : m.solutions) {
@@ -139,7 +140,7 @@ inline json modes_json(const ContactState& state) {
 // painleve_contacts, painleve and mu_critical: every active unilateral contact (2D); σ = sgn v_t
 // when sliding, else both σ (μ_c the smaller). The primary contact is the first sliding one,
 // else the first one.
-inline void painleve_sections(const ContactState& state, const AccelerationProblem& p, json& out) {
+void painleve_sections(const ContactState& state, const AccelerationProblem& p, json& out) {
   json pcs = json::array();
   json primary = nullptr;
   double mu_c = std::numeric_limits<double>::quiet_NaN();
@@ -180,7 +181,7 @@ inline void painleve_sections(const ContactState& state, const AccelerationProbl
 }
 
 // The matrix-class classification of 003's sliding LCP (analysis/painleve.hpp).
-inline json classification_json(const SlidingLcpClassification& cl) {
+json classification_json(const SlidingLcpClassification& cl) {
   return json{{"p_matrix", cl.p_matrix}, {"min_principal_minor", num(cl.min_principal_minor)},
               {"positive_definite", cl.positive_definite},
               {"min_symmetric_eigenvalue", num(cl.min_symmetric_eigenvalue)}, {"copositive", cl.copositive},
@@ -195,7 +196,7 @@ inline json classification_json(const SlidingLcpClassification& cl) {
 }
 
 // sliding_lcp: 003's sliding LCP when every active unilateral contact slides (2D), null otherwise.
-inline json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
+json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
   if (state.dimension != 2 || p.size() == 0) return nullptr;
   std::vector<Index> bil, uni;
   bool all_sliding = true;
@@ -232,7 +233,7 @@ inline json sliding_lcp_json(const ContactState& state, const AccelerationProble
 }
 
 // quasi_velocities: analysis/kinetic_quasi_velocities.hpp; throws if not computable.
-inline json quasi_velocities_json(const ContactState& state) {
+json quasi_velocities_json(const ContactState& state) {
   const KineticQuasiVelocities k = kinetic_quasi_velocities(state);
   const EnergySplit e = k.energy(state.v);
   return json{{"constraints", indices(k.constraint_index)}, {"bilateral_count", k.bilateral_count},
@@ -241,7 +242,7 @@ inline json quasi_velocities_json(const ContactState& state) {
 }
 
 // all_sticking: analysis/all_sticking.hpp; throws if not computable.
-inline json all_sticking_json(const ContactState& state) {
+json all_sticking_json(const ContactState& state) {
   const AllStickingResult a = all_sticking(state);
   return json{{"status", to_string(a.status)},
               {"constraints", indices(a.constraints)},
@@ -259,8 +260,11 @@ inline json all_sticking_json(const ContactState& state) {
               {"message", a.message}};
 }
 
+}  // namespace
+
 // The whole report for one state. `system` is a label for the output.
-inline json analyze(const ContactState& state, const std::string& system, bool with_all_sticking) {
+
+nlohmann::json analysis_report(const ContactState& state, const std::string& system, bool with_all_sticking) {
   state.validate();
   json out;
   out["system"] = system;
@@ -292,4 +296,4 @@ inline json analyze(const ContactState& state, const std::string& system, bool w
   return out;
 }
 
-}  // namespace moreau::report
+}  // namespace moreau

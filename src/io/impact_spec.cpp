@@ -1,11 +1,12 @@
 // JSON front end of the impact laws (see impact_spec.hpp and docs/cli.md (moreau impact)).
-#include "moreau/impact/impact_spec.hpp"
+#include "moreau/io/impact_spec.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "moreau/analysis/kinetic_quasi_velocities.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/io/json_reader.hpp"
 #include "moreau/impact/compliant_impact.hpp"
 #include "moreau/impact/energetic_consistency.hpp"
 #include "moreau/impact/impact_laws.hpp"
@@ -16,53 +17,25 @@ namespace {
 
 using json = nlohmann::json;
 
-double number(const json& j, const std::string& where) {
-  MOREAU_REQUIRE(j.is_number(), "{} must be a number, got {}", where, j.dump());
-  return j.get<double>();
-}
+using namespace json_io;
 
 double number_or(const json& obj, const char* key, double fallback, const std::string& where) {
-  if (!obj.contains(key)) return fallback;
-  return number(obj.at(key), where + "." + key);
+  return json_io::number(obj, where, key, fallback);
 }
 
-Vector3 vec3(const json& j, const std::string& where) {
-  MOREAU_REQUIRE(j.is_array() && j.size() == 3, "{} must be an array of 3 numbers, got {}", where,
-                 j.dump());
-  return {number(j[0], where + "[0]"), number(j[1], where + "[1]"), number(j[2], where + "[2]")};
-}
+Vector3 vec3(const json& j, const std::string& where) { return Vector3(numbers(j, where, 3)); }
 
 Vector3 vec3_or(const json& obj, const char* key, const Vector3& fallback, const std::string& where) {
-  return obj.contains(key) ? vec3(obj.at(key), where + "." + key) : fallback;
-}
-
-Matrix matrix(const json& j, const std::string& where) {
-  MOREAU_REQUIRE(j.is_array() && !j.empty() && j[0].is_array(),
-                 "{} must be an array of rows, got {}", where, j.dump());
-  Matrix A(j.size(), j[0].size());
-  for (size_t r = 0; r < j.size(); ++r) {
-    MOREAU_REQUIRE(j[r].is_array() && j[r].size() == j[0].size(), "{} row {} has the wrong length",
-                   where, r);
-    for (size_t c = 0; c < j[r].size(); ++c)
-      A(static_cast<Index>(r), static_cast<Index>(c)) =
-          number(j[r][c], fmt::format("{}[{}][{}]", where, r, c));
-  }
-  return A;
+  return obj.contains(key) ? vec3(obj.at(key), join(where, key)) : fallback;
 }
 
 json to_json(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
 json nullable(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-json parse(const std::string& text) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw_invalid("the impact SPEC is not valid JSON: {}", e.what());
-  }
-}
-
 RigidBodyScene scene_from(const json& spec) {
   MOREAU_REQUIRE(spec.is_object(), "the impact SPEC must be a JSON object");
+  check_keys(spec, "", {"description", "law", "variant", "step", "curve_samples", "error_estimate", "bodies",
+                        "contacts", "E", "E_nn", "with_friction", "solver"});
   MOREAU_REQUIRE(spec.contains("bodies") && spec["bodies"].is_array(),
                  "the impact SPEC needs an array 'bodies'");
   MOREAU_REQUIRE(spec.contains("contacts") && spec["contacts"].is_array(),
@@ -71,14 +44,14 @@ RigidBodyScene scene_from(const json& spec) {
   for (size_t b = 0; b < spec["bodies"].size(); ++b) {
     const json& jb = spec["bodies"][b];
     const std::string w = fmt::format("bodies[{}]", b);
-    MOREAU_REQUIRE(jb.is_object(), "{} must be an object", w);
+    check_keys(jb, w, {"name", "mass", "inertia", "com", "velocity", "angular_velocity"});
     ImpactBody body;
     MOREAU_REQUIRE(jb.contains("name") && jb["name"].is_string(), "{}.name must be a string", w);
     body.name = jb["name"].get<std::string>();
     MOREAU_REQUIRE(jb.contains("mass"), "{}.mass is missing", w);
-    body.mass = number(jb["mass"], w + ".mass");
+    body.mass = as_number(jb["mass"], w + ".mass");
     MOREAU_REQUIRE(jb.contains("inertia"), "{}.inertia (3×3, world axes) is missing", w);
-    const Matrix Q = matrix(jb["inertia"], w + ".inertia");
+    const Matrix Q = matrix(jb["inertia"], w + ".inertia", 3, 3);
     MOREAU_REQUIRE(Q.rows() == 3 && Q.cols() == 3, "{}.inertia must be 3×3, got {}×{}", w, Q.rows(),
                    Q.cols());
     body.inertia = Q;
@@ -90,7 +63,8 @@ RigidBodyScene scene_from(const json& spec) {
   for (size_t i = 0; i < spec["contacts"].size(); ++i) {
     const json& jc = spec["contacts"][i];
     const std::string w = fmt::format("contacts[{}]", i);
-    MOREAU_REQUIRE(jc.is_object(), "{} must be an object", w);
+    check_keys(jc, w, {"bodies", "point", "normal", "mu", "e", "e_t", "stiffness", "poisson_ratio",
+                       "eta0_squared"});
     BodyContact c;
     MOREAU_REQUIRE(jc.contains("bodies") && jc["bodies"].is_array() && !jc["bodies"].empty() &&
                        jc["bodies"].size() <= 2,
@@ -110,11 +84,11 @@ RigidBodyScene scene_from(const json& spec) {
     MOREAU_REQUIRE(!(jc.contains("poisson_ratio") && jc.contains("eta0_squared")),
                    "{}: give either poisson_ratio or eta0_squared, not both", w);
     if (jc.contains("poisson_ratio")) {
-      const double nu = number(jc["poisson_ratio"], w + ".poisson_ratio");
+      const double nu = as_number(jc["poisson_ratio"], w + ".poisson_ratio");
       MOREAU_REQUIRE(nu >= 0.0 && nu <= 0.5, "{}.poisson_ratio must lie in [0, 0.5], got {}", w, nu);
       c.eta0_squared = eta0_squared_from_poisson(nu);
     } else if (jc.contains("eta0_squared")) {
-      c.eta0_squared = number(jc["eta0_squared"], w + ".eta0_squared");
+      c.eta0_squared = as_number(jc["eta0_squared"], w + ".eta0_squared");
     } else {
       c.eta0_squared = std::nan("");  // required by the compliant law when μ > 0
     }
@@ -294,18 +268,18 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
 
 }  // namespace
 
-RigidBodyScene parse_impact_scene(const std::string& spec_json) { return scene_from(parse(spec_json)); }
+RigidBodyScene parse_impact_scene(const std::string& spec_json, const std::string& source) {
+  return with_source(source, [&] { return scene_from(parse_text(spec_json, source)); });
+}
 
-std::string run_impact_json(const std::string& spec_json, int indent) {
-  const json spec = parse(spec_json);
-  const RigidBodyScene scene = scene_from(spec);
-  std::string law = "compliant";
-  if (spec.contains("law")) {
-    MOREAU_REQUIRE(spec["law"].is_string(), "law must be a string, got {}", spec["law"].dump());
-    law = spec["law"].get<std::string>();
-  }
-  const json out = law == "compliant" ? run_compliant(spec, scene) : run_rigid(spec, law, scene);
-  return out.dump(indent);
+std::string run_impact_json(const std::string& spec_json, int indent, const std::string& source) {
+  return with_source(source, [&] {
+    const json spec = parse_text(spec_json, source);
+    const RigidBodyScene scene = scene_from(spec);
+    const std::string law = string_field(spec, "", "law", "compliant");
+    const json out = law == "compliant" ? run_compliant(spec, scene) : run_rigid(spec, law, scene);
+    return out.dump(indent);
+  });
 }
 
 }  // namespace moreau

@@ -1,0 +1,28 @@
+#pragma once
+// Scene → (system, settings): what `moreau simulate` (apps/moreau/cmd_simulate.cpp) and the Python
+// moreau.simulate (python/bind_sim.cpp) both run.
+#include <memory>
+#include <string>
+
+#include "moreau/io/scene.hpp"
+#include "moreau/sim/simulation.hpp"
+
+namespace moreau {
+
+struct SceneRun {
+  std::shared_ptr<const LagrangianSystem> system;
+  SimulationSettings settings;
+  std::string out_dir;
+  bool plot = true;
+};
+
+// The simulation settings of an "integrator" object: `integrator` ("" = the object's kind) and
+// t_end (> 0, finite) as given; `every` > 1 records every k-th time step.
+SimulationSettings simulation_settings(const SceneIntegrator& integrator, const std::string& kind, double t_end,
+                                       int every = 1);
+
+// Builds the system of a scene and the simulation settings; `integrator` and `t_end` override the
+// scene's values when non-empty / not NaN (a given t_end must be finite and > 0).
+SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end);
+
+}  // namespace moreau

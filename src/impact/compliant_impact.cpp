@@ -423,7 +423,7 @@ CompliantImpactResult compliant_impact(const RigidBodyScene& input,
     const BodyContact& c = scene.contacts[static_cast<size_t>(i)];
     const double vn = c.normal.dot(v0.segment<3>(3 * i));
     const double knn = c.normal.dot(K.block<3, 3>(3 * i, 3 * i) * c.normal);
-    result.contacts[static_cast<size_t>(i)].frame = contact_frame(scene, i);
+    result.contacts[static_cast<size_t>(i)].frame = slip_contact_frame(scene, i);
     kmax = std::max(kmax, c.stiffness);
     if (vn < 0.0) {
       vref = std::max(vref, -vn);

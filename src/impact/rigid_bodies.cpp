@@ -1,6 +1,8 @@
 // Free rigid bodies and point contacts (see rigid_bodies.hpp).
 #include "moreau/impact/rigid_bodies.hpp"
 
+#include "moreau/model/contact_frame.hpp"
+
 #include <cmath>
 #include <set>
 
@@ -136,7 +138,7 @@ Matrix contact_jacobian(const RigidBodyScene& scene, Index i) {
   return J;
 }
 
-Matrix3 contact_frame(const RigidBodyScene& scene, Index i) {
+Matrix3 slip_contact_frame(const RigidBodyScene& scene, Index i) {
   const BodyContact& c = scene.contacts[static_cast<size_t>(i)];
   const Vector3 n = c.normal.normalized();
   const Vector3 vc = contact_jacobian(scene, i) * scene_velocity(scene);
@@ -177,7 +179,7 @@ ContactState scene_contact_state(const RigidBodyScene& scene) {
   for (Index i = 0; i < static_cast<Index>(scene.contacts.size()); ++i) {
     const BodyContact& c = scene.contacts[static_cast<size_t>(i)];
     const Matrix J = contact_jacobian(scene, i);
-    const Matrix3 F = contact_frame(scene, i);
+    const Matrix3 F = contact_frame(c.normal, 3);  // model/contact_frame.hpp
     ContactConstraint k;
     k.name = c.body_a + "/" + c.body_b;
     k.mu = c.mu;

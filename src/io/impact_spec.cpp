@@ -7,6 +7,7 @@
 #include "moreau/analysis/kinetic_quasi_velocities.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/json_reader.hpp"
+#include "moreau/model/contact_frame.hpp"
 #include "moreau/impact/compliant_impact.hpp"
 #include "moreau/impact/energetic_consistency.hpp"
 #include "moreau/impact/impact_laws.hpp"
@@ -237,7 +238,7 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
   out["bodies"] = bodies_json(with_velocity(scene, r.v_post));
   json contacts = json::array();
   for (Index i = 0; i < m; ++i) {
-    const Matrix3 F = contact_frame(scene, i);
+    const Matrix3 F = contact_frame(scene.contacts[static_cast<size_t>(i)].normal, 3);  // as scene_contact_state
     Vector3 I = F.col(0) * r.normal_impulse[i];
     if (r.tangential_impulse.size() == 2 * m)
       I += F.col(1) * r.tangential_impulse[2 * i] + F.col(2) * r.tangential_impulse[2 * i + 1];

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/model/contact_frame.hpp"
 
 namespace moreau {
 namespace {
@@ -10,7 +11,6 @@ namespace {
 // k × a for the out-of-plane unit vector k: (−a_y, a_x).
 Vector2 kcross(const Vector2& a) { return Vector2(-a.y(), a.x()); }
 // Tangent of a normal: t = (n_y, −n_x) (floor n = (0, 1) ⇒ t = (1, 0)).
-Vector2 tangent_of(const Vector2& n) { return Vector2(n.y(), -n.x()); }
 Matrix2 rot(double th) {
   Matrix2 R;
   R << std::cos(th), -std::sin(th), std::sin(th), std::cos(th);
@@ -247,7 +247,7 @@ ContactState PlanarRigidSystem::contact_state(const Vector& q, const Vector& v, 
       xAdot = A.cdot + c.radius_a * ndot;
     }
     const double ts = c.options.reverse_tangent ? -1.0 : 1.0;
-    const Vector2 tan = ts * tangent_of(nrm), tdot = ts * tangent_of(ndot);
+    const Vector2 tan = ts * planar_tangent(nrm), tdot = ts * planar_tangent(ndot);  // model/contact_frame.hpp
     add_column(cc.normal, A, B, nrm, xA, xB);
     add_column(cc.tangent.col(0), A, B, tan, xA, xB);
     cc.normal_bias = bias(A, B, nrm, ndot, xA, xB, xAdot, xBdot);

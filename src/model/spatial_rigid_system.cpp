@@ -59,22 +59,6 @@ double bias(const Side& A, const Side& B, const Vector3& d, const Vector3& ddot,
 
 }  // namespace
 
-ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot) {
-  ContactFrame3 f;
-  f.n = n;
-  Index k = 0;
-  n.cwiseAbs().minCoeff(&k);
-  const Vector3 e = Vector3::Unit(k);
-  const Vector3 u = e - e.dot(n) * n;
-  const double nu = u.norm();
-  f.t1 = u / nu;
-  f.t2 = n.cross(f.t1);
-  const Vector3 udot = -e.dot(n_dot) * n - e.dot(n) * n_dot;
-  f.t1_dot = (udot - f.t1 * f.t1.dot(udot)) / nu;
-  f.t2_dot = n_dot.cross(f.t1) + n.cross(f.t1_dot);
-  return f;
-}
-
 // R = exp([φ]×) (Rodrigues).
 Matrix3 rotation_from_vector(const Vector3& phi) {
   const double th = phi.norm();

@@ -153,5 +153,5 @@ TEST(CollisionWorld, RigidWorldSystemPlanarRod) {
   EXPECT_NEAR(lower.normal[1], 1.0, 1e-15);
   EXPECT_NEAR(lower.normal[2], -0.5 * std::cos(th), 1e-15);
   EXPECT_NEAR(lower.mu, 0.5, 0.0);
-  EXPECT_NEAR(lower.tangent(0, 0), -1.0, 1e-15);  // t = ẑ × n = (−n_y, n_x) = (−1, 0)
+  EXPECT_NEAR(lower.tangent(0, 0), 1.0, 1e-15);  // t = n × ẑ = (n_y, −n_x) = (1, 0) (model/contact_frame.hpp)
 }

@@ -67,10 +67,11 @@ Vector scene_velocity(const RigidBodyScene& scene);
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene);
 // J_i (3 × 6·nb): relative contact-point velocity of contact i, world axes.
 Matrix contact_jacobian(const RigidBodyScene& scene, Index contact);
-// Orthonormal contact frame (n̂, û, ŵ) of contact i as the columns of a 3×3 matrix: û points
-// AGAINST the initial tangential contact velocity (seed 004 convention), or along the world axis
-// least aligned with n̂ when that velocity vanishes; ŵ = n̂ × û.
-Matrix3 contact_frame(const RigidBodyScene& scene, Index contact);
+// The compliant impact's own frame (n̂, û, ŵ) of contact i (seed 004's convention, used only by
+// compliant_impact): û points AGAINST the initial tangential contact velocity, or along the world
+// axis least aligned with n̂ when that velocity vanishes; ŵ = n̂ × û. The rigid laws use the one
+// convention of model/contact_frame.hpp (scene_contact_state).
+Matrix3 slip_contact_frame(const RigidBodyScene& scene, Index contact);
 // Kinetic energy Σ ½ m V² + ½ ωᵀ Q ω, J.
 double scene_kinetic_energy(const RigidBodyScene& scene);
 // Copy of the scene with the generalized velocity v (6·nb) written back into the bodies.

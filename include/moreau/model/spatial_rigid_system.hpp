@@ -17,18 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "moreau/model/contact_frame.hpp"
 #include "moreau/model/planar_rigid_system.hpp"  // ContactOptions
 
 namespace moreau {
-
-// Orthonormal contact frame (t₁, t₂, n), right-handed: t₁ = normalized (e − (eᵀn)n) with e the unit
-// axis of the smallest |n_i| (floor n = e_z ⇒ t₁ = e_x, t₂ = e_y), t₂ = n × t₁. With ṅ it also
-// returns ṫ₁, ṫ₂ (e is held fixed, so the frame is smooth except where the choice of e switches).
-struct ContactFrame3 {
-  Vector3 n, t1, t2;
-  Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
-};
-ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());
 
 // Rotation vector helpers: R = exp([φ]×) and J_l(φ)⁻¹ (φ̇ = J_l⁻¹ ω for world-frame ω).
 Matrix3 rotation_from_vector(const Vector3& phi);

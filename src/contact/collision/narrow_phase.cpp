@@ -263,8 +263,12 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
                      const Vector3& normal, double scale, double margin) {
   Frame2 F;
   F.n = normal.normalized();
-  const Matrix3 fr = contact_frame(F.n, 3);
-  F.t1 = fr.col(1), F.t2 = fr.col(2);
+  // a 2D coordinate frame of the clipping plane (not a contact frame): t₁ = n × e_k/‖n × e_k‖, e_k
+  // the world axis least aligned with n, t₂ = n × t₁; it fixes the order of the manifold's points
+  Index k;
+  F.n.cwiseAbs().minCoeff(&k);
+  F.t1 = F.n.cross(Vector3::Unit(k)).normalized();
+  F.t2 = F.n.cross(F.t1);
   const double tol = 1e-7 * scale + std::min(std::max(margin, 0.0), 0.02 * scale);
   const Feature fa = support_feature(ca, -F.n, tol, F);
   const Feature fb = support_feature(cb, F.n, tol, F);

@@ -4,11 +4,12 @@
 // Convention: the unit normal n points FROM body (shape) B TO body (shape) A, and
 //   gap = (x_A − x_B)·n,    x_A, x_B the witness points on the surfaces of A and B,
 // so gap > 0 separated, gap < 0 penetrating. A contact is reported when gap ≤ margin.
-// Tangent frame: 3D columns (n, t₁, t₂) right-handed (t₁ × t₂ = n); planar (n, t, ẑ) with
-// t = ẑ × n = (−n_y, n_x, 0). Local velocity of a contact u = [u_n, u_t1(, u_t2)] = J v is the
+// Tangent frame: model/contact_frame.hpp, the one convention (3D t₁ from the world axis least
+// aligned with n, t₂ = n × t₁; planar t = (n_y, −n_x, 0)). Local velocity of a contact u = [u_n, u_t1(, u_t2)] = J v is the
 // velocity of A's witness point relative to B's, projected on the frame.
 #include <string>
 
+#include "moreau/model/contact_frame.hpp"
 #include "moreau/model/rigid/rigid_world.hpp"
 
 namespace moreau {
@@ -31,7 +32,7 @@ struct Contact {
   Index shape_a = 0, shape_b = 0;     // shape indices within the bodies
   Vector3 point_a = Vector3::Zero();  // witness points, world, m
   Vector3 point_b = Vector3::Zero();
-  Matrix3 frame = Matrix3::Identity();// columns n, t₁, t₂ (planar n, t, ẑ), world
+  Matrix3 frame = Matrix3::Identity();// columns n, t₁, t₂ (planar n, t, n × t), world
   double gap = 0.0;                   // m
   int feature = 0;
   bool normal_on_a = false;           // see ContactPoint (which body carries the normal)
@@ -43,7 +44,5 @@ struct Contact {
   Vector3 point() const { return 0.5 * (point_a + point_b); }
 };
 
-// Tangent frame with columns (n, t₁, t₂) per the convention above (dimension 2 or 3).
-Matrix3 contact_frame(const Vector3& normal, int dimension);
 
 }  // namespace moreau

@@ -1,0 +1,30 @@
+#pragma once
+// The one contact-frame convention of moreau (docs/notation.md §"Contact frame"), used by every
+// family that builds contacts: the rigid world's collision, the planar and spatial builders of the
+// gallery, and the impact layer's rigid laws. Columns (n, t₁, t₂), normal first:
+//   3D: t₁ = the unit projection onto the tangent plane of e_k, the world axis with the smallest
+//       |n_k| (the first on ties), t₂ = n × t₁, so that t₁ × t₂ = n;
+//   2D: t = n × ẑ = (n_y, −n_x) (the normal turned clockwise), third column n × t = −ẑ.
+// A floor contact (n = e_z in 3D, e_y in 2D) has t₁ = e_x (and t₂ = e_y in 3D), so a sliding
+// velocity along +x is a positive u_t and its friction impulse r_t is negative, whichever way the
+// contact was built (tests/contact/test_contact_frame_convention.cpp).
+// The compliant impact of 004 keeps the paper's own frame (n̂, û, ŵ) with û against the initial
+// slip; it reports its impulses in world axes.
+#include "moreau/common/types.hpp"
+
+namespace moreau {
+
+// The frame with, given ṅ, its rate (e_k held fixed: smooth except where the choice of k switches).
+struct ContactFrame3 {
+  Vector3 n, t1, t2;
+  Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
+};
+ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());
+
+// The frame as a matrix [n t₁ t₂] for d = 2 or 3 (n is normalized here).
+Matrix3 contact_frame(const Vector3& normal, int dimension);
+
+// The tangent of a planar contact: t = (n_y, −n_x).
+inline Vector2 planar_tangent(const Vector2& n) { return Vector2(n.y(), -n.x()); }
+
+}  // namespace moreau

@@ -71,6 +71,8 @@ class EventDrivenRun {
     select_.eps_g = impact_.eps_g = eps_g_;
     select_.tol_v = impact_.tol_v = st.contact_tolerance;
     select_.tol_f = st.force_tolerance;
+    select_.limits = {.gap_tolerance = 0.0, .velocity_tolerance = select_.tol_v, .tolerance = select_.tol_f,
+                      .max_lcp_size = 12, .max_enumeration_contacts = 8};
     // analysis::contact_modes chooses the mode for planar systems without bilateral constraints;
     // joints and 3D keep the enumeration (mode_enumeration.hpp).
     select_.analysis_applies = s0_.dimension == 2 && std::find(select_.unilateral.begin(), select_.unilateral.end(),

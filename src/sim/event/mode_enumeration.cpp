@@ -46,11 +46,12 @@ std::vector<Modes> candidates(const ModeSelection& ctx, const ClosedContacts& cc
 
 bool enumerate_modes(const ModeSelection& ctx, const ClosedContacts& cc, std::vector<Modes>& found,
                      std::string& unsupported) {
-  if (cc.C.size() > 8) {
+  const std::size_t limit = static_cast<std::size_t>(ctx.limits.max_enumeration_contacts);
+  if (cc.C.size() > limit) {
     unsupported = fmt::format(
-        "{} simultaneous closed contacts at t = {} s exceed the 8 that the event-driven mode "
+        "{} simultaneous closed contacts at t = {} s exceed the {} that the event-driven mode "
         "enumeration handles; use the time-stepping integrator",
-        cc.C.size(), cc.t);
+        cc.C.size(), cc.t, limit);
     return false;
   }
   const std::vector<Modes> cand = candidates(ctx, cc);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "mode_enumeration.hpp"
-#include "moreau/analysis/contact_modes.hpp"
 
 namespace moreau::event {
 
@@ -106,18 +105,16 @@ bool same_modes(const ClosedContacts& cc, const Modes& a, const Modes& b) {
 }
 
 // The consistent assignments from analysis::contact_modes on the closed contacts (planar, no
-// bilateral constraint, M ≻ 0, mode LCP ≤ 12 variables): every combination of each solution's
+// bilateral constraint, M ≻ 0, mode LCP ≤ limits.max_lcp_size variables): every combination of each solution's
 // alternatives, verified by consistent(). False when it does not apply or finds none.
 bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc, std::vector<Modes>& found) {
   if (!ctx.analysis_applies || cc.C.empty()) return false;
   Index nz = 0;
   for (std::size_t k = 0; k < cc.C.size(); ++k) nz += (ctx.mu[cc.C[k]] > 0.0 && !cc.sliding[k]) ? 4 : 1;
-  if (nz > 12) return false;
+  if (nz > ctx.limits.max_lcp_size) return false;
   ContactModeAnalysis an;
   try {
-    an = contact_modes(analysis_state(ctx, cc),
-                       ContactModeSettings{.gap_tolerance = 0.0, .velocity_tolerance = ctx.tol_v,
-                                           .tolerance = ctx.tol_f, .max_lcp_size = 12});
+    an = contact_modes(analysis_state(ctx, cc), ctx.limits);
   } catch (const std::invalid_argument&) {
     return false;  // M not positive definite or a state contact_modes refuses
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hybrid_dynamics.hpp"
+#include "moreau/analysis/contact_modes.hpp"
 
 namespace moreau::event {
 
@@ -31,6 +32,11 @@ struct ModeSelection {
   std::vector<bool> unilateral{};  // m
   double eps_g = 0, tol_v = 0, tol_f = 0;  // contact (gap and velocity) and force tolerances
   bool analysis_applies = false;  // planar and no bilateral constraint: analysis::contact_modes
+  // The one set of limits and tolerances of the mode choice, for analysis::contact_modes and the
+  // enumeration alike: gap_tolerance 0 (the closed set is chosen here), velocity_tolerance tol_v,
+  // tolerance tol_f, max_lcp_size (contact_modes' 2D LCP), max_enumeration_contacts (closed
+  // contacts the enumeration takes; beyond, status "unsupported").
+  ContactModeSettings limits{};
 };
 
 // The closed contacts at one state and their free-mode probe.

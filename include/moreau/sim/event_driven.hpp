@@ -15,9 +15,10 @@
 //   step is a missed closing, backtracked to its crossing on the dense output.
 //   Next mode: the consistent assignments of {stick, slip, free} over the closed contacts from
 //   analysis::contact_modes (planar, no bilateral constraint, mode LCP ≤ 12 variables), else from
-//   our own enumeration of {stick, slip±, free} per closed contact (joints, 3D; at most 8 closed
-//   contacts, beyond that the run ends with status "unsupported"); the mode a fired root left is
-//   excluded and the consistent combination with the most sticking contacts wins.
+//   the integrator's own enumeration of {stick, slip±, free} per closed contact (joints, 3D; at
+//   most 8 closed contacts, beyond that the run ends with status "unsupported"); one
+//   ContactModeSettings holds both limits; the mode a fired root left is excluded and the
+//   consistent combination with the most sticking contacts wins.
 //   Painlevé: no consistent mode (case 3, inconsistency) → policy "tangential_impact" (the
 //   contact sticks by a velocity-level impulse with e = 0, accepted inside its Coulomb cone, then
 //   the mode choice again) or "stop"; slip and separation both consistent with α < 0 (case 4,
@@ -30,6 +31,9 @@
 //   zeno_velocity are plastic (e := 0) and a contact that stays in the closing band closes
 //   without impact, which ends accumulations of impacts.
 //   Throws std::invalid_argument on an unknown or refused law (check_impact_laws(·, "event")).
+// Sources: src/sim/event_driven.cpp (driver loop), src/sim/event/: hybrid_dynamics (mode
+// dynamics), event_location (Dormand–Prince step, root functions, Illinois), mode_selection
+// (next mode, exclusions, Painlevé), mode_enumeration (the enumeration above), impact_phase.
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {

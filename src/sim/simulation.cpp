@@ -4,10 +4,8 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
-#include "moreau/contact/collision/rigid_world_system.hpp"
 #include "moreau/sim/event_driven.hpp"
 #include "moreau/sim/impact_law.hpp"
-#include "moreau/sim/rigid_time_stepping.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -85,14 +83,11 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   // impact laws: of the contacts present now, and of every material of a rigid world (contacts
   // that appear later carry one of these)
   check_impact_laws(s0, settings.integrator);
-  const auto* rigid = dynamic_cast<const RigidWorldSystem*>(&system);
-  if (rigid)
-    for (const ContactMaterial& mat : rigid->world().materials())
-      check_impact_law_name(mat.law, settings.integrator, "a contact material");
+  for (const std::string& law : system.contact_laws())
+    check_impact_law_name(law, settings.integrator, "a contact material");
   Stopwatch watch;
   SimulationResult res;
   if (settings.integrator == "event") res = simulate_event_driven(system, settings, q0, v0, progress);
-  else if (rigid && settings.body_blocks) res = simulate_rigid_time_stepping(*rigid, settings, q0, v0, progress);
   else res = simulate_time_stepping(system, settings, q0, v0, progress);
   res.wall_time = watch.seconds();
   return res;

@@ -2,241 +2,188 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "moreau/common/error.hpp"
-#include "moreau/sim/velocity_level.hpp"
 #include "sim_internal.hpp"
 
 namespace moreau {
 namespace {
 
-// Contact identity (body pair + feature) is the constraint name; ids are handed out in order.
-struct ContactIds {
-  std::unordered_map<std::string, Index> ids;
-  Index get(SimulationResult& res, const std::string& name) {
-    auto it = ids.find(name);
-    if (it != ids.end()) return it->second;
-    const Index id = static_cast<Index>(res.contact_names.size());
-    res.contact_names.push_back(name);
-    ids.emplace(name, id);
-    return id;
-  }
-};
+StepContactSettings step_contact_settings(const SimulationSettings& st) {
+  StepContactSettings s;
+  s.activation_margin = st.activation_margin;
+  s.bilateral_feedback = st.bilateral_feedback;
+  s.projection_tolerance = st.projection_tolerance;
+  s.solver = st.solver;
+  s.solver_tolerance = st.solver_tolerance;
+  s.solver_max_iterations = st.solver_max_iterations;
+  s.nsgs_relaxation = st.nsgs_relaxation;
+  s.body_blocks = st.body_blocks;
+  return s;
+}
 
-// Post-stabilization (Acary & Brogliato 2008 §10.4.2, "projection onto the constraints"):
-//   min ½ ΔvᵀMΔv  s.t.  g_i + ∇h_iᵀΔv ≥ 0 (unilateral, g_i < margin),  h_b + ∇h_bᵀΔv = 0,
-// i.e. Δv = M⁻¹ J δ with the MLCP  0 ≤ δ_i ⊥ g_i + (JᵀM⁻¹J δ)_i ≥ 0, δ_b free, solved by
-// projected Gauss–Seidel; q ← q + q̇(q, Δv), repeated while the constraints are nonlinear.
-// Returns the largest violation left.
-double project_positions(const LagrangianSystem& sys, Vector& q, const Vector& v, double t,
-                         const SimulationSettings& st) {
-  double worst = 0.0;
-  for (int outer = 0; outer < 4; ++outer) {
-    const ContactState s = sys.contact_state(q, v, t);
-    std::vector<Index> rows;
-    std::vector<bool> bil;
-    worst = 0.0;
-    for (Index i = 0; i < s.size(); ++i) {
-      const auto& c = s.constraints[i];
-      if (c.kind == ConstraintKind::bilateral) {
-        worst = std::max(worst, std::abs(c.gap));
-        if (std::abs(c.gap) > st.projection_tolerance) { rows.push_back(i); bil.push_back(true); }
-      } else {
-        worst = std::max(worst, -c.gap);
-        if (c.gap < st.activation_margin) { rows.push_back(i); bil.push_back(false); }
-      }
-    }
-    if (worst <= st.projection_tolerance || rows.empty()) return worst;
-    const MassSolver mass(s.M);
-    Matrix J(s.M.rows(), static_cast<Index>(rows.size()));
-    Vector g(static_cast<Index>(rows.size()));
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      J.col(k) = s.constraints[rows[k]].normal;
-      g[k] = s.constraints[rows[k]].gap;
-      if (!bil[k]) g[k] -= 0.5 * st.projection_tolerance;  // aim slightly inside the admissible side
-    }
-    Matrix X(J.rows(), J.cols());
-    for (Index k = 0; k < J.cols(); ++k) X.col(k) = mass.solve(Vector(J.col(k)));
-    const Matrix A = J.transpose() * X;
-    Vector delta = Vector::Zero(g.size());
-    Vector w = g;
-    for (int sweep = 0; sweep < 200; ++sweep) {
-      double change = 0.0;
-      for (Index k = 0; k < g.size(); ++k) {
-        if (A(k, k) <= 1e-300) continue;
-        const double rk = g[k] + A.row(k).dot(delta);
-        double nd = delta[k] - rk / A(k, k);
-        if (!bil[k]) nd = std::max(0.0, nd);
-        change = std::max(change, std::abs(nd - delta[k]) * A(k, k));
-        delta[k] = nd;
-      }
-      if (change < 1e-3 * st.projection_tolerance) break;
-    }
-    (void)w;
-    const Vector dv = X * delta;
-    q += sys.position_rate(q, dv);
+// Detection at q, then post-stabilization (model/step_contacts.hpp): while the violation exceeds
+// the tolerance, at most four projections q ← q + q̇(q, Δv), each followed by a new detection.
+// Returns the penetration left; the last detection is the one the next step uses.
+double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vector& q, const Vector& v, double t,
+                          const SimulationSettings& st) {
+  double penetration = 0.0;
+  for (int outer = 0;; ++outer) {
+    const double worst = layer.detect(q, v, t, penetration);
+    if (!st.projection || worst <= st.projection_tolerance || outer == 4) return penetration;
+    q += sys.position_rate(q, layer.projection(q));
     sys.normalize_position(q);
   }
-  return worst;
+}
+
+// Newton restitution w_n = e min(u_n⁻, 0) (plastic below the Zeno velocity), softening c = γ/h
+// (ġ + γλ with λ = r/h), and the warm start of the contacts the layer matched.
+void step_data(StepContacts& layer, const std::vector<StepContact>& active, double h, const SimulationSettings& st,
+               Vector& w, Vector& compliance, Vector& guess) {
+  const int d = layer.dimension();
+  const Index nc = static_cast<Index>(active.size());
+  w = Vector::Zero(d * nc);
+  compliance.resize(nc);
+  guess = layer.warm() ? Vector(Vector::Zero(d * nc)) : Vector();
+  for (Index a = 0; a < nc; ++a) {
+    const StepContact& c = active[a];
+    if (c.un_minus < -st.zeno_velocity) w[d * a] = c.restitution * std::min(c.un_minus, 0.0);
+    compliance[a] = c.gamma / h;
+    if (layer.warm()) guess.segment(d * a, d) = layer.current()[a].r.head(d);
+  }
+}
+
+void count_failure(SimulationResult& res, const StepSolution& sol, double t, const SimulationSettings& st) {
+  if (sol.converged() || !(sol.residual > 1e3 * st.solver_tolerance)) return;
+  ++res.solver_failures;
+  if (res.solver_failures <= 20)
+    res.events.push_back({t, "solver_failure", -1,
+                          fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
+                                      to_string(sol.status), sol.residual)});
+}
+
+// Impulses, modes and events of the step's contacts, by contact identity: impacts, separations,
+// stick/slip changes (sim_internal.hpp), from u⁺ = Hᵀv⁺ without the restitution and softening terms.
+void contact_events(SimulationResult& res, StepContacts& layer, const std::vector<StepContact>& active,
+                    const StepSolution& sol, const Vector& w, const Vector& compliance, double t,
+                    const SimulationSettings& st) {
+  const int d = layer.dimension();
+  const Index nc = static_cast<Index>(active.size());
+  double rn_max = 0.0;
+  for (Index a = 0; a < nc; ++a) rn_max = std::max(rn_max, sol.r[d * a]);
+  for (Index a = 0; a < nc; ++a) {
+    const StepContact& c = active[a];
+    ContactHistory& cur = layer.current()[a];
+    cur.r.setZero();
+    cur.r.head(d) = sol.r.segment(d * a, d);
+    Vector3 u_plus = Vector3::Zero();
+    u_plus.head(d) = sol.u.segment(d * a, d);
+    u_plus[0] -= w[d * a] + compliance[a] * cur.r[0];
+    const bool matched = c.previous >= 0;
+    const std::string pm = matched ? layer.history()[c.previous].mode : "open";
+    cur.mode = detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.mode_velocity,
+                                    matched ? pm : std::string());
+    detail::push_step_event(res, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu, c.restitution,
+                            st.zeno_velocity);
+  }
+}
+
+// Closed contacts that left the index set stay as ghosts for separation_steps steps: one that
+// comes back in time continues (no separation, no impact); else its separation is reported at
+// the time it left. (Moreau–Jean's index set flickers for a contact held by a force whose gap
+// grows at second order over a step, e.g. a rotating rod's end.) Returns the ghosts' entries.
+std::vector<Index> ghosts(SimulationResult& res, StepContacts& layer, double t, double h, const SimulationSettings& st) {
+  std::vector<Index> kept;
+  std::vector<ContactHistory>& history = layer.history();
+  for (size_t i = 0; i < history.size(); ++i) {
+    ContactHistory& g = history[i];
+    if (layer.continued(i) || g.mode == "open") continue;
+    if (g.steps_out == 0) g.left_t = t - h;
+    if (++g.steps_out <= st.separation_steps) kept.push_back(static_cast<Index>(i));
+    else res.events.push_back({g.left_t, "separation", g.id, "left the index set"});
+  }
+  return kept;
+}
+
+void record_contacts(SimulationResult& res, StepContacts& layer, const std::vector<StepContact>& active, double t) {
+  const int d = layer.dimension();
+  for (size_t a = 0; a < active.size(); ++a) {
+    const ContactHistory& cur = layer.current()[a];
+    ContactRecord rec;
+    rec.t = t;
+    rec.contact = cur.id;
+    rec.gap = layer.gap_after(static_cast<Index>(a));  // after the step (and projection)
+    rec.r_n = cur.r[0];
+    rec.r_t = cur.r.segment(1, d - 1);
+    rec.mode = cur.mode;
+    res.contacts.push_back(std::move(rec));
+  }
 }
 
 }  // namespace
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
-                                        const Vector& q0, const Vector& v0,
-                                        const ProgressCallback& progress) {
+                                        const Vector& q0, const Vector& v0, const ProgressCallback& progress) {
+  const std::unique_ptr<StepContacts> layer = sys.step_contacts(step_contact_settings(st));
   SimulationResult res;
+  res.system = sys.name();
+  res.integrator = "timestepping";
+  res.position_names = sys.position_names();
+  res.velocity_names = sys.velocity_names();
+  res.force_quantity = "impulse";
   Vector q = q0, v = v0;
   double t = 0.0;
-  const double h = st.dt;
-  ContactState s = sys.contact_state(q, v, t);
-  detail::start_result(res, sys, "timestepping", s);
-  res.contact_names.clear();
-  res.force_quantity = "impulse";
-  const int d = s.dimension;
-  ContactIds ids;
-  for (const auto& c : s.constraints) ids.get(res, c.name);
+  res.max_penetration = detect_and_project(sys, *layer, q, v, t, st);
+  res.dimension = layer->dimension();
+  layer->name_detected();
 
-  FrictionContactSettings fcs;
-  fcs.tolerance = st.solver_tolerance;
-  fcs.max_iterations = st.solver_max_iterations;
-
-  std::unordered_map<std::string, Vector> warm;      // impulses of the previous step by contact name
-  std::unordered_map<std::string, std::string> prev_mode;  // by contact name
-  std::unordered_map<std::string, std::pair<int, double>> ghosts;  // steps out of the index set, time left
   double emin = 0.0;
   detail::record_state(res, sys, t, q, v, emin);
   double next_record = st.record_interval;
-  const long nsteps = static_cast<long>(std::ceil(st.t_end / h - 1e-9));
+  const long nsteps = static_cast<long>(std::ceil(st.t_end / st.dt - 1e-9));
   int last_percent = -1;
-
+  Vector w, compliance, guess;
   for (long k = 0; k < nsteps; ++k) {
-    const double hk = std::min(h, st.t_end - t);
-    if (k > 0) s = sys.contact_state(q, v, t);
-    const MassSolver mass(s.M);
-    const Vector vfree = v - mass.solve(hk * s.F);
+    const double hk = std::min(st.dt, st.t_end - t);
+    const std::vector<StepContact>& active = layer->build(q, v, t, hk);
+    step_data(*layer, active, hk, st, w, compliance, guess);
+    const StepSolution sol = layer->solve(w, compliance, guess);
+    count_failure(res, sol, t, st);
 
-    VelocityLevelInput in;
-    std::vector<double> un_minus;
-    for (Index i = 0; i < s.size(); ++i) {
-      const auto& c = s.constraints[i];
-      const double un = c.normal.dot(v);
-      if (c.kind == ConstraintKind::bilateral) {
-        in.bilateral.push_back(i);
-      } else if (c.gap + 0.5 * hk * un <= st.activation_margin) {
-        in.unilateral.push_back(i);
-        un_minus.push_back(un);
-      }
-    }
-    const Index nu = static_cast<Index>(in.unilateral.size());
-    in.w_unilateral = Vector::Zero(d * nu);
-    in.guess = Vector::Zero(d * nu);
-    bool any_warm = false;
-    for (Index a = 0; a < nu; ++a) {
-      const auto& c = s.constraints[in.unilateral[a]];
-      const double un = un_minus[a];
-      const double e = (un < -st.zeno_velocity) ? c.restitution : 0.0;
-      in.w_unilateral[d * a] = e * std::min(un, 0.0);
-      auto it = warm.find(c.name);
-      if (it != warm.end() && it->second.size() == d) {
-        in.guess.segment(d * a, d) = it->second;
-        any_warm = true;
-      }
-    }
-    if (!any_warm) in.guess.resize(0);
-    in.compliance = Vector::Zero(nu);  // softening γ/h (ġ + γλ with λ = r/h)
-    for (Index a = 0; a < nu; ++a) in.compliance[a] = s.constraints[in.unilateral[a]].gamma / hk;
-    in.w_bilateral.resize(static_cast<Index>(in.bilateral.size()));
-    for (std::size_t b = 0; b < in.bilateral.size(); ++b)
-      in.w_bilateral[b] = st.bilateral_feedback * s.constraints[in.bilateral[b]].gap / hk;
-
-    const VelocityLevelSolution sol = solve_velocity_level(s, mass, vfree, in, st.solver, fcs);
-    if (!sol.report.converged() && sol.report.residual > 1e3 * st.solver_tolerance) {
-      ++res.solver_failures;
-      if (res.solver_failures <= 20)
-        res.events.push_back({t, "solver_failure", -1,
-                              fmt::format("{} stopped with status {} at residual {:.3e}",
-                                          sol.report.solver, to_string(sol.report.status),
-                                          sol.report.residual)});
-    }
-    const Vector vnext = sol.v;
-    q += hk * sys.position_rate(q, (1.0 - st.theta) * v + st.theta * vnext);
+    q += hk * sys.position_rate(q, (1.0 - st.theta) * v + st.theta * sol.v);
     sys.normalize_position(q);
-    v = vnext;
+    v = sol.v;
     t = (k + 1 == nsteps) ? st.t_end : t + hk;
-    if (st.projection) project_positions(sys, q, v, t, st);
     ++res.steps;
 
-    // events: impacts, separations, stick/slip changes, by contact identity
-    warm.clear();
-    std::unordered_map<std::string, std::string> modes;
-    double rn_max = 0.0;
-    for (Index a = 0; a < nu; ++a) rn_max = std::max(rn_max, sol.r[d * a]);
-    for (Index a = 0; a < nu; ++a) {
-      const auto& c = s.constraints[in.unilateral[a]];
-      const Vector ra = sol.r.segment(d * a, d);
-      warm[c.name] = ra;
-      const auto pit = prev_mode.find(c.name);
-      const std::string pm = pit == prev_mode.end() ? "open" : pit->second;
-      Vector u_plus = sol.u.segment(d * a, d);  // Hᵀv⁺ (without the restitution term)
-      u_plus[0] -= in.w_unilateral[d * a] + in.compliance[a] * ra[0];
-      const std::string m = detail::contact_mode(d, ra.data(), u_plus.data(), rn_max, st.mode_velocity,
-                                                 pit == prev_mode.end() ? std::string() : pm);
-      modes[c.name] = m;
-      detail::push_step_event(res, t, ids.get(res, c.name), pm, m, un_minus[a], u_plus[0], ra[0], c.mu,
-                              c.restitution, st.zeno_velocity);
-    }
-    // debounce (as in rigid_time_stepping.cpp): a closed contact out of the index set for at most
-    // separation_steps steps keeps its mode; after that its separation is reported when it left
-    for (const auto& [name, m] : modes) ghosts.erase(name);
-    for (const auto& [name, m] : prev_mode) {
-      if (m == "open" || modes.count(name)) continue;
-      auto& [steps, left] = ghosts[name];
-      if (steps == 0) left = t - hk;
-      if (++steps <= st.separation_steps) {
-        modes[name] = m;
-      } else {
-        res.events.push_back({left, "separation", ids.get(res, name), "left the index set"});
-        ghosts.erase(name);
-      }
-    }
-    prev_mode = std::move(modes);
-
-    // penetration after projection
-    const ContactState s1 = sys.contact_state(q, v, t);
-    for (const auto& c : s1.constraints)
-      if (c.kind == ConstraintKind::unilateral) res.max_penetration = std::max(res.max_penetration, -c.gap);
+    contact_events(res, *layer, active, sol, w, compliance, t, st);
+    const std::vector<Index> kept = ghosts(res, *layer, t, hk, st);
+    // contacts at the new q (projected): the next step's, and the penetration left
+    res.max_penetration = std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
 
     const bool last = (k + 1 == nsteps);
     if (st.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
       detail::record_state(res, sys, t, q, v, emin);
-      for (Index a = 0; a < nu; ++a) {
-        const auto& c = s.constraints[in.unilateral[a]];
-        ContactRecord rec;
-        rec.t = t;
-        rec.contact = ids.get(res, c.name);
-        rec.gap = s1.size() == s.size() ? s1.constraints[in.unilateral[a]].gap : c.gap;
-        rec.r_n = sol.r[d * a];
-        rec.r_t = sol.r.segment(d * a + 1, d - 1);
-        rec.mode = prev_mode[c.name];
-        res.contacts.push_back(std::move(rec));
-      }
+      record_contacts(res, *layer, active, t);
       while (st.record_interval > 0.0 && next_record <= t + 1e-12) next_record += st.record_interval;
     }
+    layer->advance(kept);
     if (progress) {
       const int pc = static_cast<int>(100.0 * t / st.t_end);
-      if (pc != last_percent) { last_percent = pc; progress(t / st.t_end); }
+      if (pc != last_percent) {
+        last_percent = pc;
+        progress(t / st.t_end);
+      }
     }
   }
+  res.contact_names = layer->names();
   std::stable_sort(res.events.begin(), res.events.end(),
                    [](const SimulationEvent& x, const SimulationEvent& y) { return x.t < y.t; });
-  if (res.solver_failures > 0) {
-    res.message = fmt::format("{} of {} steps ended without reaching the solver tolerance",
-                              res.solver_failures, res.steps);
-  }
+  if (res.solver_failures > 0)
+    res.message = fmt::format("{} of {} steps ended without reaching the solver tolerance", res.solver_failures,
+                              res.steps);
   return res;
 }
 

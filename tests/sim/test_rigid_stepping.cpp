@@ -1,4 +1,4 @@
-// Moreau–Jean time stepping of rigid worlds in body blocks (sim/rigid_time_stepping.hpp): agreement
+// Moreau–Jean time stepping of rigid worlds in body blocks (RigidWorldSystem::step_contacts, sim/time_stepping.hpp): agreement
 // with the dense path of any LagrangianSystem (an independent implementation of the same scheme),
 // events of the falling pencil against the event-driven integrator, softening against its
 // closed form, impact laws refused by time stepping.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "moreau/model/contact_state.hpp"
+#include "moreau/model/step_contacts.hpp"
 
 namespace moreau {
 
@@ -37,6 +38,13 @@ class LagrangianSystem {
   // Kinetic plus potential energy, J (potential: gravity or what the system defines).
   virtual double kinetic_energy(const Vector& q, const Vector& v) const;
   virtual double potential_energy(const Vector& /*q*/) const { return 0.0; }
+
+  // The contact layer of Moreau–Jean steps (model/step_contacts.hpp): dense W unless overridden
+  // (rigid worlds: body blocks unless settings.body_blocks is false).
+  virtual std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings) const;
+  // Impact law names of contacts that may appear later than the initial state (a rigid world's
+  // materials); none unless overridden.
+  virtual std::vector<std::string> contact_laws() const { return {}; }
 
   // Optional initial state (gallery systems carry one).
   Vector initial_q;

@@ -28,8 +28,8 @@ struct SimulationSettings {
   double solver_tolerance = 1e-10;   // on friction_contact_residual
   int solver_max_iterations = 2000;
   // Rigid worlds (RigidWorldSystem): solve each step in body blocks with body-block NSGS and the
-  // registry `solver` as fallback (rigid_time_stepping.hpp); false: the dense path of any
-  // LagrangianSystem (time_stepping.hpp), condensed problem solved by `solver`.
+  // registry `solver` as fallback (RigidWorldSystem::step_contacts); false: the dense path of any
+  // LagrangianSystem (model/step_contacts.hpp), condensed problem solved by `solver`.
   bool body_blocks = true;
   double nsgs_relaxation = 1.7;      // ω ∈ (0, 2) of body-block NSGS (1 = plain Gauss–Seidel),
                                      // used after 20 plain sweeps of a step (slow steps only)

@@ -1,4 +1,4 @@
-#include "moreau/sim/velocity_level.hpp"
+#include "moreau/model/velocity_level.hpp"
 
 #include <Eigen/QR>
 

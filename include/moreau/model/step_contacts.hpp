@@ -1,0 +1,121 @@
+#pragma once
+// The contact layer of one Moreau–Jean step (sim/time_stepping.hpp), behind one interface with two
+// implementations (docs/simulation.md):
+//   - dense (LagrangianSystem::step_contacts, any system): the constraints of contact_state(q, v, t),
+//     the Delassus operator W = Hᵀ M⁻¹ H formed and its bilateral rows Schur-eliminated
+//     (model/velocity_level.hpp), the condensed problem solved by the registry;
+//   - body blocks (RigidWorldSystem::step_contacts, contact/collision/rigid_world_system.hpp):
+//     M⁻¹ per body, two Jacobian blocks per contact, body-block NSGS (solvers/fc/body_block_nsgs.hpp);
+//     W is never formed.
+// The stepper owns the scheme (index set test, restitution, softening, events, modes, debounced
+// separations, recording, the projection loop); the layer owns the constraints, the contact
+// identity (which contact of the last step a contact continues) and the warm start.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "moreau/model/contact_state.hpp"
+#include "moreau/problems/friction_contact.hpp"
+
+namespace moreau {
+
+struct StepContactSettings {
+  double activation_margin = 1e-6;     // m, I_k = {g + ½h u_n ≤ margin}
+  double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
+  double projection_tolerance = 1e-8;  // m
+  std::string solver = "auto";         // registry name (the body-block fallback)
+  double solver_tolerance = 1e-10;
+  int solver_max_iterations = 2000;
+  double nsgs_relaxation = 1.7;        // body blocks only
+  bool body_blocks = true;             // false: the dense layer for every system
+};
+
+// One contact of the step's index set (unilateral; bilateral rows stay inside the layer).
+struct StepContact {
+  Index id = -1;            // index into StepContacts::names()
+  Index previous = -1;      // the entry of history() it continues, −1 when it is new
+  double un_minus = 0.0;    // u_n(v_k), m/s
+  double mu = 0.0, restitution = 0.0, gamma = 0.0;
+};
+
+// What a step leaves for the next one, per contact that was active (or is a ghost: closed, out of
+// the index set for steps_out ≤ separation_steps steps, left at left_t).
+struct ContactHistory {
+  Index id = -1;
+  std::string mode;                // open, stick, slip
+  Vector3 r = Vector3::Zero();     // impulse in its contact frame, normal first, N·s
+  int steps_out = 0;
+  double left_t = 0.0;             // s
+};
+
+// The step's solution: v⁺ (v), r and u = Hᵀv⁺ + w (+ c r_n) per contact, and the solver report.
+using StepSolution = FrictionContactResult;
+
+// One row of the projection below, in velocity form: target + J Δv and Δv += step · M⁻¹Jᵀ are
+// the Row's value() and add(); target is g (aimed) or h_b, diag = J M⁻¹ Jᵀ > 0.
+// Post-stabilization (Acary & Brogliato 2008 §10.4.2, "projection onto the constraints"):
+//   min ½ ΔvᵀMΔv  s.t.  g_i + J_n,i Δv ≥ 0 (unilateral, g_i < margin),  h_b + ∇h_bᵀΔv = 0,
+// i.e. Δv = M⁻¹ Jᵀ δ with the MLCP  0 ≤ δ_i ⊥ g_i + (J M⁻¹ Jᵀ δ)_i ≥ 0, δ_b free, solved by
+// projected Gauss–Seidel keeping Δv up to date; the caller applies q ← q + q̇(q, Δv).
+template <class Row>
+Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tolerance) {
+  Vector dv = Vector::Zero(n);
+  std::vector<double> delta(rows.size(), 0.0);
+  for (int sweep = 0; sweep < 200; ++sweep) {
+    double change = 0.0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      double nd = delta[i] - r.value(dv) / r.diag;
+      if (!r.bilateral) nd = std::max(0.0, nd);
+      const double step = nd - delta[i];
+      if (step == 0.0) continue;
+      delta[i] = nd;
+      r.add(dv, step);
+      change = std::max(change, std::abs(step) * r.diag);
+    }
+    if (change < 1e-3 * tolerance) break;
+  }
+  return dv;
+}
+
+class StepContacts {
+ public:
+  virtual ~StepContacts() = default;
+
+  // Constraints at (q, v, t), kept for build() and projection(); returns the largest violation
+  // (max of −g over contacts and |h_b| over bilateral rows) and the penetration (max −g).
+  virtual double detect(const Vector& q, const Vector& v, double t, double& penetration) = 0;
+  // Registers the identity (a name in names()) of every detected contact.
+  virtual void name_detected() = 0;
+  // Δv of one projection at the detected constraints (projected_gauss_seidel above).
+  virtual Vector projection(const Vector& q) = 0;
+
+  // The step problem at the last detection, (q, v, t) with step h: index set, contact identity
+  // against history(), warm start (current()[a].r, and warm() says whether any), bilateral rows.
+  virtual const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t, double h) = 0;
+  // Solves it with w (d per contact, normal entry e·u_n⁻), compliance c (one per contact) and
+  // the warm start guess (d per contact, or empty).
+  virtual StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) = 0;
+  // The gap of active contact a at the last detection (the same contact), else at the step's.
+  virtual double gap_after(Index a) const = 0;
+  // history ← current() followed by the ghosts (entries of history()), in the layer's order.
+  virtual void advance(const std::vector<Index>& ghosts) = 0;
+
+  int dimension() const { return dimension_; }  // 2 or 3, known after detect()
+  bool warm() const { return warm_; }
+  std::vector<ContactHistory>& current() { return current_; }
+  std::vector<ContactHistory>& history() { return history_; }
+  // Entry i of history() is continued by a contact of the step built last.
+  bool continued(size_t i) const { return continued_[i]; }
+  const std::vector<std::string>& names() const { return names_; }
+
+ protected:
+  int dimension_ = 3;
+  bool warm_ = false;
+  std::vector<ContactHistory> current_, history_;
+  std::vector<bool> continued_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace moreau

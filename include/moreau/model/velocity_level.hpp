@@ -1,0 +1,62 @@
+#pragma once
+// The velocity-level contact problem shared by Moreau–Jean time stepping and by impacts of the
+// event-driven integrator (docs/simulation.md §"Velocity-level problem"):
+//   M (v⁺ − v_free) = H_U r + H_B p,
+//   u_U = H_Uᵀ v⁺ + w_U (+ c r_n on the normal entries of softened contacts),
+//                              K_μ ∋ r ⊥ û_U ∈ K*_μ     (unilateral contacts U, exact Coulomb cone)
+//   u_B = H_Bᵀ v⁺ + w_B = 0,   p ∈ ℝ                    (bilateral rows B, free multipliers)
+// The bilateral rows are eliminated exactly by the Schur complement of the Delassus operator:
+//   p = −W_BB⁺ (W_BU r + q_B),   W̃ = W_UU − W_UB W_BB⁺ W_BU,   q̃ = q_U − W_UB W_BB⁺ q_B,
+// so the remaining problem (W̃, q̃, μ) is a plain frictional-contact problem solved by the
+// registry (solvers/fc). W_BB⁺ is a pseudo-inverse, so redundant joints are accepted.
+#include <string>
+#include <vector>
+
+#include <Eigen/SparseCholesky>
+
+#include "moreau/model/contact_state.hpp"
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
+
+namespace moreau {
+
+// Factorization of the mass matrix M (n×n, symmetric positive definite), sparse LDLᵀ so that
+// block-diagonal masses of many bodies stay cheap.
+class MassSolver {
+ public:
+  explicit MassSolver(const Matrix& M);
+  Vector solve(const Vector& b) const;
+  Eigen::SparseMatrix<double> solve(const Eigen::SparseMatrix<double>& B) const;
+
+ private:
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
+};
+
+struct VelocityLevelInput {
+  std::vector<Index> unilateral;  // constraint indices of U, in order
+  Vector w_unilateral;            // d·|U|, m/s, constant local velocity (restitution e·u_n⁻ …)
+  std::vector<Index> bilateral;   // constraint indices of B
+  Vector w_bilateral;             // |B|, m/s
+  Vector guess;                   // d·|U| warm start of r, or empty
+  Vector compliance;              // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
+};
+
+struct VelocityLevelSolution {
+  Vector v;                     // n, v⁺
+  Vector r;                     // d·|U|, contact impulses, normal first, N·s
+  Vector u;                     // d·|U|, local velocities H_Uᵀ v⁺ + w_U
+  Vector p;                     // |B|, bilateral impulses, N·s
+  FrictionContactResult report; // the registry's report on the condensed problem
+};
+
+// Solves the problem above at the contact state s (M, normals, tangents) from v_free.
+VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolver& mass,
+                                           const Vector& v_free, const VelocityLevelInput& input,
+                                           const std::string& solver,
+                                           const FrictionContactSettings& settings);
+
+// The columns [∇h_i, H_t,i] of the listed constraints as a sparse n×(d·|U|) matrix (one column
+// per bilateral constraint when bilateral is true).
+Eigen::SparseMatrix<double> contact_jacobian(const ContactState& s, const std::vector<Index>& which,
+                                             bool bilateral);
+
+}  // namespace moreau

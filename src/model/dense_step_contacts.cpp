@@ -1,0 +1,160 @@
+// The dense contact layer of a Moreau–Jean step, for any LagrangianSystem (model/step_contacts.hpp):
+// the constraints of contact_state(q, v, t), identity by constraint name, W = Hᵀ M⁻¹ H formed by
+// solve_velocity_level (model/velocity_level.hpp).
+#include <optional>
+#include <unordered_map>
+
+#include "moreau/model/lagrangian_system.hpp"
+#include "moreau/model/velocity_level.hpp"
+
+namespace moreau {
+namespace {
+
+// A projection row of a generic system: J = ∇hᵀ (n entries) and M⁻¹Jᵀ.
+struct DenseRow {
+  Vector J, MJ;
+  double target = 0.0, diag = 0.0;
+  bool bilateral = false;
+  double value(const Vector& dv) const { return target + J.dot(dv); }
+  void add(Vector& dv, double step) const { dv += step * MJ; }
+};
+
+class DenseStepContacts final : public StepContacts {
+ public:
+  DenseStepContacts(const LagrangianSystem& system, const StepContactSettings& settings)
+      : sys_(system), st_(settings) {
+    fcs_.tolerance = st_.solver_tolerance;
+    fcs_.max_iterations = st_.solver_max_iterations;
+  }
+
+  double detect(const Vector& q, const Vector& v, double t, double& penetration) override {
+    s_ = sys_.contact_state(q, v, t);
+    dimension_ = s_.dimension;
+    double worst = 0.0;
+    penetration = 0.0;
+    for (const auto& c : s_.constraints) {
+      if (c.kind == ConstraintKind::bilateral) {
+        worst = std::max(worst, std::abs(c.gap));
+      } else {
+        worst = std::max(worst, -c.gap);
+        penetration = std::max(penetration, -c.gap);
+      }
+    }
+    return worst;
+  }
+
+  void name_detected() override {
+    for (const auto& c : s_.constraints) id_of(c.name);
+  }
+
+  // Rows: bilateral |h_b| > tol (target h_b), unilateral g < margin (target g − ½tol: aim
+  // slightly inside the admissible side).
+  Vector projection(const Vector& /*q*/) override {
+    const MassSolver mass(s_.M);
+    std::vector<DenseRow> rows;
+    for (const auto& c : s_.constraints) {
+      const bool bil = c.kind == ConstraintKind::bilateral;
+      if (bil ? std::abs(c.gap) <= st_.projection_tolerance : c.gap >= st_.activation_margin) continue;
+      DenseRow r;
+      r.bilateral = bil;
+      r.J = c.normal;
+      r.MJ = mass.solve(r.J);
+      r.diag = r.J.dot(r.MJ);
+      r.target = bil ? c.gap : c.gap - 0.5 * st_.projection_tolerance;
+      if (r.diag > 1e-300) rows.push_back(std::move(r));
+    }
+    return projected_gauss_seidel(rows, s_.M.rows(), st_.projection_tolerance);
+  }
+
+  // v_free = v − h M⁻¹F; I_k = {g + ½h u_n ≤ margin}; bilateral rows u_b = ∇h_bᵀv⁺ + κ h_b/h;
+  // a contact continues the history entry of the same name, warm-started when it was active.
+  const std::vector<StepContact>& build(const Vector& /*q*/, const Vector& v, double /*t*/, double h) override {
+    step_ = std::move(s_);
+    const ContactState& s = step_;
+    mass_.emplace(s.M);
+    v_free_ = v - mass_->solve(h * s.F);
+    std::vector<Index> entry(names_.size(), -1);  // history entry by contact id
+    for (size_t i = 0; i < history_.size(); ++i) entry[history_[i].id] = static_cast<Index>(i);
+    continued_.assign(history_.size(), false);
+    in_ = VelocityLevelInput{};
+    active_.clear();
+    current_.clear();
+    warm_ = false;
+    for (Index i = 0; i < s.size(); ++i) {
+      const auto& c = s.constraints[i];
+      const double un = c.normal.dot(v);
+      if (c.kind == ConstraintKind::bilateral) {
+        in_.bilateral.push_back(i);
+        continue;
+      }
+      if (c.gap + 0.5 * h * un > st_.activation_margin) continue;
+      in_.unilateral.push_back(i);
+      StepContact a{id_of(c.name), -1, un, c.mu, c.restitution, c.gamma};
+      ContactHistory cur;
+      cur.id = a.id;
+      if (a.id < static_cast<Index>(entry.size()) && entry[a.id] >= 0) {
+        a.previous = entry[a.id];
+        continued_[a.previous] = true;
+        if (history_[a.previous].steps_out == 0) {  // ghosts carry no impulse of the last step
+          cur.r = history_[a.previous].r;
+          warm_ = true;
+        }
+      }
+      active_.push_back(a);
+      current_.push_back(cur);
+    }
+    in_.w_bilateral.resize(static_cast<Index>(in_.bilateral.size()));
+    for (size_t b = 0; b < in_.bilateral.size(); ++b)
+      in_.w_bilateral[b] = st_.bilateral_feedback * s.constraints[in_.bilateral[b]].gap / h;
+    return active_;
+  }
+
+  StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override {
+    in_.w_unilateral = w;
+    in_.compliance = compliance;
+    in_.guess = guess;
+    VelocityLevelSolution sol = solve_velocity_level(step_, *mass_, v_free_, in_, st_.solver, fcs_);
+    StepSolution out = std::move(sol.report);
+    out.v = std::move(sol.v);
+    out.r = std::move(sol.r);
+    out.u = std::move(sol.u);
+    return out;
+  }
+
+  double gap_after(Index a) const override {
+    const Index i = in_.unilateral[a];
+    return s_.size() == step_.size() ? s_.constraints[i].gap : step_.constraints[i].gap;
+  }
+
+  void advance(const std::vector<Index>& ghosts) override {
+    std::vector<ContactHistory> next = std::move(current_);
+    for (const Index g : ghosts) next.push_back(history_[g]);
+    history_ = std::move(next);
+    current_.clear();
+  }
+
+ private:
+  Index id_of(const std::string& name) {
+    const auto [it, added] = ids_.emplace(name, static_cast<Index>(names_.size()));
+    if (added) names_.push_back(name);
+    return it->second;
+  }
+
+  const LagrangianSystem& sys_;
+  StepContactSettings st_;
+  FrictionContactSettings fcs_;
+  std::unordered_map<std::string, Index> ids_;
+  ContactState s_, step_;  // the last detection, the step's state
+  std::optional<MassSolver> mass_;
+  Vector v_free_;
+  VelocityLevelInput in_;
+  std::vector<StepContact> active_;
+};
+
+}  // namespace
+
+std::unique_ptr<StepContacts> LagrangianSystem::step_contacts(const StepContactSettings& settings) const {
+  return std::make_unique<DenseStepContacts>(*this, settings);
+}
+
+}  // namespace moreau

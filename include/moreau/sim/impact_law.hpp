@@ -3,7 +3,7 @@
 // contact material "law"), checked once when a simulation starts (docs/simulation.md
 // §"Impact laws"; the laws themselves: digest 003 §2, impact/impact_laws.hpp):
 //   "newton"  u_n⁺ = −e u_n⁻ as the constant term of the velocity-level complementarity problem
-//             with the exact Coulomb cone (sim/velocity_level.hpp); frictional, joints allowed.
+//             with the exact Coulomb cone (model/velocity_level.hpp); frictional, joints allowed.
 //             Both integrators.
 //   "poisson" impact::poisson_impact: compression LCP, then restitution impulse E p_c.
 //             Event-driven only; frictionless (μ = 0) and no bilateral constraint in the system.

@@ -7,7 +7,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/impact/impact_laws.hpp"
 #include "moreau/sim/impact_law.hpp"
-#include "moreau/sim/velocity_level.hpp"
+#include "moreau/model/velocity_level.hpp"
 
 namespace moreau::event {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Impact phase of the event-driven integrator (not public API): the velocity jumps at an event,
 // through the impact layer's laws (impact/impact_laws.hpp) and the velocity-level problem
-// (sim/velocity_level.hpp).
+// (model/velocity_level.hpp).
 #include <string>
 #include <vector>
 

@@ -38,6 +38,7 @@ namespace moreau {
 // friction_infeasible: accelerations and normal forces exist, Coulomb fails everywhere on the set;
 // no_acceleration_solution: (65a,b) has no solution at all.
 enum class AllStickingStatus { sticking, sticking_with_detachment, friction_infeasible, no_acceleration_solution };
+// Name of a status, as printed by the CLI and Python ("sticking", …).
 std::string to_string(AllStickingStatus status);
 
 struct AllStickingSettings {
@@ -79,6 +80,7 @@ struct AllStickingResult {
   std::string message;
 };
 
+// Solves the all-sticking problem of `state` (algorithm above); the status says which case holds.
 AllStickingResult all_sticking(const ContactState& state, const AllStickingSettings& settings = {});
 
 // Direct KKT (14a)/(65a) with ALL considered constraints kept as equalities (no detachment):
@@ -89,6 +91,7 @@ struct KktSolution {
   Vector lambda;  // d·m, stacked per constraint [λ_n, λ_t…]
   Matrix null_basis;
 };
+// The direct KKT solution above for the given constraint indices (into the ContactState).
 KktSolution all_sticking_kkt(const ContactState& state, const std::vector<Index>& constraints);
 
 }  // namespace moreau

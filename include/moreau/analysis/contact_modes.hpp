@@ -40,7 +40,9 @@
 
 namespace moreau {
 
+// Mode of one unilateral contact: open (separate), sticking or slipping.
 enum class ContactMode { separate, stick, slip };
+// Name of a mode ("separate", "stick", "slip").
 std::string to_string(ContactMode mode);
 
 struct ContactModeSettings {

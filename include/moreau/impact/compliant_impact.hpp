@@ -29,7 +29,9 @@
 
 namespace moreau {
 
+// Which form of the compliant impact model to integrate (see the comment above).
 enum class CompliantVariant { model, published };
+// Name of a variant ("model", "published").
 std::string_view to_string(CompliantVariant variant);
 // "model" or "published"; throws std::invalid_argument naming the value otherwise.
 CompliantVariant compliant_variant_from_string(std::string_view name);

@@ -34,6 +34,7 @@ struct CopositivityResult {
   bool copositive = false;
   bool strictly = false;
 };
+// The copositivity test above (exact, by enumeration; A square, size ≤ 16).
 CopositivityResult copositivity(const Matrix& A, double tolerance = 1e-12);
 
 // T_L of (49) for the normal quasi-velocity q̇ = q̇_norm⁻.
@@ -48,6 +49,8 @@ struct ConsistencyReport {
   // The criterion with this name; throws std::invalid_argument when absent.
   const ConsistencyCriterion& at(const std::string& name) const;
 };
+// Energetic consistency criteria of the frictionless impact law with restitution matrix E
+// and G = Delassus matrix (the report above).
 ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E);
 
 // P9 for a full restitution matrix 𝓔 (n×n) in the metric D = diag(N⁻¹, D_t):

@@ -62,6 +62,7 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene);
 
 // Generalized quantities of the scene (6·nb): M (block diagonal), v = (V_1, ω_1, V_2, ω_2, …).
 Matrix scene_mass_matrix(const RigidBodyScene& scene);
+// Generalized velocity of the scene (6·nb): v = (V_1, ω_1, V_2, ω_2, …).
 Vector scene_velocity(const RigidBodyScene& scene);
 // Inverse mass matrix, block diagonal (exact block inverses).
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene);

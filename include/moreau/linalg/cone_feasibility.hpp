@@ -25,6 +25,7 @@
 
 namespace moreau {
 
+// Answer of the cone feasibility test.
 enum class ConeFeasibility { feasible, infeasible, undecided };
 
 struct ConeFeasibilitySettings {
@@ -49,6 +50,7 @@ ConeFeasibilityResult coulomb_cone_feasibility(int d, const Vector& r0, const Ma
                                                const Matrix& C = {}, const Vector& c = {},
                                                const ConeFeasibilitySettings& settings = {});
 
+// Name of an answer ("feasible", "infeasible", "undecided").
 std::string to_string(ConeFeasibility status);
 
 }  // namespace moreau

@@ -25,6 +25,7 @@ struct LinearProgram {
   Vector upper;   // n, may be +inf; empty = all +inf
 };
 
+// Outcome of solve_linear_program.
 enum class LpStatus { optimal, infeasible, unbounded, iteration_limit };
 
 struct LpSettings {
@@ -42,6 +43,7 @@ struct LpResult {
 // Throws std::invalid_argument on inconsistent sizes, NaN, or lower > upper.
 LpResult solve_linear_program(const LinearProgram& lp, const LpSettings& settings = {});
 
+// Name of a status ("optimal", "infeasible", …).
 std::string to_string(LpStatus status);
 
 }  // namespace moreau

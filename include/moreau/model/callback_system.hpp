@@ -24,8 +24,11 @@ struct ConstraintKinematics {
   Vector tangent_bias;       // c_t, d−1 (empty ⇒ zeros)
 };
 
+// M(q): the n×n mass matrix at q.
 using MassCallback = std::function<Matrix(const Vector& q)>;
+// F(q, v, t): the n generalized forces on the left side of M v̇ + F = H r.
 using ForceCallback = std::function<Vector(const Vector& q, const Vector& v, double t)>;
+// Kinematics of one constraint at (q, v): gap, Jacobian rows and ġ terms (ConstraintKinematics).
 using ConstraintCallback = std::function<ConstraintKinematics(const Vector& q, const Vector& v)>;
 
 struct CallbackConstraint {

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// A bilateral (equality) or unilateral (gap ≥ 0) constraint.
 enum class ConstraintKind { bilateral, unilateral };
 
 struct ContactConstraint {

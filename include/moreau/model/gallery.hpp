@@ -30,10 +30,12 @@ struct GalleryEntry {
   std::vector<GalleryParameter> parameters;
 };
 
+// Parameters of a gallery system by name (SI units), e.g. {"mu": 0.5}.
 using GalleryParams = std::map<std::string, double>;
 
 // Every gallery system with its parameters (in documentation order).
 const std::vector<GalleryEntry>& gallery_catalog();
+// Names of the gallery systems, in the catalog's order.
 std::vector<std::string> gallery_names();
 const GalleryEntry& gallery_entry(const std::string& name);  // throws for an unknown name
 

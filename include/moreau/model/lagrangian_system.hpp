@@ -43,6 +43,7 @@ class LagrangianSystem {
   Vector initial_v;
 };
 
+// Shared ownership of an immutable system (integrators and Python hold systems this way).
 using LagrangianSystemPtr = std::shared_ptr<const LagrangianSystem>;
 
 }  // namespace moreau

@@ -28,10 +28,13 @@ struct ContactFrame3 {
   Vector3 n, t1, t2;
   Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
 };
+// Orthonormal contact frame (n, t1, t2) built from the unit normal n, with the frame's rates
+// from ṅ.
 ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());
 
 // Rotation vector helpers: R = exp([φ]×) and J_l(φ)⁻¹ (φ̇ = J_l⁻¹ ω for world-frame ω).
 Matrix3 rotation_from_vector(const Vector3& phi);
+// J_l(φ)⁻¹, which maps the world-frame angular velocity ω to φ̇.
 Matrix3 left_jacobian_inverse(const Vector3& phi);
 
 struct Plane3 {

@@ -8,6 +8,7 @@
 
 namespace moreau {
 
+// Unit quaternion of a body orientation (Eigen's, w first in its constructor).
 using Quaternion = Eigen::Quaterniond;
 
 struct Pose {

@@ -27,6 +27,7 @@ struct AdmmSettings {
   bool acceleration = true;  // Nesterov extrapolation with restart
 };
 
+// Solves the local problem by the ADMM above (registry name "admm").
 FrictionContactResult solve_admm(const FrictionContactProblem& problem,
                                  const AdmmSettings& settings = {}, const Vector& guess = Vector());
 

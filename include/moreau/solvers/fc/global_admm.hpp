@@ -22,6 +22,7 @@ struct GlobalAdmmSettings {
   double rho = 0.0;  // penalty; 0 → automatic
 };
 
+// Solves the global problem by the ADMM above; the result holds r, u and v.
 FrictionContactResult solve_global_admm(const GlobalFrictionContactProblem& problem,
                                         const GlobalAdmmSettings& settings = {},
                                         const Vector& guess_r = Vector());

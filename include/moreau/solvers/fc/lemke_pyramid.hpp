@@ -22,6 +22,7 @@ struct LemkePyramidSettings {
   int max_pivots = 0;       // 0 → Lemke's default
 };
 
+// Solves the pyramid approximation above by Lemke's method.
 FrictionContactResult solve_lemke_pyramid(const FrictionContactProblem& problem,
                                           const LemkePyramidSettings& settings = {});
 

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Order in which NSGS visits the contacts in a sweep.
 enum class NsgsOrder {
   cyclic,        // contacts 0, 1, …, nc−1 every sweep
   shuffled,      // one random permutation, kept for every sweep
@@ -31,6 +32,7 @@ struct NsgsSettings {
   int check_every = 1;     // residual evaluated every k sweeps
 };
 
+// Solves the local problem by NSGS (above) from the guess (zero when empty).
 FrictionContactResult solve_nsgs(const FrictionContactProblem& problem,
                                  const NsgsSettings& settings = {}, const Vector& guess = Vector());
 

@@ -19,6 +19,7 @@ struct LcpEnumerationResult : SolverReport {
   // residual = smallest lcp_residual among the solutions; iterations = index sets tried (2ⁿ).
 };
 
+// Every solution of LCP(M, q) found by the enumeration above.
 LcpEnumerationResult enumerate_lcp(const Lcp& problem, const LcpEnumerationSettings& settings = {});
 
 }  // namespace moreau

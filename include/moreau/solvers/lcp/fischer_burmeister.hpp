@@ -18,6 +18,7 @@ struct LcpNewtonSettings {
   double descent_power = 2.1;
 };
 
+// Solves LCP(M, q) by the semismooth Newton method above from the guess.
 LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettings& settings = {},
                                        const Vector& guess = Vector());
 

@@ -16,6 +16,7 @@ struct LemkeSettings {
   bool lexicographic = true;
 };
 
+// Solves LCP(M, q) by Lemke's method (above).
 LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings = {});
 
 }  // namespace moreau

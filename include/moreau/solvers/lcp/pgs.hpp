@@ -11,6 +11,7 @@ struct LcpPgsSettings {
   double relaxation = 1.0;     // ω ∈ (0, 2); 1 = Gauss–Seidel
 };
 
+// Solves LCP(M, q) by projected Gauss–Seidel / SOR (above) from the guess.
 LcpResult solve_lcp_pgs(const Lcp& problem, const LcpPgsSettings& settings = {},
                         const Vector& guess = Vector());
 

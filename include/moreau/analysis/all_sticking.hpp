@@ -41,6 +41,7 @@ enum class AllStickingStatus { sticking, sticking_with_detachment, friction_infe
 // Name of a status, as printed by the CLI and Python ("sticking", …).
 std::string to_string(AllStickingStatus status);
 
+// Settings of all_sticking (tolerances, SI units).
 struct AllStickingSettings {
   double gap_tolerance = 1e-9;     // m
   double tolerance = 1e-9;         // relative residual / sign tolerance
@@ -59,6 +60,7 @@ struct Prop1Report {
   bool unique_acceleration = false; // (ii): kernel ∧ range
 };
 
+// Result of all_sticking: status, lists and witness (see the fields).
 struct AllStickingResult {
   AllStickingStatus status = AllStickingStatus::no_acceleration_solution;
   std::vector<Index> constraints;       // constraint indices considered (bilateral + closed)

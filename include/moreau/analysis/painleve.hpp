@@ -34,11 +34,13 @@ enum class PainleveCase { slip, separation, inconsistent, indeterminate, grazing
 // Name of a case ("slip", "separation", "inconsistent", …).
 std::string to_string(PainleveCase c);
 
+// Settings of the Painlevé classification (tolerances).
 struct PainleveSettings {
   double zero_tolerance = 1e-12;   // relative: |α| ≤ τ·a and |β| ≤ τ·max(1, |w_nᵀM⁻¹F|, |c_n|)
   double velocity_tolerance = 1e-12;  // |v_t| below this has no sliding direction (state overload)
 };
 
+// Painlevé classification of a sliding contact: case, α, β, σ, μ and λ_n.
 struct PainleveResult {
   double alpha = 0;                 // 1/kg (generalized), α above
   double beta = 0;                  // m/s², β above

@@ -14,6 +14,7 @@
 
 namespace moreau {
 
+// One energetic-consistency criterion: name, statement, whether it holds, value and bound.
 struct ConsistencyCriterion {
   std::string name;       // "P2", "P5", "P6", "P7_frobenius", "P7_spectral", "P8_i", ...
   std::string statement;  // the condition in words/symbols

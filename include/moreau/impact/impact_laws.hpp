@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Outcome of an impact law: status, post-impact velocity and impulses.
 struct ImpactResult {
   std::string law;
   ImpactStatus status = ImpactStatus::not_converged;
@@ -61,6 +62,7 @@ Matrix frictionless_restitution_matrix(const Matrix& E_nn, Index dofs);
 // the contact modes, or as a complementarity problem.
 enum class FrictionalImpactMethod { automatic, enumeration, complementarity };
 
+// Settings of the frictional impact law.
 struct FrictionalImpactSettings {
   FrictionalImpactMethod method = FrictionalImpactMethod::automatic;  // enumeration if planar, m ≤ 6
   Vector e_t;                    // tangential restitution per contact, m (empty = 0)

@@ -28,11 +28,13 @@ namespace moreau {
 // Answer of the cone feasibility test.
 enum class ConeFeasibility { feasible, infeasible, undecided };
 
+// Settings of the cone feasibility test.
 struct ConeFeasibilitySettings {
   double tolerance = 1e-9;   // accept margin ≥ −tolerance·scale as feasible (scale = max(1,‖r0‖∞))
   int max_facets = 4096;     // 3D polygon refinement limit
 };
 
+// Answer of the cone feasibility test with its certificate.
 struct ConeFeasibilityResult {
   ConeFeasibility status = ConeFeasibility::undecided;
   Vector y;            // k, the certificate (feasible): r0 + B y satisfies every cone

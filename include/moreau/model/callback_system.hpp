@@ -31,6 +31,7 @@ using ForceCallback = std::function<Vector(const Vector& q, const Vector& v, dou
 // Kinematics of one constraint at (q, v): gap, Jacobian rows and ġ terms (ConstraintKinematics).
 using ConstraintCallback = std::function<ConstraintKinematics(const Vector& q, const Vector& v)>;
 
+// One constraint of a CallbackSystem: kind, law data (μ, e, softening, Baumgarte) and kinematics.
 struct CallbackConstraint {
   std::string name;
   ConstraintKind kind = ConstraintKind::unilateral;
@@ -42,6 +43,7 @@ struct CallbackConstraint {
   ConstraintCallback kinematics;
 };
 
+// LagrangianSystem given by callbacks: M(q), F(q, v, t) and the constraints.
 class CallbackSystem : public LagrangianSystem {
  public:
   // n = number of generalized velocities (= coordinates), d ∈ {2, 3}.

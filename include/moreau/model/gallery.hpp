@@ -18,12 +18,14 @@
 
 namespace moreau {
 
+// One parameter of a gallery system: name, default value, description with unit.
 struct GalleryParameter {
   std::string name;
   double default_value = 0.0;
   std::string description;  // with unit
 };
 
+// One gallery system: name, description and parameters.
 struct GalleryEntry {
   std::string name;
   std::string description;

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// A mechanical system M(q) q̈ + F(q, q̇, t) = Σ (∇h λ_n + H_t λ_t) with its constraints.
 class LagrangianSystem {
  public:
   virtual ~LagrangianSystem() = default;

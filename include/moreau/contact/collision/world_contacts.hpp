@@ -29,6 +29,7 @@
 
 namespace moreau {
 
+// Settings of contact detection (margin, m, and the narrow phase's).
 struct CollisionSettings {
   double margin = 1e-3;           // report contacts with gap ≤ margin, m (may be +∞)
   bool use_broad_phase = true;    // false: test every shape pair (reference)

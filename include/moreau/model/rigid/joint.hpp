@@ -21,6 +21,7 @@ enum class JointKind { revolute, prismatic, fixed };
 std::string to_string(JointKind kind);
 JointKind joint_kind_from_string(const std::string& name);  // throws for unknown names
 
+// A joint between two bodies of a RigidWorld (kind, anchors, axis).
 struct Joint {
   std::string name;
   JointKind kind = JointKind::revolute;

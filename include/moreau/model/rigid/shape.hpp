@@ -29,6 +29,7 @@ std::string to_string(ShapeKind kind);
 // Inverse of to_string; throws std::invalid_argument for an unknown name.
 ShapeKind shape_kind_from_string(const std::string& name);
 
+// A collision shape of a body (kind, sizes, offset pose).
 struct Shape {
   ShapeKind kind = ShapeKind::sphere;
   double radius = 0.0;                          // sphere, capsule, cylinder, convex rounding, m

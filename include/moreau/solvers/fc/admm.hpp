@@ -18,6 +18,7 @@
 
 namespace moreau {
 
+// Settings of solve_admm (tolerance on friction_contact_residual, iterations, penalty ρ).
 struct AdmmSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;

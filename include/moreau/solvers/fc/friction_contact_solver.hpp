@@ -11,6 +11,7 @@
 
 namespace moreau {
 
+// Settings shared by every solver of the registry.
 struct FrictionContactSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;

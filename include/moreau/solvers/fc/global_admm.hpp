@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Settings of solve_global_admm.
 struct GlobalAdmmSettings {
   double tolerance = 1e-8;  // on global_friction_contact_residual
   int max_iterations = 10000;

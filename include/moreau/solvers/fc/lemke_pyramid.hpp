@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Settings of solve_lemke_pyramid (number of pyramid edges, pivots).
 struct LemkePyramidSettings {
   double tolerance = 1e-8;  // on the exact-cone friction_contact_residual
   int edges = 8;            // k, edges of the pyramid (3D); 2D always uses 2

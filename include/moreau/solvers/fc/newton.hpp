@@ -27,6 +27,7 @@
 
 namespace moreau {
 
+// Settings of the semismooth Newton solvers (tolerance, iterations, line search).
 struct NewtonSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 200;  // Newton iterations

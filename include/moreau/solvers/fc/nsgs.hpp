@@ -22,6 +22,7 @@ enum class NsgsOrder {
   shuffled_each  // a new random permutation every sweep
 };
 
+// Settings of solve_nsgs (tolerance, sweeps, order, relaxation).
 struct NsgsSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;  // sweeps

@@ -6,6 +6,7 @@
 
 namespace moreau {
 
+// Settings of the Fischer–Burmeister Newton LCP solver.
 struct LcpNewtonSettings {
   double tolerance = 1e-12;  // on lcp_residual
   int max_iterations = 200;

@@ -7,6 +7,7 @@
 
 namespace moreau {
 
+// Settings of solve_lemke (pivot limit, tolerances).
 struct LemkeSettings {
   int max_pivots = 0;              // 0 → 100·(n+1) pivots
   double pivot_tolerance = 1e-12;  // |pivot| below this counts as zero

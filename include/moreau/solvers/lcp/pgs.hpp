@@ -5,6 +5,7 @@
 
 namespace moreau {
 
+// Settings of projected Gauss–Seidel for LCPs (ω, tolerance, iterations).
 struct LcpPgsSettings {
   double tolerance = 1e-10;   // on lcp_residual
   int max_iterations = 10000;  // sweeps

@@ -119,6 +119,7 @@ endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib, python3-h5py")
 include(CPack)
 
+include("${CMAKE_CURRENT_LIST_DIR}/MoreauDocs.cmake")
 if(MOREAU_BUILD_TESTS)
   include("${CMAKE_CURRENT_LIST_DIR}/MoreauPackagingTests.cmake")
 endif()

@@ -1,6 +1,7 @@
 # Packaging tests (label `install`): each works in a fresh folder under build/packaging/.
 #   install.cmake_package  cmake --install, no tree paths installed, examples/downstream via find_package
 #   install.pkg_config     cmake --install, a program built with `pkg-config --cflags --libs moreau`
+#   install.python_pip     pip install --no-build-isolation into a venv, python3 -m build --no-isolation
 #   install.deb            cpack -G DEB, dpkg -x, moreau --version
 set(_pkg_tests "${PROJECT_SOURCE_DIR}/tests/packaging")
 set(_pkg_work "${PROJECT_BINARY_DIR}/packaging")
@@ -14,6 +15,12 @@ add_test(NAME install.pkg_config
          COMMAND bash "${_pkg_tests}/pkg_config.sh" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}"
                  "${_pkg_work}/pkg_config" "${CMAKE_CXX_COMPILER}")
 set_tests_properties(install.cmake_package install.pkg_config PROPERTIES LABELS install TIMEOUT 300)
+if(MOREAU_BUILD_PYTHON)
+  add_test(NAME install.python_pip
+           COMMAND bash "${_pkg_tests}/python_pip.sh" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}"
+                   "${_pkg_work}/python_pip" "${Python3_EXECUTABLE}")
+  set_tests_properties(install.python_pip PROPERTIES LABELS install TIMEOUT 300)
+endif()
 find_program(MOREAU_DPKG_DEB dpkg-deb)
 if(MOREAU_DPKG_DEB)
   add_test(NAME install.deb

@@ -36,9 +36,9 @@ inline bool all_finite(const SparseMatrix& x) {
 
 }  // namespace moreau
 
-#define MOREAU_REQUIRE(cond, ...)                     \
+#define MOREAU_REQUIRE(cond, ...) /* user input check: throws std::invalid_argument(fmt message) */ \
   do {                                                \
     if (!(cond)) ::moreau::throw_invalid(__VA_ARGS__); \
   } while (false)
 
-#define MOREAU_ASSERT(cond) assert(cond)
+#define MOREAU_ASSERT(cond) assert(cond)  // internal invariant: a debug assert (DESIGN.md, Errors)

@@ -15,7 +15,6 @@
 
 namespace moreau {
 
-// Throws std::invalid_argument with the fmt-formatted message (user input errors, DESIGN.md).
 template <typename... Args>
 [[noreturn]] void throw_invalid(fmt::format_string<Args...> format, Args&&... args) {
   throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
@@ -26,7 +25,6 @@ template <typename Derived>
 bool all_finite(const Eigen::DenseBase<Derived>& x) {
   return x.derived().array().isFinite().all();
 }
-// True when every stored entry of a sparse matrix is finite.
 inline bool all_finite(const SparseMatrix& x) {
   for (Index k = 0; k < x.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(x, k); it; ++it)
@@ -36,9 +34,9 @@ inline bool all_finite(const SparseMatrix& x) {
 
 }  // namespace moreau
 
-#define MOREAU_REQUIRE(cond, ...) /* user input check: throws std::invalid_argument(fmt message) */ \
+#define MOREAU_REQUIRE(cond, ...)                     \
   do {                                                \
     if (!(cond)) ::moreau::throw_invalid(__VA_ARGS__); \
   } while (false)
 
-#define MOREAU_ASSERT(cond) assert(cond)  // internal invariant: a debug assert (DESIGN.md, Errors)
+#define MOREAU_ASSERT(cond) assert(cond)

@@ -21,7 +21,6 @@
 
 namespace moreau {
 
-// Runs the body-block time stepping above (simulate() calls it for rigid worlds).
 SimulationResult simulate_rigid_time_stepping(const RigidWorldSystem& system, const SimulationSettings& settings,
                                               const Vector& q0, const Vector& v0,
                                               const ProgressCallback& progress);

@@ -31,7 +31,6 @@ class MassSolver {
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
 };
 
-// One velocity-level step's constraint sets U and B, their constant terms and warm start.
 struct VelocityLevelInput {
   std::vector<Index> unilateral;  // constraint indices of U, in order
   Vector w_unilateral;            // d·|U|, m/s, constant local velocity (restitution e·u_n⁻ …)
@@ -41,7 +40,6 @@ struct VelocityLevelInput {
   Vector compliance;              // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
 };
 
-// Solution of one velocity-level step (impulses, post-step velocities).
 struct VelocityLevelSolution {
   Vector v;                     // n, v⁺
   Vector r;                     // d·|U|, contact impulses, normal first, N·s

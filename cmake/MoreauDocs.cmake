@@ -35,7 +35,7 @@ if(MOREAU_BUILD_TESTS)
   add_test(NAME docs.doxygen
            COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check-doxygen-warnings"
                    ${DOXYGEN_EXECUTABLE} "${PROJECT_BINARY_DIR}/docs-check/Doxyfile"
-                   "${MOREAU_DOXYGEN_WARN_LOGFILE}"
+                   "${MOREAU_DOXYGEN_WARN_LOGFILE}" "${PROJECT_SOURCE_DIR}/docs/undocumented-api.txt"
            WORKING_DIRECTORY "${PROJECT_BINARY_DIR}/docs-check")
   set_tests_properties(docs.doxygen PROPERTIES LABELS docs TIMEOUT 300)
 endif()

@@ -24,6 +24,7 @@ endif()
 find_program(MOREAU_DPKG_DEB dpkg-deb)
 if(MOREAU_DPKG_DEB)
   add_test(NAME install.deb
-           COMMAND bash "${_pkg_tests}/deb.sh" "${PROJECT_BINARY_DIR}" "${_pkg_work}/deb")
+           COMMAND bash "${_pkg_tests}/deb.sh" "${PROJECT_BINARY_DIR}" "${_pkg_work}/deb"
+                   "$<$<BOOL:${MOREAU_BUILD_PYTHON}>:${Python3_EXECUTABLE}>")
   set_tests_properties(install.deb PROPERTIES LABELS install TIMEOUT 300)
 endif()

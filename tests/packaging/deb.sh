@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # install.deb: `cpack -G DEB` of the current build, its declared dependencies, `dpkg -x` into a
 # scratch root, and `moreau --version` (and the Python module) from there.
-#   deb.sh BUILD_DIR WORK_DIR
+#   deb.sh BUILD_DIR WORK_DIR [PYTHON]   (PYTHON: the interpreter the module was built for)
 source "$(dirname "$0")/common.sh" "$1" "$2"
+PYTHON=${3:-}
 cpack -G DEB --config "$BUILD/CPackConfig.cmake" -B "$WORK" > "$WORK/cpack.log" 2>&1 \
   || { cat "$WORK/cpack.log"; fail "cpack"; }
 deb=$(ls "$WORK"/moreau_*.deb) || fail "no .deb"
@@ -13,5 +14,7 @@ done
 dpkg -x "$deb" "$WORK/root"
 version=$(dpkg-deb -f "$deb" Version)
 [[ $("$WORK/root/usr/bin/moreau" --version) == "moreau $version" ]] || fail "moreau --version is not $version"
-PYTHONPATH="$WORK/root/usr/lib/python3/dist-packages" python3 -c \
-  "import moreau, sys; sys.exit(moreau.__version__ != '$version')" || fail "Python module of the package"
+if [[ -n "$PYTHON" ]]; then
+  PYTHONPATH="$WORK/root/usr/lib/python3/dist-packages" "$PYTHON" -c \
+    "import moreau, sys; sys.exit(moreau.__version__ != '$version')" || fail "Python module of the package"
+fi

@@ -35,4 +35,5 @@ PY
   || { cat "$WORK/build.log"; fail "python3 -m build"; }
 ls "$WORK/dist/moreau-$version.tar.gz" > /dev/null || fail "no sdist"
 wheel=$(ls "$WORK"/dist/moreau-"$version"-*.whl) || fail "no wheel"
-"$PYTHON" -m zipfile -l "$wheel" | grep -q "moreau/_moreau.*\.so" || fail "the wheel lacks the extension"
+listing=$("$PYTHON" -m zipfile -l "$wheel")  # (not piped into grep -q: pipefail and SIGPIPE)
+[[ "$listing" == *moreau/_moreau.*.so* ]] || fail "the wheel lacks the extension"

@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: deps build demo test test-asan bench-fclib bench-sim clean
+.PHONY: deps build demo test test-asan bench-fclib bench-sim docs clean
 
 deps:
 	@scripts/install-deps
@@ -33,6 +33,9 @@ bench-fclib: build
 bench-sim: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps
 	$(BUILD)/bin/bench_sim
+
+docs: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target docs
 
 clean:
 	rm -rf $(BUILD) build-asan

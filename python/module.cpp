@@ -2,9 +2,11 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.hpp"
+#include "moreau/version.hpp"
 
 PYBIND11_MODULE(_moreau, m) {
   m.doc() = "moreau: nonsmooth contact dynamics (compiled core)";
+  m.attr("__version__") = MOREAU_VERSION;
   moreau::python::bind_common(m);
   moreau::python::bind_lcp(m);
   moreau::python::bind_friction_contact(m);

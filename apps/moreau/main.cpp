@@ -6,9 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "moreau/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"moreau: rigid multibody systems with unilateral contacts, friction and impacts"};
+  app.set_version_flag("--version", "moreau " MOREAU_VERSION);
   app.require_subcommand(1);
   moreau::cli::add_solve_command(app);
   moreau::cli::add_analyze_command(app);
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -5,6 +5,7 @@ The compiled core is ``moreau._moreau``; the private submodules add the Python-s
 """
 from ._moreau import *  # noqa: F401,F403
 from ._moreau import Status, SolverReport  # noqa: F401
+from ._moreau import __version__  # noqa: F401  (the CMake project version)
 from ._solve import *  # noqa: F401,F403
 from ._analysis import *  # noqa: F401,F403
 from ._impact import *  # noqa: F401,F403

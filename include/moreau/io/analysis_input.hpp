@@ -1,5 +1,5 @@
 #pragma once
-// Input files of `moreau analyze` (examples/scenes/analysis/*.json), read by io/json_reader.hpp
+// Input files of `moreau analyze` (the JSON files of examples/scenes/analysis), read by io/json_reader.hpp
 // with the same rules as scenes (unknown fields, non-finite numbers, duplicate keys, field paths):
 //   {"gallery": NAME, "params": {key: value, …}, "q": [...]?, "v": [...]?}
 // or an explicit state
@@ -14,6 +14,7 @@
 
 namespace moreau {
 
+// One state to analyse and its label.
 struct AnalysisInput {
   ContactState state;  // the state to analyse
   std::string label;   // the system's name in the report

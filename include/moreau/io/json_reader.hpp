@@ -16,6 +16,7 @@
 
 namespace moreau::json_io {
 
+// The JSON value type of every reader.
 using json = nlohmann::json;
 
 // Parses JSON text; `source` (a file name) starts every message.
@@ -38,12 +39,16 @@ void check_keys(const json& obj, const std::string& path, const std::set<std::st
 
 // A finite number at `path`.
 double as_number(const json& j, const std::string& path);
-// Optional fields of an object (the fallback when absent); required_number: present.
+// An optional finite number field of an object (the fallback when absent).
 double number(const json& obj, const std::string& path, const std::string& key, double fallback);
+// A required finite number field of an object.
 double required_number(const json& obj, const std::string& path, const std::string& key);
+// An optional string field of an object.
 std::string string_field(const json& obj, const std::string& path, const std::string& key,
                          const std::string& fallback);
+// An optional true/false field of an object.
 bool bool_field(const json& obj, const std::string& path, const std::string& key, bool fallback);
+// An optional integer field of an object (within the range of int).
 int int_field(const json& obj, const std::string& path, const std::string& key, int fallback);
 // An array of exactly `n` numbers (any length when n < 0).
 Vector numbers(const json& j, const std::string& path, Index n = -1);

@@ -9,6 +9,7 @@
 
 namespace moreau {
 
+// What a scene runs: the system, the settings, where the outputs go and whether to plot.
 struct SceneRun {
   std::shared_ptr<const LagrangianSystem> system;
   SimulationSettings settings;

@@ -19,6 +19,7 @@ struct ContactFrame3 {
   Vector3 n, t1, t2;
   Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
 };
+// The 3D frame of the convention above, with its rate for a normal turning at ṅ.
 ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());
 
 // The frame as a matrix [n t₁ t₂] for d = 2 or 3 (n is normalized here).

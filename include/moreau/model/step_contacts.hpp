@@ -20,6 +20,7 @@
 
 namespace moreau {
 
+// The settings of a step's contact layer that the stepper hands down (from SimulationSettings).
 struct StepContactSettings {
   double activation_margin = 1e-6;     // m, I_k = {g + ½h u_n ≤ margin}
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
@@ -79,6 +80,8 @@ Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tole
   return dv;
 }
 
+// The contacts of one Moreau–Jean step, behind one interface: the dense W of any LagrangianSystem
+// or the body blocks of a rigid world (see the comments of each member).
 class StepContacts {
  public:
   virtual ~StepContacts() = default;

@@ -31,6 +31,7 @@ class MassSolver {
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
 };
 
+// What a velocity-level step problem is built from: index sets, constant terms, warm start.
 struct VelocityLevelInput {
   std::vector<Index> unilateral;  // constraint indices of U, in order
   Vector w_unilateral;            // d·|U|, m/s, constant local velocity (restitution e·u_n⁻ …)
@@ -40,6 +41,7 @@ struct VelocityLevelInput {
   Vector compliance;              // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
 };
 
+// The post-step velocity, the impulses and the local velocities of a velocity-level problem.
 struct VelocityLevelSolution {
   Vector v;                     // n, v⁺
   Vector r;                     // d·|U|, contact impulses, normal first, N·s

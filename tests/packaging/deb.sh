@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# install.deb: `cpack -G DEB` of the current build, its declared dependencies, `dpkg -x` into a
+# scratch root, and `moreau --version` (and the Python module) from there.
+#   deb.sh BUILD_DIR WORK_DIR [PYTHON]   (PYTHON: the interpreter the module was built for)
+source "$(dirname "$0")/common.sh" "$1" "$2"
+PYTHON=${3:-}
+cpack -G DEB --config "$BUILD/CPackConfig.cmake" -B "$WORK" > "$WORK/cpack.log" 2>&1 \
+  || { cat "$WORK/cpack.log"; fail "cpack"; }
+deb=$(ls "$WORK"/moreau_*.deb) || fail "no .deb"
+depends=$(dpkg-deb -f "$deb" Depends)
+for p in libfclib-dev libhdf5-dev libeigen3-dev libc6; do
+  [[ "$depends" == *"$p"* ]] || fail "Depends lacks $p: $depends"
+done
+dpkg -x "$deb" "$WORK/root"
+version=$(dpkg-deb -f "$deb" Version)
+[[ $("$WORK/root/usr/bin/moreau" --version) == "moreau $version" ]] || fail "moreau --version is not $version"
+if [[ -n "$PYTHON" ]]; then
+  PYTHONPATH="$WORK/root/usr/lib/python3/dist-packages" "$PYTHON" -c \
+    "import moreau, sys; sys.exit(moreau.__version__ != '$version')" || fail "Python module of the package"
+fi

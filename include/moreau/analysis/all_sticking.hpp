@@ -38,8 +38,10 @@ namespace moreau {
 // friction_infeasible: accelerations and normal forces exist, Coulomb fails everywhere on the set;
 // no_acceleration_solution: (65a,b) has no solution at all.
 enum class AllStickingStatus { sticking, sticking_with_detachment, friction_infeasible, no_acceleration_solution };
+// Name of a status, as printed by the CLI and Python ("sticking", …).
 std::string to_string(AllStickingStatus status);
 
+// Settings of all_sticking (tolerances, SI units).
 struct AllStickingSettings {
   double gap_tolerance = 1e-9;     // m
   double tolerance = 1e-9;         // relative residual / sign tolerance
@@ -58,6 +60,7 @@ struct Prop1Report {
   bool unique_acceleration = false; // (ii): kernel ∧ range
 };
 
+// Result of all_sticking: status, lists and witness (see the fields).
 struct AllStickingResult {
   AllStickingStatus status = AllStickingStatus::no_acceleration_solution;
   std::vector<Index> constraints;       // constraint indices considered (bilateral + closed)
@@ -79,6 +82,7 @@ struct AllStickingResult {
   std::string message;
 };
 
+// Solves the all-sticking problem of `state` (algorithm above); the status says which case holds.
 AllStickingResult all_sticking(const ContactState& state, const AllStickingSettings& settings = {});
 
 // Direct KKT (14a)/(65a) with ALL considered constraints kept as equalities (no detachment):
@@ -89,6 +93,7 @@ struct KktSolution {
   Vector lambda;  // d·m, stacked per constraint [λ_n, λ_t…]
   Matrix null_basis;
 };
+// The direct KKT solution above for the given constraint indices (into the ContactState).
 KktSolution all_sticking_kkt(const ContactState& state, const std::vector<Index>& constraints);
 
 }  // namespace moreau

@@ -40,9 +40,12 @@
 
 namespace moreau {
 
+// Mode of one unilateral contact: open (separate), sticking or slipping.
 enum class ContactMode { separate, stick, slip };
+// Name of a mode ("separate", "stick", "slip").
 std::string to_string(ContactMode mode);
 
+// Settings of the contact-mode enumeration (tolerances).
 struct ContactModeSettings {
   double gap_tolerance = 1e-9;        // m: |h| below this is a closed contact
   double velocity_tolerance = 1e-9;   // m/s: |ġ| and ‖v_t‖ below this count as zero
@@ -52,6 +55,7 @@ struct ContactModeSettings {
   int direction_starts = 16;          // 3D: starting angles per slipping contact
 };
 
+// One active constraint of a mode solution: its mode, sliding direction and multipliers.
 struct ContactModeEntry {
   Index constraint = 0;        // index in ContactState::constraints
   ContactMode mode = ContactMode::stick;
@@ -65,11 +69,13 @@ struct ContactModeEntry {
   Vector a_t;                  // d−1, m/s²
 };
 
+// Accelerations and multipliers of one consistent mode assignment.
 struct ContactModeSolution {
   std::vector<ContactModeEntry> contacts;  // one per active constraint, in the order of `active`
   Vector qddot;                            // n
 };
 
+// Result of the contact-mode analysis: active and sliding constraints, every mode solution found.
 struct ContactModeAnalysis {
   Status status = Status::not_run;       // converged (≥ 1 solution) or infeasible (none)
   std::vector<Index> active;             // active constraint indices

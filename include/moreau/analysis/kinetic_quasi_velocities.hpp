@@ -22,12 +22,14 @@
 
 namespace moreau {
 
+// Kinetic energy split into its normal and tangential parts (J).
 struct EnergySplit {
   double total = 0;       // ½ q̇ᵀ M q̇, J
   double normal = 0;      // ½ q̇_normᵀ D_n q̇_norm, J
   double tangential = 0;  // ½ q̇_tanᵀ D_t q̇_tan, J
 };
 
+// Kinetic quasi-velocities of a system at a state (transformation and split).
 struct KineticQuasiVelocities {
   Index bilateral_count = 0;   // m
   Matrix M;                    // n×n, kg (generalized)

@@ -29,14 +29,18 @@
 
 namespace moreau {
 
+// Outcome of the single-contact Painlevé classification (cases of the table above).
 enum class PainleveCase { slip, separation, inconsistent, indeterminate, grazing, singular, degenerate };
+// Name of a case ("slip", "separation", "inconsistent", …).
 std::string to_string(PainleveCase c);
 
+// Settings of the Painlevé classification (tolerances).
 struct PainleveSettings {
   double zero_tolerance = 1e-12;   // relative: |α| ≤ τ·a and |β| ≤ τ·max(1, |w_nᵀM⁻¹F|, |c_n|)
   double velocity_tolerance = 1e-12;  // |v_t| below this has no sliding direction (state overload)
 };
 
+// Painlevé classification of a sliding contact: case, α, β, σ, μ and λ_n.
 struct PainleveResult {
   double alpha = 0;                 // 1/kg (generalized), α above
   double beta = 0;                  // m/s², β above
@@ -70,6 +74,7 @@ struct ScalarMinimum {
   double value = 0;   // f(x) (+inf if f is +inf on the whole grid)
   int evaluations = 0;
 };
+// Minimum of f over [lo, hi]: grid of `grid` + 1 points, golden-section refinement (above).
 ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo, double hi,
                               int grid = 400, double x_tolerance = 1e-10);
 
@@ -95,6 +100,8 @@ struct SlidingContactLcp {
   Vector rho;       // m+p
   Matrix coupling;  // (m+p)×p, n_qᵀ H_T
 };
+// Builds the sliding-contact LCP (D, b) of the formulas above from M, F, the constraint data,
+// μ and the sliding directions ξ.
 SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Matrix& W,
                                       Index bilateral_count, const Matrix& H_T, const Vector& c_n,
                                       const Vector& mu, const Vector& xi);
@@ -120,6 +127,7 @@ struct SlidingLcpClassification {
   double p14_value_frobenius = 0, p14_bound_frobenius = 0, p14_margin_frobenius = 0;
   double p14_value_spectral = 0, p14_bound_spectral = 0, p14_margin_spectral = 0;
 };
+// Matrix-class tests of D and the sufficient conditions P12–P14 for the LCP built above.
 SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, const Vector& mu,
                                               const Vector& xi, Index bilateral_count = 0);
 

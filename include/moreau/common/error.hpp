@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Throws std::invalid_argument with the fmt-formatted message (user input errors, DESIGN.md).
 template <typename... Args>
 [[noreturn]] void throw_invalid(fmt::format_string<Args...> format, Args&&... args) {
   throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
@@ -25,6 +26,7 @@ template <typename Derived>
 bool all_finite(const Eigen::DenseBase<Derived>& x) {
   return x.derived().array().isFinite().all();
 }
+// True when every stored entry of a sparse matrix is finite.
 inline bool all_finite(const SparseMatrix& x) {
   for (Index k = 0; k < x.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(x, k); it; ++it)
@@ -34,9 +36,9 @@ inline bool all_finite(const SparseMatrix& x) {
 
 }  // namespace moreau
 
-#define MOREAU_REQUIRE(cond, ...)                     \
+#define MOREAU_REQUIRE(cond, ...) /* user input check: throws std::invalid_argument(fmt message) */ \
   do {                                                \
     if (!(cond)) ::moreau::throw_invalid(__VA_ARGS__); \
   } while (false)
 
-#define MOREAU_ASSERT(cond) assert(cond)
+#define MOREAU_ASSERT(cond) assert(cond)  // internal invariant: a debug assert (DESIGN.md, Errors)

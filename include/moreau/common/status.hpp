@@ -7,6 +7,7 @@
 
 namespace moreau {
 
+// Outcome of a solver run (SolverReport::status).
 enum class Status {
   not_run,            // the solver was not started (e.g. empty problem handled upstream)
   converged,          // residual <= tolerance
@@ -17,6 +18,7 @@ enum class Status {
   infeasible,         // the problem was proven to have no solution
 };
 
+// Name of a status ("converged", "max_iterations", …), as in files and Python.
 std::string_view to_string(Status status);
 // Parses the names printed by to_string; throws std::invalid_argument on an unknown name.
 Status status_from_string(std::string_view name);

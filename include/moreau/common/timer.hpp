@@ -4,6 +4,7 @@
 
 namespace moreau {
 
+// Wall-clock stopwatch: seconds() since construction (steady clock).
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}

@@ -17,6 +17,7 @@
 
 namespace moreau {
 
+// Tolerances that decide which constraints are active (closed and persistent).
 struct ActiveSetSettings {
   double gap_tolerance = 1e-9;        // m: |h| ≤ this is a closed contact
   double velocity_tolerance = 1e-9;   // m/s: |ġ| ≤ this is persistent; ‖v_t‖ > this is sliding
@@ -25,6 +26,7 @@ struct ActiveSetSettings {
 // Bilateral constraints always; unilateral ones with |h| ≤ gap_tolerance and |∇hᵀv| ≤ velocity_tolerance.
 std::vector<Index> active_constraints(const ContactState& state, const ActiveSetSettings& settings = {});
 
+// Acceleration-level contact problem of a ContactState.
 struct AccelerationProblem {
   int dimension = 2;
   std::vector<Index> active;       // k indices into state.constraints

@@ -14,6 +14,7 @@
 
 namespace moreau {
 
+// Velocity-level (impulse) contact problem of a ContactState.
 struct VelocityProblem {
   int dimension = 2;
   double step = 0.0;              // h, s

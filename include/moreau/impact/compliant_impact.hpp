@@ -29,11 +29,14 @@
 
 namespace moreau {
 
+// Which form of the compliant impact model to integrate (see the comment above).
 enum class CompliantVariant { model, published };
+// Name of a variant ("model", "published").
 std::string_view to_string(CompliantVariant variant);
 // "model" or "published"; throws std::invalid_argument naming the value otherwise.
 CompliantVariant compliant_variant_from_string(std::string_view name);
 
+// Settings of the compliant impact (variant, impulse step, error estimate, limits).
 struct CompliantImpactSettings {
   CompliantVariant variant = CompliantVariant::model;
   double step = 0.0;            // normal-impulse step h, N·s; 0 → (largest expected p)/2000
@@ -42,6 +45,7 @@ struct CompliantImpactSettings {
   int curve_samples = 400;      // points of the recorded curve per contact (0: none)
 };
 
+// One event of a compliant impact (a contact's compression ends, sticking starts, …).
 struct CompliantEvent {
   std::string kind;       // start_stick, start_slip, stick_to_slip, slip_to_stick,
                           // end_of_compression, end_of_restitution, recontact
@@ -57,6 +61,7 @@ struct CompliantCurve {
   std::vector<Vector3> velocity;       // (v_n, v_u, v_w), m/s
 };
 
+// Per-contact outcome of a compliant impact (impulse, contact frame, events, curve).
 struct CompliantContactResult {
   Vector3 impulse = Vector3::Zero();  // total impulse on body A, world axes, N·s
   Matrix3 frame = Matrix3::Identity();  // columns n̂, û (against v0⊥), ŵ = n̂ × û
@@ -64,6 +69,7 @@ struct CompliantContactResult {
   CompliantCurve curve;
 };
 
+// Outcome of a compliant impact: status, post-impact velocity, per-contact results, events.
 struct CompliantImpactResult {
   ImpactStatus status = ImpactStatus::not_converged;
   std::string message;

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Outcome of an impact law: status, post-impact velocity and impulses.
 struct ImpactResult {
   std::string law;
   ImpactStatus status = ImpactStatus::not_converged;
@@ -57,8 +58,11 @@ ImpactResult restitution_matrix_impact(const ContactState& state, const Matrix& 
 // 𝓔 = diag(E_nn, −I) (frictionless: q̇_tan continuous, E_tn = 0, E_nt = 0).
 Matrix frictionless_restitution_matrix(const Matrix& E_nn, Index dofs);
 
+// How the frictional impact law finds its solution: chosen by size, by enumeration of
+// the contact modes, or as a complementarity problem.
 enum class FrictionalImpactMethod { automatic, enumeration, complementarity };
 
+// Settings of the frictional impact law.
 struct FrictionalImpactSettings {
   FrictionalImpactMethod method = FrictionalImpactMethod::automatic;  // enumeration if planar, m ≤ 6
   Vector e_t;                    // tangential restitution per contact, m (empty = 0)

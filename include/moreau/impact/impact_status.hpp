@@ -5,6 +5,7 @@
 
 namespace moreau {
 
+// Outcome of an impact law.
 enum class ImpactStatus {
   resolved,           // post-impact velocity and impulses computed and admissible
   no_impact,          // no contact approaches (v_n ≥ 0 everywhere): nothing happens, v⁺ = v⁻
@@ -13,6 +14,7 @@ enum class ImpactStatus {
   numerical_failure,  // singular system, NaN
 };
 
+// Name of a status, as in files and Python.
 std::string_view to_string(ImpactStatus status);
 
 }  // namespace moreau

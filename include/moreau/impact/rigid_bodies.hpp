@@ -20,6 +20,7 @@ namespace moreau {
 
 inline constexpr const char* kGroundName = "ground";
 
+// One rigid body of an impact scene (mass, inertia, velocity).
 struct ImpactBody {
   std::string name;
   double mass = 1.0;                            // kg, > 0
@@ -29,6 +30,7 @@ struct ImpactBody {
   Vector3 angular_velocity = Vector3::Zero();   // ω, rad/s (world axes)
 };
 
+// One contact between two bodies of an impact scene (point, normal, μ, e).
 struct BodyContact {
   std::string body_a;                 // the body the normal points into
   std::string body_b = kGroundName;   // the other body, or "ground" (fixed)
@@ -41,6 +43,7 @@ struct BodyContact {
   double stiffness = 1.0;             // relative normal stiffness k0 (compliant, several contacts), > 0
 };
 
+// Bodies and contacts of a rigid-body impact (the input of the impact laws).
 struct RigidBodyScene {
   std::vector<ImpactBody> bodies;
   std::vector<BodyContact> contacts;
@@ -62,6 +65,7 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene);
 
 // Generalized quantities of the scene (6·nb): M (block diagonal), v = (V_1, ω_1, V_2, ω_2, …).
 Matrix scene_mass_matrix(const RigidBodyScene& scene);
+// Generalized velocity of the scene (6·nb): v = (V_1, ω_1, V_2, ω_2, …).
 Vector scene_velocity(const RigidBodyScene& scene);
 // Inverse mass matrix, block diagonal (exact block inverses).
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene);

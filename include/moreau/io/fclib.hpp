@@ -36,6 +36,7 @@ struct FclibSolution {
   Vector v;  // n, global velocities (global problems only)
 };
 
+// Which FCLIB problem a file holds: local (W, q, μ) or global (M, H, f, w, μ).
 enum class FclibForm { local, global };
 
 // Everything an FCLIB file holds. Exactly one of local / global is meaningful (see form).
@@ -57,6 +58,7 @@ struct FclibFile {
 FclibFile read_fclib(const std::filesystem::path& path);
 // Read a problem of the given form; the other form is an std::invalid_argument.
 FrictionContactProblem read_fclib_local(const std::filesystem::path& path);
+// Reads a global problem (M, H, f, w, μ); a local one is an std::invalid_argument.
 GlobalFrictionContactProblem read_fclib_global(const std::filesystem::path& path);
 
 // Writes the problem (and optional solution, guess, info) atomically: a temporary file in the
@@ -66,6 +68,7 @@ void write_fclib_local(const std::filesystem::path& path, const FrictionContactP
                        const std::optional<FclibSolution>& solution = std::nullopt,
                        const std::optional<FclibSolution>& guess = std::nullopt,
                        const FclibInfo& info = {});
+// Writes a global problem, with an optional solution and guess, to an FCLIB HDF5 file.
 void write_fclib_global(const std::filesystem::path& path,
                         const GlobalFrictionContactProblem& problem,
                         const std::optional<FclibSolution>& solution = std::nullopt,

@@ -47,6 +47,7 @@ struct SceneOutput {
   bool plot = true;       // write plot.png
 };
 
+// A scene file read and validated: the world (or gallery system), integrator and output.
 struct Scene {
   std::string name;                 // file stem, or "scene"
   std::string description;          // the one-line "description" field

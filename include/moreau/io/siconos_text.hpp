@@ -25,7 +25,9 @@
 
 namespace moreau {
 
+// Reads an LCP (M, q) from a Siconos numerics text file (format above).
 Lcp read_siconos_lcp(const std::string& path);
+// Reads an MLCP from a Siconos numerics text file (format above).
 Mlcp read_siconos_mlcp(const std::string& path);
 
 }  // namespace moreau

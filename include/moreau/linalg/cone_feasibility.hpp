@@ -25,13 +25,16 @@
 
 namespace moreau {
 
+// Answer of the cone feasibility test.
 enum class ConeFeasibility { feasible, infeasible, undecided };
 
+// Settings of the cone feasibility test.
 struct ConeFeasibilitySettings {
   double tolerance = 1e-9;   // accept margin ≥ −tolerance·scale as feasible (scale = max(1,‖r0‖∞))
   int max_facets = 4096;     // 3D polygon refinement limit
 };
 
+// Answer of the cone feasibility test with its certificate.
 struct ConeFeasibilityResult {
   ConeFeasibility status = ConeFeasibility::undecided;
   Vector y;            // k, the certificate (feasible): r0 + B y satisfies every cone
@@ -49,6 +52,7 @@ ConeFeasibilityResult coulomb_cone_feasibility(int d, const Vector& r0, const Ma
                                                const Matrix& C = {}, const Vector& c = {},
                                                const ConeFeasibilitySettings& settings = {});
 
+// Name of an answer ("feasible", "infeasible", "undecided").
 std::string to_string(ConeFeasibility status);
 
 }  // namespace moreau

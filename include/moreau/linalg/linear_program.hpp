@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// A linear program (objective, constraints, bounds) for solve_linear_program.
 struct LinearProgram {
   Vector c;       // n
   Matrix A_eq;    // m_eq×n (or 0×n / empty)
@@ -25,13 +26,16 @@ struct LinearProgram {
   Vector upper;   // n, may be +inf; empty = all +inf
 };
 
+// Outcome of solve_linear_program.
 enum class LpStatus { optimal, infeasible, unbounded, iteration_limit };
 
+// Settings of solve_linear_program.
 struct LpSettings {
   double tolerance = 1e-9;     // pivot / feasibility tolerance (relative to the data scale)
   int max_iterations = 50000;
 };
 
+// Solution of a linear program with its status.
 struct LpResult {
   LpStatus status = LpStatus::iteration_limit;
   Vector x;               // n, a vertex solution when optimal
@@ -42,6 +46,7 @@ struct LpResult {
 // Throws std::invalid_argument on inconsistent sizes, NaN, or lower > upper.
 LpResult solve_linear_program(const LinearProgram& lp, const LpSettings& settings = {});
 
+// Name of a status ("optimal", "infeasible", …).
 std::string to_string(LpStatus status);
 
 }  // namespace moreau

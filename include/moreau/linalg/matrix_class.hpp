@@ -29,9 +29,12 @@ bool is_symmetric(const Matrix& A, double tolerance = kClassTolerance);
 // λ_min((A + Aᵀ)/2); +inf for an empty matrix. A must be square.
 double min_symmetric_eigenvalue(const Matrix& A);
 
+// xᵀAx > 0 for x ≠ 0: the symmetric part's smallest eigenvalue exceeds the tolerance.
 bool is_positive_definite(const Matrix& A, double tolerance = kClassTolerance);
+// xᵀAx ≥ 0: the symmetric part's smallest eigenvalue is ≥ −tolerance.
 bool is_positive_semidefinite(const Matrix& A, double tolerance = kClassTolerance);
 
+// Result of p_matrix_test: the answer and the smallest principal minor.
 struct PMatrixTest {
   bool is_p_matrix = false;
   double min_principal_minor = 0.0;   // the smallest principal minor found
@@ -39,8 +42,10 @@ struct PMatrixTest {
 };
 // Exact P-matrix test (all principal minors > 0). Throws if A is not square or n > kMaxExactSize.
 PMatrixTest p_matrix_test(const Matrix& A, double tolerance = kClassTolerance);
+// True when p_matrix_test finds every principal minor > 0.
 inline bool is_p_matrix(const Matrix& A) { return p_matrix_test(A).is_p_matrix; }
 
+// Result of the copositivity test of a matrix.
 struct CopositivityTest {
   bool copositive = false;
   bool strictly_copositive = false;

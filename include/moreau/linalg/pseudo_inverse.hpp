@@ -31,6 +31,7 @@ bool in_range(const Matrix& A, const Vector& b, double relative_tolerance = 1e-9
 
 // Smallest / largest singular value (0 for an empty matrix).
 double smallest_singular_value(const Matrix& A);
+// Largest singular value σ_max(A) = ‖A‖₂ (0 for an empty matrix).
 double largest_singular_value(const Matrix& A);
 
 }  // namespace moreau

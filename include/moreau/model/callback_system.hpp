@@ -24,10 +24,14 @@ struct ConstraintKinematics {
   Vector tangent_bias;       // c_t, d−1 (empty ⇒ zeros)
 };
 
+// M(q): the n×n mass matrix at q.
 using MassCallback = std::function<Matrix(const Vector& q)>;
+// F(q, v, t): the n generalized forces on the left side of M v̇ + F = H r.
 using ForceCallback = std::function<Vector(const Vector& q, const Vector& v, double t)>;
+// Kinematics of one constraint at (q, v): gap, Jacobian rows and ġ terms (ConstraintKinematics).
 using ConstraintCallback = std::function<ConstraintKinematics(const Vector& q, const Vector& v)>;
 
+// One constraint of a CallbackSystem: kind, law data (μ, e, softening, Baumgarte) and kinematics.
 struct CallbackConstraint {
   std::string name;
   ConstraintKind kind = ConstraintKind::unilateral;
@@ -39,6 +43,7 @@ struct CallbackConstraint {
   ConstraintCallback kinematics;
 };
 
+// LagrangianSystem given by callbacks: M(q), F(q, v, t) and the constraints.
 class CallbackSystem : public LagrangianSystem {
  public:
   // n = number of generalized velocities (= coordinates), d ∈ {2, 3}.

@@ -15,8 +15,10 @@
 
 namespace moreau {
 
+// A bilateral (equality) or unilateral (gap ≥ 0) constraint.
 enum class ConstraintKind { bilateral, unilateral };
 
+// One constraint of a ContactState: kind, gap, Jacobian rows, ġ terms, μ, law data.
 struct ContactConstraint {
   std::string name;                                    // e.g. "floor/tip", "joint_1"
   ConstraintKind kind = ConstraintKind::unilateral;
@@ -35,6 +37,7 @@ struct ContactConstraint {
   double baumgarte_beta = 0.0;
 };
 
+// A system's state at one instant as the analysis and contact layers read it: M, F, constraints.
 struct ContactState {
   int dimension = 2;  // 2 (planar: one tangent) or 3 (spatial: two tangents)
   double t = 0.0;     // s

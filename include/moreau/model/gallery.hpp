@@ -18,22 +18,26 @@
 
 namespace moreau {
 
+// One parameter of a gallery system: name, default value, description with unit.
 struct GalleryParameter {
   std::string name;
   double default_value = 0.0;
   std::string description;  // with unit
 };
 
+// One gallery system: name, description and parameters.
 struct GalleryEntry {
   std::string name;
   std::string description;
   std::vector<GalleryParameter> parameters;
 };
 
+// Parameters of a gallery system by name (SI units), e.g. {"mu": 0.5}.
 using GalleryParams = std::map<std::string, double>;
 
 // Every gallery system with its parameters (in documentation order).
 const std::vector<GalleryEntry>& gallery_catalog();
+// Names of the gallery systems, in the catalog's order.
 std::vector<std::string> gallery_names();
 const GalleryEntry& gallery_entry(const std::string& name);  // throws for an unknown name
 

@@ -16,6 +16,7 @@
 
 namespace moreau {
 
+// A mechanical system M(q) q̈ + F(q, q̇, t) = Σ (∇h λ_n + H_t λ_t) with its constraints.
 class LagrangianSystem {
  public:
   virtual ~LagrangianSystem() = default;
@@ -51,6 +52,7 @@ class LagrangianSystem {
   Vector initial_v;
 };
 
+// Shared ownership of an immutable system (integrators and Python hold systems this way).
 using LagrangianSystemPtr = std::shared_ptr<const LagrangianSystem>;
 
 }  // namespace moreau

@@ -37,6 +37,7 @@ struct Plane2 {
   Vector2 normal = Vector2(0.0, 1.0);
 };
 
+// Planar rigid bodies as a LagrangianSystem (3 coordinates per body).
 class PlanarRigidSystem : public LagrangianSystem {
  public:
   explicit PlanarRigidSystem(std::string name = "planar", Vector2 gravity = Vector2(0.0, -9.81));

@@ -24,13 +24,16 @@ namespace moreau {
 
 // Rotation vector helpers: R = exp([φ]×) and J_l(φ)⁻¹ (φ̇ = J_l⁻¹ ω for world-frame ω).
 Matrix3 rotation_from_vector(const Vector3& phi);
+// J_l(φ)⁻¹, which maps the world-frame angular velocity ω to φ̇.
 Matrix3 left_jacobian_inverse(const Vector3& phi);
 
+// A static plane of a SpatialRigidSystem (point, normal).
 struct Plane3 {
   Vector3 point = Vector3::Zero();     // m
   Vector3 normal = Vector3::UnitZ();   // normalized by the builder
 };
 
+// Spatial rigid bodies as a LagrangianSystem (6 coordinates per body).
 class SpatialRigidSystem : public LagrangianSystem {
  public:
   explicit SpatialRigidSystem(std::string name = "spatial", Vector3 gravity = Vector3(0, 0, -9.81));

@@ -21,18 +21,21 @@ using BodyMassBlock = Eigen::Matrix<double, 6, 6>;      // M_b⁻¹, planar in t
 using ContactBodyRows = Eigen::Matrix<double, 3, 6>;    // J_{c,b}: d × m, planar 2×3 top-left
 using BilateralBodyRow = Eigen::Matrix<double, 1, 6>;   // g_{j,b}: 1 × m
 
+// One contact of a body-block problem: its two bodies and their Jacobian blocks.
 struct BodyBlockContact {
   Index body_a = -1, body_b = -1;  // body indices, −1 = a fixed body (no velocity)
   ContactBodyRows J_a = ContactBodyRows::Zero();
   ContactBodyRows J_b = ContactBodyRows::Zero();
 };
 
+// One bilateral (joint) row of a body-block problem.
 struct BodyBlockBilateral {
   Index body_a = -1, body_b = -1;
   BilateralBodyRow g_a = BilateralBodyRow::Zero();
   BilateralBodyRow g_b = BilateralBodyRow::Zero();
 };
 
+// Frictional contact problem kept in body blocks (no dense Delassus matrix).
 struct BodyBlockFrictionContactProblem {
   int dimension = 3;                       // d: 2 (planar, m = 3) or 3 (spatial, m = 6)
   std::vector<BodyMassBlock> mass_inverse; // nb blocks M_b⁻¹, SPD, 1/kg and 1/(kg·m²)

@@ -11,6 +11,7 @@
 
 namespace moreau {
 
+// Local frictional contact problem: W, q and μ (FCLIB local form).
 struct FrictionContactProblem {
   int dimension = 3;  // 2 or 3: entries per contact
   SparseMatrix W;     // Delassus operator, (d·nc)×(d·nc), m/s per N·s
@@ -22,6 +23,7 @@ struct FrictionContactProblem {
   void validate() const;
 };
 
+// Global frictional contact problem: M, H, f, w and μ (FCLIB global form).
 struct GlobalFrictionContactProblem {
   int dimension = 3;  // 2 or 3
   SparseMatrix M;     // mass matrix, n×n
@@ -35,6 +37,7 @@ struct GlobalFrictionContactProblem {
   void validate() const;
 };
 
+// Solution of a frictional contact problem with the solver report.
 struct FrictionContactResult : SolverReport {
   Vector r;  // d·nc, contact impulses (or forces), normal first
   Vector u;  // d·nc, local velocities u = W r + q (or Hᵀ v + w)

@@ -8,6 +8,7 @@
 
 namespace moreau {
 
+// Linear complementarity problem LCP(M, q): w = M z + q ≥ 0, z ≥ 0, zᵀw = 0.
 struct Lcp {
   Matrix M;  // n×n
   Vector q;  // n
@@ -17,6 +18,7 @@ struct Lcp {
   void validate() const;
 };
 
+// Solution of an LCP with the solver report.
 struct LcpResult : SolverReport {
   Vector z;  // n, the complementarity variable
   Vector w;  // n, w = M z + q

@@ -7,6 +7,7 @@
 
 namespace moreau {
 
+// Mixed linear complementarity problem (equality and complementarity blocks).
 struct Mlcp {
   Matrix A;  // n×n, equality block
   Matrix B;  // m×m, complementarity block
@@ -20,6 +21,7 @@ struct Mlcp {
   void validate() const;
 };
 
+// Solution of an MLCP with the solver report.
 struct MlcpResult : SolverReport {
   Vector u;  // n, free variables
   Vector v;  // m, complementarity variables

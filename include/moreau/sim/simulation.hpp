@@ -13,6 +13,7 @@
 
 namespace moreau {
 
+// Settings of simulate(): integrator, final time, and each integrator's parameters.
 struct SimulationSettings {
   std::string integrator = "timestepping";  // "timestepping" or "event"
   double t_end = 1.0;                       // s, final time (start is 0)
@@ -74,6 +75,7 @@ struct ContactRecord {
   std::string mode;    // stick, slip, free (event), active (time stepping), bilateral
 };
 
+// A simulation's trajectory, contacts, events, energies and status.
 struct SimulationResult {
   std::string system;
   std::string integrator;          // "timestepping" or "event"

@@ -10,6 +10,7 @@
 
 namespace moreau {
 
+// Axis-aligned bounding box (m) used by the broad phase.
 struct Aabb {
   Vector3 lower = Vector3::Constant(-INFINITY);  // m
   Vector3 upper = Vector3::Constant(INFINITY);   // m

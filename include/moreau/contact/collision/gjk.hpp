@@ -12,6 +12,7 @@ namespace moreau {
 // argmax_{x ∈ set} d·x in world coordinates.
 using SupportFunction = std::function<Vector3(const Vector3& d)>;
 
+// Distance between two convex shapes and their closest points (GJK).
 struct ConvexDistance {
   bool intersecting = false;          // true: sets overlap (distance 0, see penetration)
   double distance = 0.0;              // ≥ 0 when separated; −depth when penetrating (EPA)
@@ -21,6 +22,7 @@ struct ConvexDistance {
   int iterations = 0;
 };
 
+// Settings of GJK (iterations, tolerance, m).
 struct GjkSettings {
   double tolerance = 1e-10;   // relative convergence of the distance (scaled by set size)
   int max_iterations = 128;

@@ -24,6 +24,7 @@
 
 namespace moreau {
 
+// Settings of the narrow phase (contact generation between two shapes).
 struct NarrowPhaseSettings {
   double margin = 1e-3;      // report points with gap ≤ margin, m (may be +∞)
   int dimension = 3;         // 2 or 3

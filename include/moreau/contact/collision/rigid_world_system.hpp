@@ -19,6 +19,7 @@
 
 namespace moreau {
 
+// A RigidWorld as a LagrangianSystem, its contacts found by collision detection.
 class RigidWorldSystem : public LagrangianSystem {
  public:
   explicit RigidWorldSystem(std::shared_ptr<const RigidWorld> world,

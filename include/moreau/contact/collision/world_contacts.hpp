@@ -29,6 +29,7 @@
 
 namespace moreau {
 
+// Settings of contact detection (margin, m, and the narrow phase's).
 struct CollisionSettings {
   double margin = 1e-3;           // report contacts with gap ≤ margin, m (may be +∞)
   bool use_broad_phase = true;    // false: test every shape pair (reference)
@@ -48,6 +49,7 @@ std::string contact_name(const RigidWorld& world, const Contact& contact);
 // Order of detect_contacts' output (body_a, body_b, shape_a, shape_b, feature): a strict weak order
 // that identifies a contact across steps without its name.
 bool contact_key_less(const Contact& x, const Contact& y);
+// Same key (pair and feature) in the order of contact_key_less: the same contact in two steps.
 bool contact_key_equal(const Contact& x, const Contact& y);
 
 // J_A and J_B of one contact (the rows of contact_rows without bias), fixed size: d × m in the
@@ -66,7 +68,9 @@ SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
                                 const std::vector<Contact>& contacts);
 // Gaps (nc), friction coefficients (nc) and restitutions (nc) of a contact list.
 Vector contact_gaps(const std::vector<Contact>& contacts);
+// Friction coefficients μ (nc) of a contact list.
 Vector contact_mu(const std::vector<Contact>& contacts);
+// Newton restitution coefficients e (nc) of a contact list.
 Vector contact_restitution(const std::vector<Contact>& contacts);
 
 // Joint rows stacked: G (k × n, sparse), residual g (k), bias c (k) at (q, v).
@@ -75,6 +79,7 @@ struct JointSystem {
   Vector residual;    // k
   Vector bias;        // k
 };
+// Stacks the joint rows of `world` at (q, v) (see JointSystem).
 JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v);
 
 }  // namespace moreau

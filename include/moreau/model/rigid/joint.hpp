@@ -14,11 +14,14 @@
 
 namespace moreau {
 
+// Kind of a joint between two bodies.
 enum class JointKind { revolute, prismatic, fixed };
 
+// Name of a joint kind ("revolute", "prismatic", "fixed").
 std::string to_string(JointKind kind);
 JointKind joint_kind_from_string(const std::string& name);  // throws for unknown names
 
+// A joint between two bodies of a RigidWorld (kind, anchors, axis).
 struct Joint {
   std::string name;
   JointKind kind = JointKind::revolute;

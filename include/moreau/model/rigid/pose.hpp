@@ -8,8 +8,10 @@
 
 namespace moreau {
 
+// Unit quaternion of a body orientation (Eigen's, w first in its constructor).
 using Quaternion = Eigen::Quaterniond;
 
+// Position (m, world frame) and orientation (unit quaternion, body → world) of a frame.
 struct Pose {
   Vector3 position = Vector3::Zero();                // m, world frame
   Quaternion orientation = Quaternion::Identity();   // unit, body → world

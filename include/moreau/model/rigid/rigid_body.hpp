@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// A rigid body of a RigidWorld: mass, inertia, shapes, initial state.
 struct RigidBody {
   std::string name;                           // unique within a world
   bool is_static = false;                     // infinite mass, fixed pose, no DOFs (ground, walls)

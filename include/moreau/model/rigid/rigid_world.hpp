@@ -53,6 +53,7 @@ struct BodyPairRows {
   Matrix dense(Index n) const;
 };
 
+// A 2D or 3D world of bodies with shapes, joints, contact materials and gravity (the one rigid-body model).
 class RigidWorld {
  public:
   explicit RigidWorld(int dimension = 3);

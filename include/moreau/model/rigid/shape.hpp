@@ -21,6 +21,7 @@
 
 namespace moreau {
 
+// Kind of a collision shape.
 enum class ShapeKind { sphere, box, capsule, cylinder, plane, convex };
 
 // "sphere", "box", ... (the names the scene format uses).
@@ -28,6 +29,7 @@ std::string to_string(ShapeKind kind);
 // Inverse of to_string; throws std::invalid_argument for an unknown name.
 ShapeKind shape_kind_from_string(const std::string& name);
 
+// A collision shape of a body (kind, sizes, offset pose).
 struct Shape {
   ShapeKind kind = ShapeKind::sphere;
   double radius = 0.0;                          // sphere, capsule, cylinder, convex rounding, m
@@ -61,10 +63,15 @@ struct Shape {
 
 // Factories (shape frame = body frame unless `offset` is given).
 Shape make_sphere(double radius, const Pose& offset = {});
+// Box of the given half extents (m).
 Shape make_box(const Vector3& half_extents, const Pose& offset = {});
+// Capsule: segment from (−h, 0, 0) to (h, 0, 0), h = half_length, swept by radius (m).
 Shape make_capsule(double radius, double half_length, const Pose& offset = {});
+// Cylinder of radius and half length, axis along the shape's z axis (m, 3D only).
 Shape make_cylinder(double radius, double half_length, const Pose& offset = {});
+// Static half-space {x : nᵀx ≤ offset_distance} with outward unit normal n.
 Shape make_plane(const Vector3& normal, double offset_distance = 0.0);
+// Convex hull of the vertices (m, shape frame), optionally rounded by radius.
 Shape make_convex(std::vector<Vector3> vertices, double radius = 0.0, const Pose& offset = {});
 
 // Inertia of a homogeneous shape of mass m about its own centre, in the SHAPE frame, kg·m²:

@@ -18,6 +18,7 @@
 
 namespace moreau {
 
+// Settings of solve_admm (tolerance on friction_contact_residual, iterations, penalty ρ).
 struct AdmmSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;
@@ -27,6 +28,7 @@ struct AdmmSettings {
   bool acceleration = true;  // Nesterov extrapolation with restart
 };
 
+// Solves the local problem by the ADMM above (registry name "admm").
 FrictionContactResult solve_admm(const FrictionContactProblem& problem,
                                  const AdmmSettings& settings = {}, const Vector& guess = Vector());
 

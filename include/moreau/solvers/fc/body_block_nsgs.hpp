@@ -22,6 +22,7 @@
 
 namespace moreau {
 
+// Settings of body-block NSGS (tolerance, sweeps, relaxation ω).
 struct BodyBlockNsgsSettings {
   double tolerance = 1e-8;  // on the residual above
   int max_iterations = 1000;  // sweeps
@@ -32,6 +33,7 @@ struct BodyBlockNsgsSettings {
   int relaxation_after = 0;  // plain sweeps (ω = 1) before ω applies: warm, easy steps stay plain
 };
 
+// Result of body-block NSGS: the report, contact impulses and bilateral impulses p.
 struct BodyBlockSolution : FrictionContactResult {
   Vector p;  // bilateral impulses, one per row
 };

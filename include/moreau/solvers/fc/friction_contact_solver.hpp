@@ -11,6 +11,7 @@
 
 namespace moreau {
 
+// Settings shared by every solver of the registry.
 struct FrictionContactSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;
@@ -39,6 +40,7 @@ FrictionContactProblem condense(const GlobalFrictionContactProblem& problem);
 // Global problems: "condensed:<local solver>" condenses then recovers v = M⁻¹(H r + f);
 // other names work on the global form directly.
 std::vector<std::string> global_friction_contact_solver_names(int dimension);
+// Solves a global problem with the named solver (names above); non-convergence is a status.
 FrictionContactResult solve_global_friction_contact(const GlobalFrictionContactProblem& problem,
                                                     std::string_view solver,
                                                     const FrictionContactSettings& settings = {},

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Settings of solve_global_admm.
 struct GlobalAdmmSettings {
   double tolerance = 1e-8;  // on global_friction_contact_residual
   int max_iterations = 10000;
@@ -22,6 +23,7 @@ struct GlobalAdmmSettings {
   double rho = 0.0;  // penalty; 0 → automatic
 };
 
+// Solves the global problem by the ADMM above; the result holds r, u and v.
 FrictionContactResult solve_global_admm(const GlobalFrictionContactProblem& problem,
                                         const GlobalAdmmSettings& settings = {},
                                         const Vector& guess_r = Vector());

@@ -15,6 +15,7 @@
 
 namespace moreau {
 
+// Settings of solve_lemke_pyramid (number of pyramid edges, pivots).
 struct LemkePyramidSettings {
   double tolerance = 1e-8;  // on the exact-cone friction_contact_residual
   int edges = 8;            // k, edges of the pyramid (3D); 2D always uses 2
@@ -22,6 +23,7 @@ struct LemkePyramidSettings {
   int max_pivots = 0;       // 0 → Lemke's default
 };
 
+// Solves the pyramid approximation above by Lemke's method.
 FrictionContactResult solve_lemke_pyramid(const FrictionContactProblem& problem,
                                           const LemkePyramidSettings& settings = {});
 

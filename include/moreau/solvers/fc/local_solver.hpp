@@ -27,12 +27,14 @@ struct ContactBlock {
   bool decoupled_isotropic = false;  // 3D: W = diag(w_n, w_t, w_t) to 1e-12 (closed-form case)
 };
 
+// Precomputes the block data of the d×d diagonal block W (d = dimension, 2 or 3).
 ContactBlock make_contact_block(int dimension, const Matrix3& W);
 
 // Solves the one-contact problem for contact data (block, q, μ); r holds the warm start on entry
 // and the solution on exit. Returns false if no case could be certified (r is then the best
 // candidate found, a projection of the stick solution).
 bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu, Vector3& r);
+// The 2D one-contact problem (same contract as solve_one_contact_3d).
 bool solve_one_contact_2d(const ContactBlock& block, const Vector2& q, double mu, Vector2& r);
 
 }  // namespace moreau

@@ -27,6 +27,7 @@
 
 namespace moreau {
 
+// Settings of the semismooth Newton solvers (tolerance, iterations, line search).
 struct NewtonSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 200;  // Newton iterations
@@ -36,10 +37,12 @@ struct NewtonSettings {
   int nsgs_fallback_sweeps = 10;  // NSGS sweeps taken when the line search stalls (0 = none)
 };
 
+// Semismooth Newton on the Alart–Curnier function (registry name "newton_ac").
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings = {},
                                       const Vector& guess = Vector());
 
+// Semismooth Newton on the Fischer–Burmeister function of the cone (registry name "newton_fb").
 FrictionContactResult solve_newton_fb(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings = {},
                                       const Vector& guess = Vector());

@@ -15,12 +15,14 @@
 
 namespace moreau {
 
+// Order in which NSGS visits the contacts in a sweep.
 enum class NsgsOrder {
   cyclic,        // contacts 0, 1, …, nc−1 every sweep
   shuffled,      // one random permutation, kept for every sweep
   shuffled_each  // a new random permutation every sweep
 };
 
+// Settings of solve_nsgs (tolerance, sweeps, order, relaxation).
 struct NsgsSettings {
   double tolerance = 1e-8;  // on friction_contact_residual
   int max_iterations = 10000;  // sweeps
@@ -31,6 +33,7 @@ struct NsgsSettings {
   int check_every = 1;     // residual evaluated every k sweeps
 };
 
+// Solves the local problem by NSGS (above) from the guess (zero when empty).
 FrictionContactResult solve_nsgs(const FrictionContactProblem& problem,
                                  const NsgsSettings& settings = {}, const Vector& guess = Vector());
 

@@ -6,6 +6,7 @@
 
 namespace moreau {
 
+// Settings of the Fischer–Burmeister Newton LCP solver.
 struct LcpNewtonSettings {
   double tolerance = 1e-12;  // on lcp_residual
   int max_iterations = 200;
@@ -18,6 +19,7 @@ struct LcpNewtonSettings {
   double descent_power = 2.1;
 };
 
+// Solves LCP(M, q) by the semismooth Newton method above from the guess.
 LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettings& settings = {},
                                        const Vector& guess = Vector());
 

@@ -9,6 +9,7 @@
 
 namespace moreau {
 
+// Preallocated vectors for computing the LCP residual inside solver loops.
 class LcpResidualWorkspace {
  public:
   explicit LcpResidualWorkspace(Index n) : w_(n) {}

@@ -7,6 +7,7 @@
 
 namespace moreau {
 
+// Settings of solve_lemke (pivot limit, tolerances).
 struct LemkeSettings {
   int max_pivots = 0;              // 0 → 100·(n+1) pivots
   double pivot_tolerance = 1e-12;  // |pivot| below this counts as zero
@@ -16,6 +17,7 @@ struct LemkeSettings {
   bool lexicographic = true;
 };
 
+// Solves LCP(M, q) by Lemke's method (above).
 LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings = {});
 
 }  // namespace moreau

@@ -13,6 +13,7 @@
 
 namespace moreau {
 
+// Settings of the direct MLCP solver.
 struct MlcpDirectSettings {
   double tolerance = 1e-10;       // on mlcp_residual: converged iff residual ≤ tolerance
   double rank_tolerance = 0.0;    // relative pivot threshold of the LU rank test of A; 0 → Eigen's

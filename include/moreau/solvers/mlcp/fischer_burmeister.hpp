@@ -9,6 +9,7 @@
 
 namespace moreau {
 
+// Settings of the Fischer–Burmeister Newton MLCP solver.
 struct MlcpNewtonSettings {
   double tolerance = 1e-12;  // on mlcp_residual
   int max_iterations = 200;

@@ -10,6 +10,7 @@
 
 namespace moreau {
 
+// Settings of projected Gauss–Seidel for MLCPs.
 struct MlcpPgsSettings {
   double tolerance = 1e-10;     // on mlcp_residual
   int max_iterations = 10000;   // sweeps

@@ -4,7 +4,6 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "moreau/common/error.hpp"
 #include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_setup.hpp"
@@ -88,9 +87,6 @@ py::dict simulate_system(const LagrangianSystem& system, double t_end, const std
   const SceneIntegrator si = parse_scene_integrator(
       json_io::parse_text(integrator_json, "integrator"), "integrator");
   const SimulationSettings settings = simulation_settings(si, "", t_end);
-  MOREAU_REQUIRE(system.initial_q.size() == system.position_size() && system.initial_v.size() == system.velocity_size(),
-                 "simulate: system '{}' has no initial state (set initial_q with {} entries and initial_v with {})",
-                 system.name(), system.position_size(), system.velocity_size());
   const SimulationResult res = simulate(system, settings);
   if (!out.empty()) write_simulation_outputs(res, out);
   return result_dict(res, true);

@@ -63,6 +63,14 @@ ContactState explicit_state(const json& s) {
   return st;
 }
 
+// A gallery system's contact state at (q, v) of the input (`doc`; null: its initial state).
+AnalysisInput gallery_state(const std::string& name, const GalleryParams& params, const json* doc) {
+  auto sys = make_gallery_system(name, params);
+  const Vector q = doc && doc->contains("q") ? numbers((*doc)["q"], "q", sys->position_size()) : sys->initial_q;
+  const Vector v = doc && doc->contains("v") ? numbers((*doc)["v"], "v", sys->velocity_size()) : sys->initial_v;
+  return {sys->contact_state(q, v, 0.0), name};
+}
+
 AnalysisInput gallery_input(const json& s) {
   check_keys(s, "", {"name", "description", "gallery", "params", "q", "v"});
   GalleryParams params;
@@ -70,18 +78,13 @@ AnalysisInput gallery_input(const json& s) {
     MOREAU_REQUIRE(s["params"].is_object(), "params = {}: must be an object", show(s["params"]));
     for (const auto& [k, val] : s["params"].items()) params[k] = as_number(val, "params." + k);
   }
-  const std::string name = string_field(s, "", "gallery", "");
-  auto sys = make_gallery_system(name, params);
-  const Vector q = s.contains("q") ? numbers(s["q"], "q", sys->position_size()) : sys->initial_q;
-  const Vector v = s.contains("v") ? numbers(s["v"], "v", sys->velocity_size()) : sys->initial_v;
-  return {sys->contact_state(q, v, 0.0), name};
+  return gallery_state(string_field(s, "", "gallery", ""), params, &s);
 }
 
 }  // namespace
 
 AnalysisInput analysis_input_from_gallery(const std::string& name, const GalleryParams& params) {
-  auto sys = make_gallery_system(name, params);
-  return {sys->contact_state(sys->initial_q, sys->initial_v, 0.0), name};
+  return gallery_state(name, params, nullptr);
 }
 
 AnalysisInput load_analysis_input(const std::string& path) {

@@ -1,14 +1,11 @@
 // Writing FCLIB HDF5 files, in the layout libfclib writes (int32 scalars as 1-element arrays,
 // fixed-length null-terminated strings, matrices as CSC groups with nz = −1), so that libfclib,
 // Siconos and h5py read them. Atomic: a temporary file in the target folder, renamed at the end.
-#include <atomic>
 #include <cstdio>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 

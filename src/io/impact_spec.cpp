@@ -20,10 +20,6 @@ using json = nlohmann::json;
 
 using namespace json_io;
 
-double number_or(const json& obj, const char* key, double fallback, const std::string& where) {
-  return json_io::number(obj, where, key, fallback);
-}
-
 Vector3 vec3(const json& j, const std::string& where) { return Vector3(numbers(j, where, 3)); }
 
 Vector3 vec3_or(const json& obj, const char* key, const Vector3& fallback, const std::string& where) {
@@ -52,10 +48,7 @@ RigidBodyScene scene_from(const json& spec) {
     MOREAU_REQUIRE(jb.contains("mass"), "{}.mass is missing", w);
     body.mass = as_number(jb["mass"], w + ".mass");
     MOREAU_REQUIRE(jb.contains("inertia"), "{}.inertia (3×3, world axes) is missing", w);
-    const Matrix Q = matrix(jb["inertia"], w + ".inertia", 3, 3);
-    MOREAU_REQUIRE(Q.rows() == 3 && Q.cols() == 3, "{}.inertia must be 3×3, got {}×{}", w, Q.rows(),
-                   Q.cols());
-    body.inertia = Q;
+    body.inertia = matrix(jb["inertia"], w + ".inertia", 3, 3);
     body.com = vec3_or(jb, "com", Vector3::Zero(), w);
     body.velocity = vec3_or(jb, "velocity", Vector3::Zero(), w);
     body.angular_velocity = vec3_or(jb, "angular_velocity", Vector3::Zero(), w);
@@ -78,10 +71,10 @@ RigidBodyScene scene_from(const json& spec) {
     MOREAU_REQUIRE(jc.contains("normal"), "{}.normal is missing", w);
     c.point = vec3(jc["point"], w + ".point");
     c.normal = vec3(jc["normal"], w + ".normal");
-    c.mu = number_or(jc, "mu", 0.0, w);
-    c.e = number_or(jc, "e", 0.0, w);
-    c.e_t = number_or(jc, "e_t", 0.0, w);
-    c.stiffness = number_or(jc, "stiffness", 1.0, w);
+    c.mu = number(jc, w, "mu", 0.0);
+    c.e = number(jc, w, "e", 0.0);
+    c.e_t = number(jc, w, "e_t", 0.0);
+    c.stiffness = number(jc, w, "stiffness", 1.0);
     MOREAU_REQUIRE(!(jc.contains("poisson_ratio") && jc.contains("eta0_squared")),
                    "{}: give either poisson_ratio or eta0_squared, not both", w);
     if (jc.contains("poisson_ratio")) {
@@ -130,13 +123,12 @@ json run_compliant(const json& spec, RigidBodyScene scene) {
   }
   CompliantImpactSettings st;
   if (spec.contains("variant")) {
-    MOREAU_REQUIRE(spec["variant"].is_string(), "variant must be a string");
-    st.variant = compliant_variant_from_string(spec["variant"].get<std::string>());
+    st.variant = compliant_variant_from_string(string_field(spec, "", "variant", ""));
   }
-  st.step = number_or(spec, "step", 0.0, "spec");
+  st.step = number(spec, "", "step", 0.0);
   MOREAU_REQUIRE(st.step >= 0.0, "step must be ≥ 0 (0 or absent = automatic), got {}", st.step);
-  st.curve_samples = static_cast<int>(number_or(spec, "curve_samples", 200, "spec"));
-  st.estimate_error = !spec.contains("error_estimate") || spec["error_estimate"].get<bool>();
+  st.curve_samples = static_cast<int>(number(spec, "", "curve_samples", 200));
+  st.estimate_error = bool_field(spec, "", "error_estimate", true);
   const CompliantImpactResult r = compliant_impact(scene, st);
   json out;
   out["law"] = "compliant";
@@ -217,13 +209,13 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
                      Enn.rows(), Enn.cols());
       E = frictionless_restitution_matrix(Enn, state.dofs());
     }
-    const bool friction = spec.contains("with_friction") && spec["with_friction"].get<bool>();
+    const bool friction = bool_field(spec, "", "with_friction", false);
     r = restitution_matrix_impact(state, E, friction);
   } else if (law == "frictional") {
     FrictionalImpactSettings fs;
     fs.e_t = Vector(m);
     for (Index i = 0; i < m; ++i) fs.e_t[i] = scene.contacts[static_cast<size_t>(i)].e_t;
-    if (spec.contains("solver")) fs.solver = spec["solver"].get<std::string>();
+    fs.solver = string_field(spec, "", "solver", fs.solver);
     r = frictional_impact(state, fs);
   } else {
     throw_invalid(

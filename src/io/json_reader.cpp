@@ -295,18 +295,32 @@ Matrix matrix(const json& j, const std::string& path, Index rows, Index cols) {
   return A;
 }
 
+// One parse; its callback keeps the keys of each open object and notes a repeated one. Only then
+// (and on a syntax error) a second, SAX pass finds the field path for the message.
 json parse_text(const std::string& text, const std::string& source) {
-  JsonPathTracker duplicates;
-  duplicates.check_duplicates = true;
-  json::sax_parse(text, &duplicates);
-  if (duplicates.duplicate)
-    throw_invalid("{}: the key \"{}\" is given twice in one object ({}); each field may appear once", source,
-                  duplicates.what, duplicates.path.empty() ? "top level" : duplicates.path);
+  std::vector<std::set<std::string>> open_objects;
+  bool repeated = false;
+  const json::parser_callback_t note_repeats = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) open_objects.emplace_back();
+    else if (event == json::parse_event_t::object_end) open_objects.pop_back();
+    else if (event == json::parse_event_t::key && !open_objects.back().insert(parsed.get<std::string>()).second)
+      repeated = true;
+    return true;
+  };
+  json doc;
   try {
-    return json::parse(text);
+    doc = json::parse(text, note_repeats);
   } catch (const json::exception& e) {
     throw_json_syntax(text, source, e);
   }
+  if (repeated) {
+    JsonPathTracker duplicates;
+    duplicates.check_duplicates = true;
+    json::sax_parse(text, &duplicates);
+    throw_invalid("{}: the key \"{}\" is given twice in one object ({}); each field may appear once", source,
+                  duplicates.what, duplicates.path.empty() ? "top level" : duplicates.path);
+  }
+  return doc;
 }
 
 json read_file(const std::string& path) {

@@ -1,6 +1,7 @@
 // The one JSON reader (io/json_reader.hpp) and the one atomic writer (io/atomic_file.hpp): the
 // rules every input file and every output file share.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -62,6 +63,10 @@ TEST(JsonReader, ImpactSpecSharesTheRules) {
     "inertia": [[1,0,0],[0,1,0],[0,0,1]]}], "contacts": [{"bodies": ["b"], "point": [0,0,0], "normal": [0,0,1]}]})";
   const std::string msg = message_of([&] { run_impact_json(spec, 2, "ball.json"); });
   EXPECT_EQ(msg.rfind("ball.json: number out of range", 0), 0u) << msg;
+  // a flag of the wrong type is named with its field (not nlohmann's bare type error)
+  const std::string flag = R"({"law": "compliant", "error_estimate": 1, "bodies": [{"name": "b", "mass": 1,
+    "inertia": [[1,0,0],[0,1,0],[0,0,1]]}], "contacts": [{"bodies": ["b"], "point": [0,0,0], "normal": [0,0,1]}]})";
+  EXPECT_EQ(message_of([&] { run_impact_json(flag, 2, "f.json"); }), "f.json: error_estimate = 1: must be true or false");
   const std::string unknown = R"({"law": "newton", "bodys": []})";
   EXPECT_NE(message_of([&] { run_impact_json(unknown, 2, "x.json"); }).find("x.json: bodys: unknown field"),
             std::string::npos);

@@ -135,10 +135,11 @@ struct Row {
 Row run_moreau(const SceneSpec& s, double tolerance) {
   auto world = make_world(s);
   RigidWorldSystem sys(world, CollisionSettings{.margin = 0.02}, s.name);
-  SimulationSettings st{.integrator = "timestepping", .t_end = s.t_end, .dt = kDt};
-  st.solver_tolerance = tolerance;
-  st.solver_max_iterations = g_max_iterations;
-  st.nsgs_relaxation = g_relaxation;
+  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = s.t_end};
+  st.time_stepping.dt = kDt;
+  st.solver.tolerance = tolerance;
+  st.solver.max_iterations = g_max_iterations;
+  st.time_stepping.contacts.nsgs_relaxation = g_relaxation;
   st.record_interval = 0.1;
   const SimulationResult r = simulate(sys, st);
   Row row;

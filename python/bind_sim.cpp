@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_setup.hpp"
@@ -29,7 +30,7 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
   for (const auto& e : res.events) {
     py::dict ev;
     ev["t"] = e.t;
-    ev["kind"] = e.kind;
+    ev["kind"] = to_string(e.kind);
     ev["contact"] = e.contact;
     ev["name"] = e.contact >= 0 && e.contact < static_cast<Index>(res.contact_names.size())
                      ? res.contact_names[e.contact]
@@ -50,7 +51,7 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
     gap[k] = c.gap;
     rn[k] = c.r_n;
     for (Index j = 0; j < rt.cols(); ++j) rt(k, j) = j < c.r_t.size() ? c.r_t[j] : 0.0;
-    modes.push_back(c.mode);
+    modes.push_back(to_string(c.mode));
   }
   py::dict contacts;
   contacts["t"] = ct;
@@ -84,9 +85,9 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
 // stays held: a CallbackSystem calls back into Python at every evaluation.
 py::dict simulate_system(const LagrangianSystem& system, double t_end, const std::string& integrator_json,
                          const std::string& out) {
-  const SceneIntegrator si = parse_scene_integrator(
-      json_io::parse_text(integrator_json, "integrator"), "integrator");
-  const SimulationSettings settings = simulation_settings(si, "", t_end);
+  SimulationSettings settings;
+  read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator", settings);
+  settings.t_end = t_end;
   const SimulationResult res = simulate(system, settings);
   if (!out.empty()) write_simulation_outputs(res, out);
   return result_dict(res, true);

@@ -92,14 +92,15 @@ void run(const SimulateOptions& opt) {
   }
   int impacts = 0, s2s = 0, sl2st = 0, sep = 0, pain = 0;
   for (const auto& e : res.events) {
-    impacts += e.kind == "impact";
-    s2s += e.kind == "stick_to_slip";
-    sl2st += e.kind == "slip_to_stick";
-    sep += e.kind == "separation";
-    pain += e.kind == "painleve";
+    impacts += e.kind == EventKind::impact;
+    s2s += e.kind == EventKind::stick_to_slip;
+    sl2st += e.kind == EventKind::slip_to_stick;
+    sep += e.kind == EventKind::separation;
+    pain += e.kind == EventKind::painleve;
   }
   std::printf("%s: %s integrator, t = %g s, %ld steps, status %s%s%s\n", scene.name.c_str(),
-              res.integrator.c_str(), res.t.empty() ? 0.0 : res.t.back(), res.steps, res.status.c_str(),
+              to_string(res.integrator).c_str(), res.t.empty() ? 0.0 : res.t.back(), res.steps,
+              to_string(res.status).c_str(),
               res.message.empty() ? "" : ": ", res.message.c_str());
   std::printf("events: %d impact, %d stick_to_slip, %d slip_to_stick, %d separation, %d painleve\n", impacts,
               s2s, sl2st, sep, pain);

@@ -148,8 +148,7 @@ def _read_dir(folder):
     return data
 
 
-_MODE_COLOURS = {"stick": "tab:green", "slip": "tab:orange", "open": "tab:gray", "free": "white",
-                 "active": "tab:blue"}
+_MODE_COLOURS = {"stick": "tab:green", "slip": "tab:orange", "separate": "white"}
 _EVENT_MARKERS = {"impact": ("v", "tab:red"), "stick_to_slip": ("o", "tab:orange"),
                   "slip_to_stick": ("s", "tab:green"), "separation": ("^", "tab:purple"),
                   "painleve": ("X", "black"), "slip_reversal": ("d", "tab:brown"),

@@ -347,15 +347,6 @@ void enumerate_modes(const Context& ctx, const ContactModeSettings& st, ContactM
 
 }  // namespace
 
-std::string to_string(ContactMode mode) {
-  switch (mode) {
-    case ContactMode::separate: return "separate";
-    case ContactMode::stick: return "stick";
-    case ContactMode::slip: return "slip";
-  }
-  return "unknown";
-}
-
 ContactModeAnalysis contact_modes_by_enumeration(const ContactState& state, const ContactModeSettings& st) {
   const Context ctx = make_context(state, st);
   ContactModeAnalysis out;

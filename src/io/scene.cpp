@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "moreau/common/error.hpp"
+#include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/json_reader.hpp"
+#include "moreau/io/vocabulary.hpp"
 
 namespace moreau {
 namespace {
@@ -107,7 +109,7 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
   ContactMaterial m = base;
   m.mu = number(j, path, "mu", m.mu);
   m.restitution = number(j, path, "e", m.restitution);
-  m.law = string_field(j, path, "law", m.law);
+  if (j.contains("law")) m.law = enum_from_name<ImpactLaw>(string_field(j, path, "law", ""), join(path, "law"));
   m.gamma = number(j, path, "gamma", m.gamma);
   m.alpha = number(j, path, "alpha", m.alpha);
   m.beta = number(j, path, "beta", m.beta);
@@ -173,46 +175,6 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
   return b;
 }
 
-SceneIntegrator parse_integrator(const json& j, const std::string& path) {
-  static const std::set<std::string> keys = {"kind", "dt", "theta", "tolerance", "solver", "max_iterations",
-                                             "projection", "activation_margin", "rtol", "atol", "max_step",
-                                             "painleve_policy", "baumgarte_alpha", "baumgarte_beta", "relaxation"};
-  check_keys(j, path, keys);
-  SceneIntegrator s;
-  for (const auto& [k, v] : j.items()) s.given.push_back(k);
-  s.kind = string_field(j, path, "kind", s.kind);
-  MOREAU_REQUIRE(s.kind == "timestepping" || s.kind == "event", "{}.kind = \"{}\": must be \"timestepping\" or \"event\"",
-                 path, s.kind);
-  auto positive = [&](const char* key, double& x) {
-    x = number(j, path, key, x);
-    MOREAU_REQUIRE(x > 0.0, "{}.{} = {}: must be > 0", path, key, x);
-  };
-  auto nonneg = [&](const char* key, double& x) {
-    x = number(j, path, key, x);
-    MOREAU_REQUIRE(x >= 0.0, "{}.{} = {}: must be ≥ 0", path, key, x);
-  };
-  positive("dt", s.dt);
-  s.theta = number(j, path, "theta", s.theta);
-  MOREAU_REQUIRE(s.theta >= 0.0 && s.theta <= 1.0, "{}.theta = {}: must lie in [0, 1]", path, s.theta);
-  positive("tolerance", s.tolerance);
-  s.solver = string_field(j, path, "solver", s.solver);
-  s.max_iterations = int_field(j, path, "max_iterations", s.max_iterations);
-  MOREAU_REQUIRE(s.max_iterations >= 1, "{}.max_iterations = {}: must be ≥ 1", path, s.max_iterations);
-  s.projection = bool_field(j, path, "projection", s.projection);
-  s.relaxation = number(j, path, "relaxation", s.relaxation);
-  MOREAU_REQUIRE(s.relaxation > 0.0 && s.relaxation < 2.0, "{}.relaxation = {}: must lie in (0, 2)", path, s.relaxation);
-  nonneg("activation_margin", s.activation_margin);
-  positive("rtol", s.rtol);
-  positive("atol", s.atol);
-  positive("max_step", s.max_step);
-  s.painleve_policy = string_field(j, path, "painleve_policy", s.painleve_policy);
-  MOREAU_REQUIRE(s.painleve_policy == "tangential_impact" || s.painleve_policy == "stop",
-                 "{}.painleve_policy = \"{}\": must be \"tangential_impact\" or \"stop\"", path, s.painleve_policy);
-  nonneg("baumgarte_alpha", s.baumgarte_alpha);
-  nonneg("baumgarte_beta", s.baumgarte_beta);
-  return s;
-}
-
 SceneOutput parse_output(const json& j, const std::string& path) {
   check_keys(j, path, {"dir", "every", "plot"});
   SceneOutput o;
@@ -255,10 +217,10 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   }
   MOREAU_REQUIRE(doc.contains("description"), "description: missing required field (one line saying what the scene is)");
   scene.description = string_field(doc, "", "description", "");
-  if (doc.contains("integrator")) scene.integrator = parse_integrator(doc.at("integrator"), "integrator");
+  if (doc.contains("integrator")) read_integrator_settings(doc.at("integrator"), "integrator", scene.settings);
   if (doc.contains("output")) scene.output = parse_output(doc.at("output"), "output");
-  scene.t_end = number(doc, "", "t_end", scene.t_end);
-  MOREAU_REQUIRE(scene.t_end > 0.0, "t_end = {}: must be > 0", scene.t_end);
+  scene.settings.t_end = number(doc, "", "t_end", scene.settings.t_end);
+  MOREAU_REQUIRE(scene.settings.t_end > 0.0, "t_end = {}: must be > 0", scene.settings.t_end);
   if (gallery) return scene;
 
   MOREAU_REQUIRE(doc.contains("dimension"), "dimension: missing required field (2 or 3)");
@@ -365,10 +327,6 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
 }
 
 }  // namespace
-
-SceneIntegrator parse_scene_integrator(const json& integrator, const std::string& path) {
-  return parse_integrator(integrator, path);
-}
 
 // Any nlohmann exception left over (a type or range error while reading a value) becomes an
 // std::invalid_argument naming the source.

@@ -51,7 +51,7 @@ std::string contacts_csv(const SimulationResult& r) {
                                  : "";
     out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact, csv(name), c.gap, c.r_n);
     for (int j = 0; j < r.dimension - 1; ++j) out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
-    out += "," + c.mode + "\n";
+    out += "," + to_string(c.mode) + "\n";
   }
   return out;
 }
@@ -62,7 +62,7 @@ std::string events_csv(const SimulationResult& r) {
     const std::string name = e.contact >= 0 && e.contact < static_cast<Index>(r.contact_names.size())
                                  ? r.contact_names[e.contact]
                                  : "";
-    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, e.kind, e.contact, csv(name), csv(e.detail));
+    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, to_string(e.kind), e.contact, csv(name), csv(e.detail));
   }
   return out;
 }
@@ -72,8 +72,8 @@ std::string events_csv(const SimulationResult& r) {
 std::string simulation_summary_json(const SimulationResult& r) {
   nlohmann::ordered_json j;
   j["system"] = r.system;
-  j["integrator"] = r.integrator;
-  j["status"] = r.status;
+  j["integrator"] = to_string(r.integrator);
+  j["status"] = to_string(r.status);
   j["message"] = r.message;
   j["t_end"] = r.t.empty() ? 0.0 : r.t.back();
   j["steps"] = r.steps;
@@ -81,14 +81,16 @@ std::string simulation_summary_json(const SimulationResult& r) {
   j["records"] = r.records();
   j["solver_failures"] = r.solver_failures;
   std::map<std::string, int> counts;
-  for (const char* k : {"impact", "separation", "stick_to_slip", "slip_to_stick", "painleve"}) counts[k] = 0;
-  for (const auto& e : r.events) ++counts[e.kind];
+  for (EventKind k : {EventKind::impact, EventKind::separation, EventKind::stick_to_slip, EventKind::slip_to_stick,
+                      EventKind::painleve})
+    counts[to_string(k)] = 0;
+  for (const auto& e : r.events) ++counts[to_string(e.kind)];
   j["event_counts"] = counts;
   j["energy_initial"] = r.energy_initial;
   j["energy_final"] = r.energy_final;
   j["energy_max_gain"] = r.max_energy_gain;
   j["max_penetration"] = r.max_penetration;
-  j["contact_quantity"] = r.force_quantity;
+  j["contact_quantity"] = r.integrator == Integrator::time_stepping ? "impulse" : "force";
   j["contacts"] = r.contact_names;
   j["wall_time"] = r.wall_time;
   return j.dump(2) + "\n";

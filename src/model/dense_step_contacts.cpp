@@ -21,10 +21,11 @@ struct DenseRow {
 
 class DenseStepContacts final : public StepContacts {
  public:
-  DenseStepContacts(const LagrangianSystem& system, const StepContactSettings& settings)
-      : sys_(system), st_(settings) {
-    fcs_.tolerance = st_.solver_tolerance;
-    fcs_.max_iterations = st_.solver_max_iterations;
+  DenseStepContacts(const LagrangianSystem& system, const StepContactSettings& settings,
+                    const ContactSolverSettings& solver)
+      : sys_(system), st_(settings), solver_(solver.name) {
+    fcs_.tolerance = solver.tolerance;
+    fcs_.max_iterations = solver.max_iterations;
   }
 
   double detect(const Vector& q, const Vector& v, double t, double& penetration) override {
@@ -113,7 +114,7 @@ class DenseStepContacts final : public StepContacts {
     in_.w_unilateral = w;
     in_.compliance = compliance;
     in_.guess = guess;
-    VelocityLevelSolution sol = solve_velocity_level(step_, *mass_, v_free_, in_, st_.solver, fcs_);
+    VelocityLevelSolution sol = solve_velocity_level(step_, *mass_, v_free_, in_, solver_, fcs_);
     StepSolution out = std::move(sol.report);
     out.v = std::move(sol.v);
     out.r = std::move(sol.r);
@@ -142,6 +143,7 @@ class DenseStepContacts final : public StepContacts {
 
   const LagrangianSystem& sys_;
   StepContactSettings st_;
+  std::string solver_;  // registry name
   FrictionContactSettings fcs_;
   std::unordered_map<std::string, Index> ids_;
   ContactState s_, step_;  // the last detection, the step's state
@@ -153,8 +155,9 @@ class DenseStepContacts final : public StepContacts {
 
 }  // namespace
 
-std::unique_ptr<StepContacts> LagrangianSystem::step_contacts(const StepContactSettings& settings) const {
-  return std::make_unique<DenseStepContacts>(*this, settings);
+std::unique_ptr<StepContacts> LagrangianSystem::step_contacts(const StepContactSettings& settings,
+                                                             const ContactSolverSettings& solver) const {
+  return std::make_unique<DenseStepContacts>(*this, settings, solver);
 }
 
 }  // namespace moreau

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -23,17 +24,19 @@ namespace {
 
 using namespace event;
 
-// The event-kind name of one contact's mode change a → b, or "" (no event: unchanged, or a
-// closing/opening that an impact explains).
-const char* transition_kind(const HybridMode& a, const HybridMode& b, bool impacted) {
-  if (a.mode == b.mode && !(a.mode == Mode::slip && a.s.size() > 0 && b.s.size() > 0 && a.s.dot(b.s) < 0))
-    return "";
-  if (a.mode == Mode::stick && b.mode == Mode::slip) return "stick_to_slip";
-  if (a.mode == Mode::slip && b.mode == Mode::stick) return "slip_to_stick";
-  if (a.mode == Mode::slip && b.mode == Mode::slip) return "slip_reversal";
-  if (a.mode != Mode::free && b.mode == Mode::free) return impacted ? "" : "separation";
-  if (a.mode == Mode::free && b.mode != Mode::free) return impacted ? "" : "contact";
-  return "";
+// The event of one contact's mode change a → b, or none (unchanged, or a closing/opening that an
+// impact explains).
+std::optional<EventKind> transition_kind(const HybridMode& a, const HybridMode& b, bool impacted) {
+  using M = ContactMode;
+  if (a.mode == b.mode && !(a.mode == M::slip && a.s.size() > 0 && b.s.size() > 0 && a.s.dot(b.s) < 0))
+    return std::nullopt;
+  if (a.mode == M::stick && b.mode == M::slip) return EventKind::stick_to_slip;
+  if (a.mode == M::slip && b.mode == M::stick) return EventKind::slip_to_stick;
+  if (a.mode == M::slip && b.mode == M::slip) return EventKind::slip_reversal;
+  if (impacted) return std::nullopt;
+  if (a.mode != M::separate && b.mode == M::separate) return EventKind::separation;
+  if (a.mode == M::separate && b.mode != M::separate) return EventKind::contact;
+  return std::nullopt;
 }
 
 // The exclusions after root r fired: λ_n → 0 (the contact leaves: no stick, no slip);
@@ -58,27 +61,26 @@ class EventDrivenRun {
  public:
   EventDrivenRun(const LagrangianSystem& sys, const SimulationSettings& st, const Vector& q0, const Vector& v0)
       : sys_(sys), st_(st), s0_(sys.contact_state(q0, v0, 0.0)), np_(sys.position_size()),
-        nv_(sys.velocity_size()), m_(s0_.size()), eps_g_(st.contact_tolerance), hy_(sys, st),
+        nv_(sys.velocity_size()), m_(s0_.size()), eps_g_(st.event_driven.contact_tolerance), hy_(sys, st),
         select_{.sys = sys, .st = st, .dynamics = hy_}, impact_{.sys = sys, .st = st} {
-    check_impact_laws(s0_, "event");
-    detail::start_result(res_, sys, "event", s0_);
-    res_.force_quantity = "force";
+    check_impact_laws(s0_, Integrator::event_driven);
+    detail::start_result(res_, sys, Integrator::event_driven, s0_);
     for (const auto& c : s0_.constraints) {
       select_.mu.push_back(c.mu);
       select_.unilateral.push_back(c.kind == ConstraintKind::unilateral);
     }
     select_.dimension = s0_.dimension;
     select_.eps_g = impact_.eps_g = eps_g_;
-    select_.tol_v = impact_.tol_v = st.contact_tolerance;
-    select_.tol_f = st.force_tolerance;
+    select_.tol_v = impact_.tol_v = st.event_driven.contact_tolerance;
+    select_.tol_f = st.event_driven.force_tolerance;
     select_.limits = {.gap_tolerance = 0.0, .velocity_tolerance = select_.tol_v, .tolerance = select_.tol_f,
                       .max_lcp_size = 12, .max_enumeration_contacts = 8};
     // analysis::contact_modes chooses the mode for planar systems without bilateral constraints;
     // joints and 3D keep the enumeration (mode_enumeration.hpp).
     select_.analysis_applies = s0_.dimension == 2 && std::find(select_.unilateral.begin(), select_.unilateral.end(),
                                                                false) == select_.unilateral.end();
-    impact_.fcs.tolerance = st.solver_tolerance;
-    impact_.fcs.max_iterations = st.solver_max_iterations;
+    impact_.fcs.tolerance = st.solver.tolerance;
+    impact_.fcs.max_iterations = st.solver.max_iterations;
     y_.resize(np_ + nv_);
     y_ << q0, v0;
     modes_.resize(m_);
@@ -107,15 +109,15 @@ class EventDrivenRun {
     detail::record_state(res_, sys_, t_, q(y_), v(y_), emin_);
     const Dynamics dy = hy_(t_, q(y_), v(y_), modes_);
     for (Index i = 0; i < m_; ++i) {
-      if (!unilateral(i) || modes_[i].mode == Mode::free) continue;
+      if (!unilateral(i) || modes_[i].mode == ContactMode::separate) continue;
       res_.contacts.push_back({.t = t_, .contact = i, .gap = dy.g[i], .r_n = dy.lambda_n[i],
-                               .r_t = dy.lambda_t.col(i), .mode = mode_name(modes_[i].mode)});
+                               .r_t = dy.lambda_t.col(i), .mode = modes_[i].mode});
     }
     for (Index i = 0; i < m_; ++i)
       if (unilateral(i)) res_.max_penetration = std::max(res_.max_penetration, -dy.g[i]);
   }
 
-  bool stop(const std::string& status, const std::string& message) {
+  bool stop(SimulationStatus status, const std::string& message) {
     res_.status = status;
     res_.message = message;
     return false;
@@ -128,6 +130,7 @@ class EventDrivenRun {
 
   const LagrangianSystem& sys_;
   const SimulationSettings& st_;
+  const EventDrivenSettings& ed_ = st_.event_driven;
   const ContactState s0_;
   const Index np_, nv_, m_;
   const double eps_g_;
@@ -153,8 +156,8 @@ bool EventDrivenRun::tangential_impact_then_choose(ModeChoice& choice, std::vect
   const Index pc = choice.painleve_contact;
   const bool applied = tangential_impact(impact_, t_, q(y_), vv, pc, detail);
   if (applied) y_.tail(nv_) = vv;
-  res_.events.push_back({t_, "painleve", pc, choice.painleve + "; policy: tangential impact: " + detail});
-  if (!applied) return stop("painleve", choice.painleve + "; the tangential impact failed: " + detail);
+  res_.events.push_back({t_, EventKind::painleve, pc, choice.painleve + "; policy: tangential impact: " + detail});
+  if (!applied) return stop(SimulationStatus::painleve, choice.painleve + "; the tangential impact failed: " + detail);
   if (pc >= 0) impacted[pc] = true;
   std::fill(excl.begin(), excl.end(), ModeExclusion{});
   choice = choose_modes(select_, t_, q(y_), v(y_), excl);
@@ -173,18 +176,18 @@ bool EventDrivenRun::resolve(ModeExclusions excl, bool emit) {
     if (!applied) break;
     y_.tail(nv_) = vv;
   }
-  if (!failure.empty()) return stop("solver_failure", failure);
+  if (!failure.empty()) return stop(SimulationStatus::solver_failure, failure);
   if (std::find(impacted.begin(), impacted.end(), true) != impacted.end())
     std::fill(excl.begin(), excl.end(), ModeExclusion{});
   ModeChoice choice = choose_modes(select_, t_, q(y_), v(y_), excl);
-  if (!choice.ok && choice.painleve_case == 3 && st_.painleve_policy == "tangential_impact" &&
+  if (!choice.ok && choice.painleve_case == 3 && ed_.painleve_policy == PainlevePolicy::tangential_impact &&
       !tangential_impact_then_choose(choice, impacted, excl))
     return false;
-  if (!choice.painleve.empty()) res_.events.push_back({t_, "painleve", choice.painleve_contact, choice.painleve});
+  if (!choice.painleve.empty()) res_.events.push_back({t_, EventKind::painleve, choice.painleve_contact, choice.painleve});
   if (!choice.ok) {
-    if (!choice.unsupported.empty()) return stop("unsupported", choice.unsupported);
-    if (choice.painleve.empty()) return stop("no_consistent_mode", "no consistent contact mode at this state");
-    return stop("painleve", choice.painleve);
+    if (!choice.unsupported.empty()) return stop(SimulationStatus::unsupported, choice.unsupported);
+    if (choice.painleve.empty()) return stop(SimulationStatus::no_consistent_mode, "no consistent contact mode at this state");
+    return stop(SimulationStatus::painleve, choice.painleve);
   }
   modes_ = choice.modes;
   // Arming of the closing roots of the free contacts from the state after the event.
@@ -192,9 +195,10 @@ bool EventDrivenRun::resolve(ModeExclusions excl, bool emit) {
   for (Index i = 0; i < m_; ++i) armed_[i] = arms(sa.constraints[i], v(y_), eps_g_) ? 1 : 0;
   for (Index i = 0; i < m_; ++i) {
     if (!unilateral(i)) continue;
-    const std::string kind = transition_kind(old[i], modes_[i], impacted[i]);
-    if (kind.empty() || !emit) continue;
-    res_.events.push_back({t_, kind, i, fmt::format("{} -> {}", mode_name(old[i].mode), mode_name(modes_[i].mode))});
+    const std::optional<EventKind> kind = transition_kind(old[i], modes_[i], impacted[i]);
+    if (!kind || !emit) continue;
+    res_.events.push_back(
+        {t_, *kind, i, fmt::format("{} -> {}", to_string(old[i].mode), to_string(modes_[i].mode))});
   }
   return true;
 }
@@ -225,7 +229,7 @@ Crossing EventDrivenRun::first_crossing(const std::vector<Root>& roots, const Co
   if (x.fired < roots.size()) return x;
   const ContactState s1 = sys_.contact_state(q(step.y1), v(step.y1), t + h);
   for (Index i = 0; i < m_; ++i) {
-    if (!unilateral(i) || modes_[i].mode != Mode::free) continue;
+    if (!unilateral(i) || modes_[i].mode != ContactMode::separate) continue;
     if (s1.constraints[i].gap >= -10.0 * eps_g_) continue;
     auto chi = [&](double tt) {
       const Vector yy = state_at(tt);
@@ -247,13 +251,13 @@ bool EventDrivenRun::event_at(const Crossing& x, const std::vector<Root>& roots)
   if (!resolve(exclusions_after(r, modes_))) return false;
   if (std::abs(t_ - last_event_t_) < 1e-12) {
     if (++events_here_ > 50)
-      return stop("event_limit", fmt::format("more than 50 events at t = {} s (chattering)", t_));
+      return stop(SimulationStatus::event_limit, fmt::format("more than 50 events at t = {} s (chattering)", t_));
   } else {
     events_here_ = 0;
     last_event_t_ = t_;
   }
-  if (static_cast<int>(res_.events.size()) > st_.max_events)
-    return stop("event_limit", fmt::format("more than {} events", st_.max_events));
+  if (static_cast<int>(res_.events.size()) > ed_.max_events)
+    return stop(SimulationStatus::event_limit, fmt::format("more than {} events", ed_.max_events));
   record();
   return true;
 }
@@ -266,25 +270,25 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
   if (y_ != y_pre) detail::record_state(res_, sys_, t_, q(y_pre), v(y_pre), emin_);
   record();
   if (!ok) return res_;
-  double h = std::min(st_.max_step, 1e-3 * st_.t_end);
+  double h = std::min(ed_.max_step, 1e-3 * st_.t_end);
   double next_record = st_.record_interval;
   int last_percent = -1;
   const RightHandSide f = [this](double t, const Vector& y, bool* ok) { return rhs(t, y, ok); };
   Vector k1 = rhs(t_, y_, nullptr);
 
   while (t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
-    h = std::min({h, st_.max_step, st_.t_end - t_});
+    h = std::min({h, ed_.max_step, st_.t_end - t_});
     const ContactState sc = sys_.contact_state(q(y_), v(y_), t_);
     for (Index i = 0; i < m_; ++i)  // a free contact once armed stays armed until the next event
       if (!armed_[i] && arms(sc.constraints[i], v(y_), eps_g_)) armed_[i] = 1;
     const std::vector<Root> roots = roots_of(sc, modes_, armed_);
-    const DopriStep step = dopri_step(f, t_, y_, k1, h, st_.atol, st_.rtol);
+    const DopriStep step = dopri_step(f, t_, y_, k1, h, ed_.atol, ed_.rtol);
     const double en = step.error;
     if (!std::isfinite(en) || en > 1.0 || !step.ok) {  // rejected: h ← h·max(0.2, 0.9 en^(−1/5))
       ++res_.rejected_steps;
       h *= (std::isfinite(en) && step.ok) ? std::max(0.2, 0.9 * std::pow(en, -0.2)) : 0.25;
       if (h < 1e-14 * std::max(1.0, t_)) {
-        stop("step_failure", fmt::format("step size underflow at t = {} s", t_));
+        stop(SimulationStatus::step_failure, fmt::format("step size underflow at t = {} s", t_));
         break;
       }
       continue;
@@ -305,7 +309,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
         continue;
       }
       res_.events.push_back(
-          {t_, "zeno", i,
+          {t_, EventKind::zeno, i,
            fmt::format("accumulation rule: the contact did not open since it last closed (apex "
                        "g = {:.3g} m <= 0); closed without impact, u_n = {:.3g} m/s",
                        sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)))});
@@ -316,7 +320,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
       t_ = x.t_star;
       if (!event_at(x, roots)) break;
       k1 = rhs(t_, y_, nullptr);
-      h = std::max(h, 1e-6 * st_.max_step);
+      h = std::max(h, 1e-6 * ed_.max_step);
     } else {
       t_ += h;
       y_ = step.y1;

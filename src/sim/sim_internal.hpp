@@ -2,6 +2,7 @@
 // Helpers shared by the two integrators (not public API).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -29,7 +30,7 @@ inline void record_state(SimulationResult& res, const LagrangianSystem& sys, dou
   res.energy_final = E;
 }
 
-inline void start_result(SimulationResult& res, const LagrangianSystem& sys, const std::string& integrator,
+inline void start_result(SimulationResult& res, const LagrangianSystem& sys, Integrator integrator,
                          const ContactState& s0) {
   res.system = sys.name();
   res.integrator = integrator;
@@ -42,28 +43,32 @@ inline void start_result(SimulationResult& res, const LagrangianSystem& sys, con
 // Mode of a contact after a time step, from its impulse r and its local velocity u⁺ = Hᵀv⁺
 // (d entries each, normal first, restitution term excluded):
 //   r_n above 1e-9 of the step's largest normal impulse: slip when ‖u_t⁺‖ > v_tol, else stick;
-//   r_n ≈ 0 (solver round-off): open when u_n⁺ > v_tol (separating); otherwise the contact grazes
-//   and keeps its previous mode, so a resting contact whose impulse vanishes does not flicker.
-inline std::string contact_mode(int d, const double* r, const double* u, double rn_max, double v_tol,
-                                const std::string& previous) {
-  if (r[0] <= 1e-9 * rn_max || r[0] <= 1e-300) return (u[0] > v_tol || previous.empty()) ? "open" : previous;
+//   r_n ≈ 0 (solver round-off): separate when u_n⁺ > v_tol (separating) or when the contact is
+//   new; otherwise the contact grazes and keeps its previous mode, so that a resting contact
+//   whose impulse vanishes does not flicker.
+inline ContactMode contact_mode(int d, const double* r, const double* u, double rn_max, double v_tol,
+                                std::optional<ContactMode> previous) {
+  if (r[0] <= 1e-9 * rn_max || r[0] <= 1e-300)
+    return (u[0] > v_tol || !previous) ? ContactMode::separate : *previous;
   const double ut = d == 2 ? std::abs(u[1]) : std::sqrt(u[1] * u[1] + u[2] * u[2]);
-  return ut > v_tol ? "slip" : "stick";
+  return ut > v_tol ? ContactMode::slip : ContactMode::stick;
 }
 
 // The event of one contact between two time steps, from its mode before (pm) and after (m):
 // impact when it was open and closes approaching faster than zeno_velocity (u_n⁻ < −zeno),
 // stick_to_slip, slip_to_stick, and separation when it opens.
-inline void push_step_event(SimulationResult& res, double t, Index id, const std::string& pm, const std::string& m,
+inline void push_step_event(SimulationResult& res, double t, Index id, ContactMode pm, ContactMode m,
                             double un_minus, double un_plus, double r_n, double mu, double e, double zeno_velocity) {
-  if (pm == "open" && m != "open" && un_minus < -zeno_velocity)
-    res.events.push_back({t, "impact", id, fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e)});
-  else if (pm == "stick" && m == "slip")
-    res.events.push_back({t, "stick_to_slip", id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu)});
-  else if (pm == "slip" && m == "stick")
-    res.events.push_back({t, "slip_to_stick", id, "sliding velocity vanished"});
-  else if (pm != "open" && m == "open")
-    res.events.push_back({t, "separation", id, "r_n reached 0 and the contact separates"});
+  using M = ContactMode;
+  if (pm == M::separate && m != M::separate && un_minus < -zeno_velocity)
+    res.events.push_back({t, EventKind::impact, id,
+                          fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e)});
+  else if (pm == M::stick && m == M::slip)
+    res.events.push_back({t, EventKind::stick_to_slip, id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu)});
+  else if (pm == M::slip && m == M::stick)
+    res.events.push_back({t, EventKind::slip_to_stick, id, "sliding velocity vanished"});
+  else if (pm != M::separate && m == M::separate)
+    res.events.push_back({t, EventKind::separation, id, "r_n reached 0 and the contact separates"});
 }
 
 }  // namespace moreau::detail

@@ -24,39 +24,77 @@ Matrix SimulationResult::v_matrix() const {
   return V;
 }
 
+std::string to_string(Integrator integrator) {
+  return integrator == Integrator::event_driven ? "event" : "timestepping";
+}
+
+std::string to_string(PainlevePolicy policy) {
+  return policy == PainlevePolicy::stop ? "stop" : "tangential_impact";
+}
+
+std::string to_string(SimulationStatus status) {
+  switch (status) {
+    case SimulationStatus::completed: return "completed";
+    case SimulationStatus::painleve: return "painleve";
+    case SimulationStatus::unsupported: return "unsupported";
+    case SimulationStatus::event_limit: return "event_limit";
+    case SimulationStatus::solver_failure: return "solver_failure";
+    case SimulationStatus::no_consistent_mode: return "no_consistent_mode";
+    case SimulationStatus::step_failure: return "step_failure";
+  }
+  return "unknown";
+}
+
+std::string to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::impact: return "impact";
+    case EventKind::contact: return "contact";
+    case EventKind::separation: return "separation";
+    case EventKind::stick_to_slip: return "stick_to_slip";
+    case EventKind::slip_to_stick: return "slip_to_stick";
+    case EventKind::slip_reversal: return "slip_reversal";
+    case EventKind::painleve: return "painleve";
+    case EventKind::zeno: return "zeno";
+    case EventKind::solver_failure: return "solver_failure";
+  }
+  return "unknown";
+}
+
 void validate(const SimulationSettings& s) {
-  MOREAU_REQUIRE(s.integrator == "timestepping" || s.integrator == "event",
-                 "simulation: integrator must be 'timestepping' or 'event', got '{}'", s.integrator);
+  const TimeSteppingSettings& ts = s.time_stepping;
+  const EventDrivenSettings& ed = s.event_driven;
   MOREAU_REQUIRE(std::isfinite(s.t_end) && s.t_end > 0.0, "simulation: t_end = {} s must be > 0",
                  s.t_end);
-  MOREAU_REQUIRE(std::isfinite(s.dt) && s.dt > 0.0, "simulation: dt = {} s must be > 0", s.dt);
-  MOREAU_REQUIRE(s.theta >= 0.0 && s.theta <= 1.0, "simulation: theta = {} must lie in [0, 1]",
-                 s.theta);
-  MOREAU_REQUIRE(s.rtol > 0.0 && s.atol > 0.0, "simulation: rtol = {} and atol = {} must be > 0",
-                 s.rtol, s.atol);
-  MOREAU_REQUIRE(s.max_step > 0.0, "simulation: max_step = {} s must be > 0", s.max_step);
-  MOREAU_REQUIRE(s.contact_tolerance > 0.0 && s.force_tolerance > 0.0,
-                 "simulation: contact_tolerance = {} and force_tolerance = {} must be > 0",
-                 s.contact_tolerance, s.force_tolerance);
-  MOREAU_REQUIRE(s.zeno_velocity >= 0.0, "simulation: zeno_velocity = {} m/s must be ≥ 0",
-                 s.zeno_velocity);
-  MOREAU_REQUIRE(s.baumgarte_alpha >= 0.0 && s.baumgarte_beta >= 0.0,
-                 "simulation: Baumgarte α = {} and β = {} must be ≥ 0", s.baumgarte_alpha,
-                 s.baumgarte_beta);
-  MOREAU_REQUIRE(s.painleve_policy == "tangential_impact" || s.painleve_policy == "stop",
-                 "simulation: painleve_policy must be 'tangential_impact' or 'stop', got '{}'",
-                 s.painleve_policy);
   MOREAU_REQUIRE(s.record_interval >= 0.0, "simulation: record_interval = {} s must be ≥ 0",
                  s.record_interval);
-  MOREAU_REQUIRE(s.solver_tolerance > 0.0 && s.solver_max_iterations > 0,
-                 "simulation: solver tolerance {} and iterations {} must be > 0", s.solver_tolerance,
-                 s.solver_max_iterations);
-  MOREAU_REQUIRE(s.nsgs_relaxation > 0.0 && s.nsgs_relaxation < 2.0,
-                 "simulation: nsgs_relaxation = {} must lie in (0, 2)", s.nsgs_relaxation);
-  MOREAU_REQUIRE(s.separation_steps >= 0, "simulation: separation_steps = {} must be ≥ 0", s.separation_steps);
-  MOREAU_REQUIRE(s.mode_velocity > 0.0, "simulation: mode_velocity = {} m/s must be > 0", s.mode_velocity);
-  MOREAU_REQUIRE(s.projection_tolerance > 0.0, "simulation: projection_tolerance = {} m must be > 0",
-                 s.projection_tolerance);
+  MOREAU_REQUIRE(s.zeno_velocity >= 0.0, "simulation: zeno_velocity = {} m/s must be ≥ 0",
+                 s.zeno_velocity);
+  MOREAU_REQUIRE(s.solver.tolerance > 0.0 && s.solver.max_iterations > 0,
+                 "simulation: solver tolerance {} and iterations {} must be > 0", s.solver.tolerance,
+                 s.solver.max_iterations);
+  MOREAU_REQUIRE(std::isfinite(ts.dt) && ts.dt > 0.0, "simulation: dt = {} s must be > 0", ts.dt);
+  MOREAU_REQUIRE(ts.theta >= 0.0 && ts.theta <= 1.0, "simulation: theta = {} must lie in [0, 1]",
+                 ts.theta);
+  MOREAU_REQUIRE(ts.contacts.nsgs_relaxation > 0.0 && ts.contacts.nsgs_relaxation < 2.0,
+                 "simulation: nsgs_relaxation = {} must lie in (0, 2)", ts.contacts.nsgs_relaxation);
+  MOREAU_REQUIRE(ts.separation_steps >= 0, "simulation: separation_steps = {} must be ≥ 0", ts.separation_steps);
+  MOREAU_REQUIRE(ts.mode_velocity > 0.0, "simulation: mode_velocity = {} m/s must be > 0", ts.mode_velocity);
+  MOREAU_REQUIRE(ts.contacts.projection_tolerance > 0.0, "simulation: projection_tolerance = {} m must be > 0",
+                 ts.contacts.projection_tolerance);
+  MOREAU_REQUIRE(ts.contacts.activation_margin >= 0.0, "simulation: activation_margin = {} m must be ≥ 0",
+                 ts.contacts.activation_margin);
+  MOREAU_REQUIRE(ts.contacts.bilateral_feedback >= 0.0, "simulation: bilateral_feedback = {} must be ≥ 0",
+                 ts.contacts.bilateral_feedback);
+  MOREAU_REQUIRE(ed.rtol > 0.0 && ed.atol > 0.0, "simulation: rtol = {} and atol = {} must be > 0",
+                 ed.rtol, ed.atol);
+  MOREAU_REQUIRE(ed.max_step > 0.0, "simulation: max_step = {} s must be > 0", ed.max_step);
+  MOREAU_REQUIRE(ed.contact_tolerance > 0.0 && ed.force_tolerance > 0.0,
+                 "simulation: contact_tolerance = {} and force_tolerance = {} must be > 0",
+                 ed.contact_tolerance, ed.force_tolerance);
+  MOREAU_REQUIRE(ed.baumgarte_alpha >= 0.0 && ed.baumgarte_beta >= 0.0,
+                 "simulation: Baumgarte α = {} and β = {} must be ≥ 0", ed.baumgarte_alpha,
+                 ed.baumgarte_beta);
+  MOREAU_REQUIRE(ed.max_events > 0, "simulation: max_events = {} must be > 0", ed.max_events);
 }
 
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
@@ -75,7 +113,7 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break.
   if (s0.q.size() == s0.v.size()) s0.validate();
   MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F), "simulation: M or F has a NaN or infinite entry at the initial state");
-  const double allowed = std::max(1e-6, 10.0 * settings.projection_tolerance);
+  const double allowed = std::max(1e-6, 10.0 * settings.time_stepping.contacts.projection_tolerance);
   for (const auto& c : s0.constraints)
     MOREAU_REQUIRE(c.kind == ConstraintKind::bilateral || c.gap >= -allowed,
                    "simulation: the initial state interpenetrates at constraint '{}' (gap {} m < −{} m)",
@@ -83,11 +121,10 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   // impact laws: of the contacts present now, and of every material of a rigid world (contacts
   // that appear later carry one of these)
   check_impact_laws(s0, settings.integrator);
-  for (const std::string& law : system.contact_laws())
-    check_impact_law_name(law, settings.integrator, "a contact material");
+  for (const ImpactLaw law : system.contact_laws()) check_impact_law(law, settings.integrator, "a contact material");
   Stopwatch watch;
   SimulationResult res;
-  if (settings.integrator == "event") res = simulate_event_driven(system, settings, q0, v0, progress);
+  if (settings.integrator == Integrator::event_driven) res = simulate_event_driven(system, settings, q0, v0, progress);
   else res = simulate_time_stepping(system, settings, q0, v0, progress);
   res.wall_time = watch.seconds();
   return res;

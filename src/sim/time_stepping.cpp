@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,19 +12,6 @@
 namespace moreau {
 namespace {
 
-StepContactSettings step_contact_settings(const SimulationSettings& st) {
-  StepContactSettings s;
-  s.activation_margin = st.activation_margin;
-  s.bilateral_feedback = st.bilateral_feedback;
-  s.projection_tolerance = st.projection_tolerance;
-  s.solver = st.solver;
-  s.solver_tolerance = st.solver_tolerance;
-  s.solver_max_iterations = st.solver_max_iterations;
-  s.nsgs_relaxation = st.nsgs_relaxation;
-  s.body_blocks = st.body_blocks;
-  return s;
-}
-
 // Detection at q, then post-stabilization (model/step_contacts.hpp): while the violation exceeds
 // the tolerance, at most four projections q ← q + q̇(q, Δv), each followed by a new detection.
 // Returns the penetration left; the last detection is the one the next step uses.
@@ -32,7 +20,8 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
   double penetration = 0.0;
   for (int outer = 0;; ++outer) {
     const double worst = layer.detect(q, v, t, penetration);
-    if (!st.projection || worst <= st.projection_tolerance || outer == 4) return penetration;
+    if (!st.time_stepping.projection || worst <= st.time_stepping.contacts.projection_tolerance || outer == 4)
+      return penetration;
     q += sys.position_rate(q, layer.projection(q));
     sys.normalize_position(q);
   }
@@ -56,10 +45,10 @@ void step_data(StepContacts& layer, const std::vector<StepContact>& active, doub
 }
 
 void count_failure(SimulationResult& res, const StepSolution& sol, double t, const SimulationSettings& st) {
-  if (sol.converged() || !(sol.residual > 1e3 * st.solver_tolerance)) return;
+  if (sol.converged() || !(sol.residual > 1e3 * st.solver.tolerance)) return;
   ++res.solver_failures;
   if (res.solver_failures <= 20)
-    res.events.push_back({t, "solver_failure", -1,
+    res.events.push_back({t, EventKind::solver_failure, -1,
                           fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
                                       to_string(sol.status), sol.residual)});
 }
@@ -82,9 +71,9 @@ void contact_events(SimulationResult& res, StepContacts& layer, const std::vecto
     u_plus.head(d) = sol.u.segment(d * a, d);
     u_plus[0] -= w[d * a] + compliance[a] * cur.r[0];
     const bool matched = c.previous >= 0;
-    const std::string pm = matched ? layer.history()[c.previous].mode : "open";
-    cur.mode = detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.mode_velocity,
-                                    matched ? pm : std::string());
+    const ContactMode pm = matched ? layer.history()[c.previous].mode : ContactMode::separate;
+    cur.mode = detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.time_stepping.mode_velocity,
+                                    matched ? std::optional<ContactMode>(pm) : std::nullopt);
     detail::push_step_event(res, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu, c.restitution,
                             st.zeno_velocity);
   }
@@ -99,10 +88,10 @@ std::vector<Index> ghosts(SimulationResult& res, StepContacts& layer, double t, 
   std::vector<ContactHistory>& history = layer.history();
   for (size_t i = 0; i < history.size(); ++i) {
     ContactHistory& g = history[i];
-    if (layer.continued(i) || g.mode == "open") continue;
+    if (layer.continued(i) || g.mode == ContactMode::separate) continue;
     if (g.steps_out == 0) g.left_t = t - h;
-    if (++g.steps_out <= st.separation_steps) kept.push_back(static_cast<Index>(i));
-    else res.events.push_back({g.left_t, "separation", g.id, "left the index set"});
+    if (++g.steps_out <= st.time_stepping.separation_steps) kept.push_back(static_cast<Index>(i));
+    else res.events.push_back({g.left_t, EventKind::separation, g.id, "left the index set"});
   }
   return kept;
 }
@@ -126,13 +115,13 @@ void record_contacts(SimulationResult& res, StepContacts& layer, const std::vect
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
                                         const Vector& q0, const Vector& v0, const ProgressCallback& progress) {
-  const std::unique_ptr<StepContacts> layer = sys.step_contacts(step_contact_settings(st));
+  const TimeSteppingSettings& ts = st.time_stepping;
+  const std::unique_ptr<StepContacts> layer = sys.step_contacts(ts.contacts, st.solver);
   SimulationResult res;
   res.system = sys.name();
-  res.integrator = "timestepping";
+  res.integrator = Integrator::time_stepping;
   res.position_names = sys.position_names();
   res.velocity_names = sys.velocity_names();
-  res.force_quantity = "impulse";
   Vector q = q0, v = v0;
   double t = 0.0;
   res.max_penetration = detect_and_project(sys, *layer, q, v, t, st);
@@ -142,17 +131,17 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   double emin = 0.0;
   detail::record_state(res, sys, t, q, v, emin);
   double next_record = st.record_interval;
-  const long nsteps = static_cast<long>(std::ceil(st.t_end / st.dt - 1e-9));
+  const long nsteps = static_cast<long>(std::ceil(st.t_end / ts.dt - 1e-9));
   int last_percent = -1;
   Vector w, compliance, guess;
   for (long k = 0; k < nsteps; ++k) {
-    const double hk = std::min(st.dt, st.t_end - t);
+    const double hk = std::min(ts.dt, st.t_end - t);
     const std::vector<StepContact>& active = layer->build(q, v, t, hk);
     step_data(*layer, active, hk, st, w, compliance, guess);
     const StepSolution sol = layer->solve(w, compliance, guess);
     count_failure(res, sol, t, st);
 
-    q += hk * sys.position_rate(q, (1.0 - st.theta) * v + st.theta * sol.v);
+    q += hk * sys.position_rate(q, (1.0 - ts.theta) * v + ts.theta * sol.v);
     sys.normalize_position(q);
     v = sol.v;
     t = (k + 1 == nsteps) ? st.t_end : t + hk;

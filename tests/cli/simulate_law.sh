@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `moreau simulate` and the contact material's impact law ("law"): an unknown name and a
-# frictionless law on a frictional contact exit 2 with a message naming the contact's law and the
-# value; "poisson" on the frictionless ball runs and its impacts say "law = poisson". The scene
+# `moreau simulate` and the contact material's impact law ("law"): an unknown name (refused by the
+# scene reader, naming the field) and a frictionless law on a frictional contact exit 2 with a
+# message naming the law and the value; "poisson" on the frictionless ball runs and its impacts say "law = poisson". The scene
 # (a disk r = 0.1 m, 1 kg, centre at 0.5 m over a floor, e = 0.8) is written to a temp dir.
 set -u
 MOREAU=$1
@@ -38,7 +38,7 @@ expect_bad() {  # NAME INTEGRATOR WORD...: exit 2, every WORD in the message, no
 }
 
 scene bogus bogus 0.0
-expect_bad bogus event "bogus" "impact law" "ball"
+expect_bad bogus event "bogus" "contact.default.law" "newton"
 scene rough_poisson poisson 0.5
 expect_bad rough_poisson event "poisson" "mu = 0.5" "ball"
 

@@ -71,12 +71,12 @@ TEST(SceneLoad, ExampleContents) {
   ASSERT_EQ(c.size(), 1u);
   EXPECT_NEAR(c[0].gap, 0.0, 1e-15);
   EXPECT_EQ(c[0].material.mu, 0.5);
-  EXPECT_EQ(pencil.integrator.kind, "event");
-  EXPECT_EQ(pencil.t_end, 2.0);
+  EXPECT_EQ(pencil.settings.integrator, Integrator::event_driven);
+  EXPECT_EQ(pencil.settings.t_end, 2.0);
   EXPECT_GE(load_scene(kScenes + "/sphere_pile.json").world->dynamic_body_count(), 200);
   const Scene stack = load_scene(kScenes + "/box_stack.json");
   EXPECT_EQ(stack.world->dynamic_body_count(), 5);
-  EXPECT_EQ(stack.integrator.dt, 1e-3);
+  EXPECT_EQ(stack.settings.time_stepping.dt, 1e-3);
   EXPECT_EQ(detect_contacts(*stack.world, stack.world->initial_positions()).size(), 20u);
 }
 
@@ -87,7 +87,7 @@ TEST(SceneLoad, ParsesFieldsAndPairMaterials) {
   EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("box")).mu, 0.9);
   EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("ground")).mu, 0.3);
   EXPECT_EQ(w.material(w.find_body("ball"), w.find_body("box")).restitution, 0.5);
-  EXPECT_EQ(s.integrator.rtol, 1e-8);
+  EXPECT_EQ(s.settings.event_driven.rtol, 1e-8);
   EXPECT_NEAR(w.body(w.find_body("ball")).inertia(2, 2), 0.5 * 0.01, 1e-15);  // disk ½ m r²
 }
 
@@ -145,6 +145,37 @@ TEST(SceneLoad, RejectsBadDocuments) {
   json dim = ball_scene();
   dim["bodies"][0]["position"] = {0, 1, 0};
   expect_error(dim, "bodies[0].position = [0,1,0]: must be an array of 2 numbers");
+  json law = ball_scene();
+  law["contact"]["default"]["law"] = "bogus";
+  expect_error(law, "contact.default.law = \"bogus\": must be \"newton\", \"poisson\" or \"moreau\"");
+  json theta = ball_scene();
+  theta["integrator"]["theta"] = 2;
+  expect_error(theta, "integrator.theta = 2: must lie in [0, 1]");
+  json events = ball_scene();
+  events["integrator"]["max_events"] = 0;
+  expect_error(events, "integrator.max_events = 0: must be ≥ 1");
+}
+
+// Every key of the integrator object lands in its SimulationSettings field; absent keys keep the
+// defaults of sim/simulation.hpp.
+TEST(SceneLoad, IntegratorKeysFillTheSettings) {
+  json d = ball_scene();
+  d["integrator"] = {{"kind", "timestepping"}, {"dt", 2e-3}, {"relaxation", 1.2}, {"tolerance", 1e-7},
+                     {"max_iterations", 50}, {"solver", "nsgs"}, {"zeno_velocity", 0.01},
+                     {"painleve_policy", "stop"}, {"projection_tolerance", 1e-7}, {"body_blocks", false}};
+  const SimulationSettings st = parse_scene(d).settings;
+  EXPECT_EQ(st.integrator, Integrator::time_stepping);
+  EXPECT_EQ(st.time_stepping.dt, 2e-3);
+  EXPECT_EQ(st.time_stepping.contacts.nsgs_relaxation, 1.2);
+  EXPECT_EQ(st.solver.tolerance, 1e-7);
+  EXPECT_EQ(st.solver.max_iterations, 50);
+  EXPECT_EQ(st.solver.name, "nsgs");
+  EXPECT_EQ(st.zeno_velocity, 0.01);
+  EXPECT_EQ(st.event_driven.painleve_policy, PainlevePolicy::stop);
+  EXPECT_EQ(st.time_stepping.contacts.projection_tolerance, 1e-7);
+  EXPECT_FALSE(st.time_stepping.contacts.body_blocks);
+  EXPECT_EQ(st.time_stepping.theta, 0.5);        // not given: the default
+  EXPECT_EQ(st.event_driven.max_events, 100000);  // not given: the default
 }
 
 TEST(SceneLoad, GalleryByName) {

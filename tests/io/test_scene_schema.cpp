@@ -1,7 +1,8 @@
 // docs/scene.schema.json against the example scenes: every examples/scenes/*.json validates, and
 // the schema refuses what the loader refuses for the keywords it covers (an unknown law, an
-// unknown field). A small validator for the keywords the schema uses ($ref, oneOf, enum, type,
-// minimum, maximum, exclusiveMinimum, minLength, minItems, maxItems, items, required,
+// unknown field), and its "integrator" object is the reader's table (io/integrator_settings.hpp):
+// the same keys, types, bounds, names and defaults. A small validator for the keywords the schema uses ($ref, oneOf, enum, type,
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, minItems, maxItems, items, required,
 // properties, additionalProperties); Debian has no C++ JSON Schema library and python3-jsonschema
 // is not installed.
 #include <gtest/gtest.h>
@@ -11,8 +12,13 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
+
+#include "moreau/io/integrator_settings.hpp"
+#include "moreau/io/vocabulary.hpp"
 
 using json = nlohmann::json;
 
@@ -56,7 +62,7 @@ class Validator {
   void check(const json& v, const json& s, const std::string& path, std::vector<std::string>& e) const {
     static const std::set<std::string> known = {
         "$schema", "$id", "$defs", "title", "description", "$ref", "oneOf", "enum", "type", "minimum", "maximum",
-        "exclusiveMinimum", "minLength", "minItems", "maxItems", "items", "required", "properties",
+        "exclusiveMinimum", "exclusiveMaximum", "minLength", "minItems", "maxItems", "items", "required", "properties",
         "additionalProperties", "default"};
     for (const auto& [k, x] : s.items())
       if (!known.count(k)) throw std::runtime_error("validator does not know keyword " + k + " at " + path);
@@ -90,6 +96,8 @@ class Validator {
       if (s.contains("maximum") && x > s["maximum"].get<double>()) e.push_back(path + ": above maximum");
       if (s.contains("exclusiveMinimum") && x <= s["exclusiveMinimum"].get<double>())
         e.push_back(path + ": not above exclusiveMinimum");
+      if (s.contains("exclusiveMaximum") && x >= s["exclusiveMaximum"].get<double>())
+        e.push_back(path + ": not below exclusiveMaximum");
     }
     if (v.is_string() && s.contains("minLength") && v.get<std::string>().size() < s["minLength"].get<size_t>())
       e.push_back(path + ": too short");
@@ -145,6 +153,8 @@ TEST(SceneSchema, LawIsAnEnum) {
   const Validator val(read_json(kRoot + "/docs/scene.schema.json"));
   json s = read_json(kRoot + "/examples/scenes/bouncing_ball.json");
   ASSERT_FALSE(s.contains("gallery"));
+  const json contact = read_json(kRoot + "/docs/scene.schema.json")["$defs"]["contact"]["properties"];
+  EXPECT_EQ(contact["default"]["properties"]["law"]["enum"], json(moreau::enum_names<moreau::ImpactLaw>()));
   for (const char* law : {"newton", "poisson", "moreau"}) {
     s["contact"]["default"]["law"] = law;
     EXPECT_TRUE(val.errors(s).empty()) << law << "\n" << joined(val.errors(s));
@@ -158,4 +168,45 @@ TEST(SceneSchema, LawIsAnEnum) {
   EXPECT_TRUE(val.errors(s).empty()) << joined(val.errors(s));
   s["bodies"][0]["colour"] = "red";
   EXPECT_FALSE(val.errors(s).empty());
+}
+
+// The "integrator" object of the schema against the reader's table and SimulationSettings'
+// defaults: the same keys; for each, the JSON type of the field (enum fields: the names of the
+// enum), the bounds the reader enforces, and the default of a SimulationSettings{}.
+TEST(SceneSchema, IntegratorObjectIsTheReadersTable) {
+  const json props = read_json(kRoot + "/docs/scene.schema.json")["$defs"]["integrator"]["properties"];
+  const moreau::SimulationSettings defaults;
+  std::set<std::string> table_keys;
+  for (const moreau::IntegratorKey& k : moreau::integrator_keys()) {
+    table_keys.insert(k.key);
+    ASSERT_TRUE(props.contains(k.key)) << k.key << " is read but missing from the schema";
+    const json& p = props[k.key];
+    const json value = moreau::integrator_value(k, defaults);
+    EXPECT_EQ(p.value("default", json()), value) << k.key << ": schema default vs SimulationSettings{}";
+    std::string type;
+    std::visit(
+        [&](auto field) {
+          using T = std::decay_t<decltype(field(std::declval<moreau::SimulationSettings&>()))>;
+          if constexpr (std::is_same_v<T, double>) type = "number";
+          else if constexpr (std::is_same_v<T, int>) type = "integer";
+          else if constexpr (std::is_same_v<T, bool>) type = "boolean";
+          else if constexpr (std::is_same_v<T, std::string>) type = "string";
+          else EXPECT_EQ(p.value("enum", json()), json(moreau::enum_names<T>())) << k.key;
+        },
+        k.field);
+    if (!type.empty()) EXPECT_EQ(p.value("type", ""), type) << k.key;
+    auto bound = [&](const char* closed, const char* open, double b, bool is_open) {
+      if (!std::isfinite(b)) {
+        EXPECT_FALSE(p.contains(closed) || p.contains(open)) << k.key << " has a bound the reader does not check";
+        return;
+      }
+      const char* name = is_open ? open : closed;
+      ASSERT_TRUE(p.contains(name)) << k.key << ": missing " << name;
+      EXPECT_EQ(p[name].get<double>(), b) << k.key << " " << name;
+    };
+    bound("minimum", "exclusiveMinimum", k.low, k.low_open);
+    bound("maximum", "exclusiveMaximum", k.high, k.high_open);
+  }
+  for (const auto& [key, p] : props.items())
+    EXPECT_TRUE(table_keys.count(key)) << key << " is in the schema but the reader does not know it";
 }

@@ -75,7 +75,7 @@ TEST(ContactFrameConvention, GalleryAndScene2DAgree) {
   // impulses: both slide along +x, friction points along −x
   SimulationSettings st;
   st.t_end = 0.002;
-  st.dt = 0.001;
+  st.time_stepping.dt = 0.001;
   EXPECT_LT(first_tangential_impulse(*gallery, st), 0.0);
   EXPECT_LT(first_tangential_impulse(*run.system, run.settings), 0.0);
 }

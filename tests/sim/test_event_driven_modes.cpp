@@ -30,11 +30,11 @@ TEST(EventModes, InitialModeIsTheContactModesSolution) {
     ASSERT_TRUE(an.unique()) << mu;
     const std::string expected = mu < std::tan(alpha) ? "slip" : "stick";
     EXPECT_EQ(to_string(an.solutions.front().contacts.front().mode), expected) << mu;
-    SimulationSettings st{.integrator = "event", .t_end = 0.05};
+    SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.05};
     const auto r = simulate(*sys, st, q0, v0);
-    ASSERT_EQ(r.status, "completed") << r.message;
+    ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
     ASSERT_FALSE(r.contacts.empty());
-    EXPECT_EQ(r.contacts.front().mode, expected) << mu;
+    EXPECT_EQ(to_string(r.contacts.front().mode), expected) << mu;
   }
 }
 
@@ -59,18 +59,18 @@ TEST(EventModes, SlidingBoxStopsAtTheAnalyticTimeOnBothCorners) {
   box.shapes.push_back(b);
   w->add_body(box);
   RigidWorldSystem sys(w, CollisionSettings{.margin = INFINITY}, "box");
-  SimulationSettings st{.integrator = "event", .t_end = 0.4};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.4};
   const auto r = simulate(sys, st);
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   const double t_stop = 1.0 / (0.5 * kG), x_stop = 1.0 / (2 * 0.5 * kG);
   int stops = 0;
   for (const auto& e : r.events) {
-    if (e.kind != "slip_to_stick") continue;
+    if (e.kind != EventKind::slip_to_stick) continue;
     ++stops;
     EXPECT_NEAR(e.t, t_stop, 1e-8);
   }
   EXPECT_EQ(stops, 2);
-  for (const auto& e : r.events) EXPECT_TRUE(e.kind == "slip_to_stick") << e.kind << " at " << e.t;
+  for (const auto& e : r.events) EXPECT_TRUE(e.kind == EventKind::slip_to_stick) << to_string(e.kind) << " at " << e.t;
   EXPECT_NEAR(r.q.back()[0], x_stop, 1e-8);
   EXPECT_NEAR(r.q.back()[1], 0.1, 1e-8);
   EXPECT_LE(r.v.back().cwiseAbs().maxCoeff(), 1e-8);

@@ -39,13 +39,13 @@ struct RodCase3 {
 TEST(EventPainleve, Case3TangentialImpactSticksTheTip) {
   const RodCase3 k;
   auto rod = test::rod_on_floor(k.mu);
-  SimulationSettings st{.integrator = "event", .t_end = 0.05};
-  ASSERT_EQ(st.painleve_policy, "tangential_impact");  // the default
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.05};
+  ASSERT_EQ(st.event_driven.painleve_policy, PainlevePolicy::tangential_impact);  // the default
   const auto r = simulate(*rod, st, k.q0(), k.v0());
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   ASSERT_FALSE(r.events.empty());
   const auto& ev = r.events.front();
-  EXPECT_EQ(ev.kind, "painleve");
+  EXPECT_EQ(ev.kind, EventKind::painleve);
   EXPECT_EQ(ev.contact, 0);
   EXPECT_DOUBLE_EQ(ev.t, 0.0);
   EXPECT_NE(ev.detail.find("case 3"), std::string::npos) << ev.detail;
@@ -66,7 +66,7 @@ TEST(EventPainleve, Case3TangentialImpactSticksTheTip) {
   EXPECT_NEAR(r.v[1][0] + k.ell * k.c * r.v[1][2], 0.0, 1e-9);
   // Then it sticks for the rest of the run.
   ASSERT_FALSE(r.contacts.empty());
-  for (const auto& cr : r.contacts) EXPECT_EQ(cr.mode, "stick") << "t = " << cr.t;
+  for (const auto& cr : r.contacts) EXPECT_EQ(cr.mode, ContactMode::stick) << "t = " << cr.t;
   EXPECT_LT(r.max_penetration, 1e-8);
   EXPECT_LT(r.max_energy_gain, 1e-8);
 }
@@ -76,12 +76,12 @@ TEST(EventPainleve, Case3TangentialImpactSticksTheTip) {
 TEST(EventPainleve, Case3StopPolicyStopsAndNamesTheContact) {
   const RodCase3 k;
   auto rod = test::rod_on_floor(k.mu);
-  SimulationSettings st{.integrator = "event", .t_end = 0.05};
-  st.painleve_policy = "stop";
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.05};
+  st.event_driven.painleve_policy = PainlevePolicy::stop;
   const auto r = simulate(*rod, st, k.q0(), k.v0());
-  EXPECT_EQ(r.status, "painleve");
+  EXPECT_EQ(r.status, SimulationStatus::painleve);
   ASSERT_EQ(r.events.size(), 1u);
-  EXPECT_EQ(r.events[0].kind, "painleve");
+  EXPECT_EQ(r.events[0].kind, EventKind::painleve);
   EXPECT_EQ(r.events[0].contact, 0);
   EXPECT_NE(r.events[0].detail.find("case 3"), std::string::npos);
   EXPECT_LT((r.v.back() - k.v0()).norm(), 1e-15);  // no jump applied
@@ -117,9 +117,9 @@ TEST(EventBaumgarte, ContactOwnAlphaBetaOverrideTheSettings) {
       return k;
     };
     s->add_constraint(c);
-    SimulationSettings st{.integrator = "event", .t_end = 0.5};
+    SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.5};
     const auto r = simulate(*s, st, Vector::Constant(1, r0 + g0), Vector::Zero(1));
-    ASSERT_EQ(r.status, "completed") << r.message;
+    ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
     ASSERT_GT(r.records(), 10);
     for (Index k = 0; k < r.records(); ++k)
       ASSERT_NEAR(r.q[k][0] - r0, drift_exact(g0, cs.ea, cs.eb, r.t[k]), 1e-3 * std::abs(g0))
@@ -143,9 +143,9 @@ TEST(EventBaumgarte, RigidWorldMaterialAlphaBetaAreUsed) {
   ball.shapes.push_back(make_sphere(r0));
   w->add_body(ball);
   RigidWorldSystem sys(w, CollisionSettings{.margin = INFINITY}, "ball");
-  SimulationSettings st{.integrator = "event", .t_end = 0.3};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.3};
   const auto r = simulate(sys, st);
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   for (Index k = 0; k < r.records(); ++k)
     ASSERT_NEAR(r.q[k][1] - r0, drift_exact(g0, 30.0, 30.0, r.t[k]), 1e-3 * std::abs(g0)) << "t = " << r.t[k];
 }

@@ -19,7 +19,7 @@ namespace {
 
 using test::kG;
 
-std::vector<double> times_of(const SimulationResult& r, const std::string& kind) {
+std::vector<double> times_of(const SimulationResult& r, EventKind kind) {
   std::vector<double> t;
   for (const auto& e : r.events)
     if (e.kind == kind) t.push_back(e.t);
@@ -36,13 +36,13 @@ std::vector<double> times_of(const SimulationResult& r, const std::string& kind)
 TEST(EventZeno, BouncingBallRestsOnTheFloorAfterTheAccumulationTime) {
   const double e = 0.8, r0 = 0.1, y0 = 1.0;
   auto ball = test::bouncing_ball(e, r0);
-  SimulationSettings st{.integrator = "event", .t_end = 6.0};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 6.0};
   const auto r = simulate(*ball, st, Vector::Constant(1, y0), Vector::Zero(1));
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   const double t1 = std::sqrt(2.0 * (y0 - r0) / kG), v1 = std::sqrt(2.0 * kG * (y0 - r0));
   const double t_star = t1 + 2.0 * v1 * e / (kG * (1.0 - e));
   // Impact times follow the geometric series (first ten, to the integration tolerance).
-  const auto ti = times_of(r, "impact");
+  const auto ti = times_of(r, EventKind::impact);
   ASSERT_GE(ti.size(), 10u);
   double tk = t1;
   for (std::size_t k = 0; k < 10; ++k) {
@@ -80,10 +80,10 @@ TEST(EventZeno, BouncingBallRestsOnTheFloorAfterTheAccumulationTime) {
 // k = 6 (0.031 m/s), i.e. the 7th impact is plastic and the last one.
 TEST(EventZeno, PlasticRuleEndsTheSequenceAtTheFirstSlowImpact) {
   auto ball = test::bouncing_ball(0.5, 0.1);
-  SimulationSettings st{.integrator = "event", .t_end = 2.0, .zeno_velocity = 0.05};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 2.0, .zeno_velocity = 0.05};
   const auto r = simulate(*ball, st, Vector::Constant(1, 0.3), Vector::Zero(1));
-  ASSERT_EQ(r.status, "completed") << r.message;
-  const auto ti = times_of(r, "impact");
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
+  const auto ti = times_of(r, EventKind::impact);
   ASSERT_EQ(ti.size(), 7u);
   EXPECT_NE(r.events.back().detail.find("zeno rule: plastic"), std::string::npos) << r.events.back().detail;
   EXPECT_NEAR(r.q.back()[0], 0.1, 1e-9);
@@ -108,16 +108,16 @@ TEST(EventZeno, EveryBouncingSequenceEndsAtRestWithoutPenetration) {
     auto ball = test::bouncing_ball(c.e, r0);
     const double v1 = std::sqrt(c.v0 * c.v0 + 2.0 * kG * H), t1 = (c.v0 + v1) / kG;
     const double t_star = t1 + 2.0 * v1 * c.e / (kG * (1.0 - c.e));
-    SimulationSettings st{.integrator = "event", .t_end = t_star + 0.5, .zeno_velocity = c.vz};
+    SimulationSettings st{.integrator = Integrator::event_driven, .t_end = t_star + 0.5, .zeno_velocity = c.vz};
     const auto r = simulate(*ball, st, Vector::Constant(1, c.y0), Vector::Constant(1, c.v0));
     const std::string what = "e = " + std::to_string(c.e) + ", y0 = " + std::to_string(c.y0) +
                              ", v0 = " + std::to_string(c.v0) + ", zeno_velocity = " + std::to_string(c.vz);
-    ASSERT_EQ(r.status, "completed") << what << ": " << r.message;
+    ASSERT_EQ(r.status, SimulationStatus::completed) << what << ": " << r.message;
     EXPECT_LE(r.max_penetration, 1e-6) << what;
     EXPECT_LE(r.max_energy_gain, 1e-8) << what;
     EXPECT_LT(r.events.size(), 400u) << what;
     for (Index k = 0; k < r.records(); ++k) {
-      if (r.t[k] <= t_star + 2.0 * std::sqrt(st.contact_tolerance / kG)) continue;
+      if (r.t[k] <= t_star + 2.0 * std::sqrt(st.event_driven.contact_tolerance / kG)) continue;
       EXPECT_NEAR(r.q[k][0], r0, 1e-6) << what << ", t = " << r.t[k];
       EXPECT_LT(std::abs(r.v[k][0]), 1e-6) << what << ", t = " << r.t[k];
     }
@@ -149,9 +149,9 @@ TEST(EventZeno, RockingBlockFirstImpactHousnerRatioAndRest) {
   block.shapes.push_back(make_box(Vector3(b, hh, 0.1)));
   w->add_body(block);
   RigidWorldSystem sys(w, CollisionSettings{.margin = INFINITY}, "block");
-  SimulationSettings st{.integrator = "event", .t_end = 3.0};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 3.0};
   const auto r = simulate(sys, st);
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
 
   const double R = std::hypot(b, hh), a = std::atan2(b, hh), IO = 4.0 * m * R * R / 3.0;
   auto phidot = [&](double phi) {
@@ -172,9 +172,9 @@ TEST(EventZeno, RockingBlockFirstImpactHousnerRatioAndRest) {
 
   std::vector<const SimulationEvent*> impacts;
   for (const auto& e : r.events)
-    if (e.kind == "impact") impacts.push_back(&e);
+    if (e.kind == EventKind::impact) impacts.push_back(&e);
   ASSERT_GE(impacts.size(), 3u);
-  for (const auto& e : r.events) ASSERT_NE(e.kind, "stick_to_slip") << "the pivot must not slip";
+  for (const auto& e : r.events) ASSERT_NE(e.kind, EventKind::stick_to_slip) << "the pivot must not slip";
   EXPECT_NEAR(impacts[0]->t, t1, 1e-7);
   auto un_minus = [](const SimulationEvent& e) {
     return std::stod(e.detail.substr(e.detail.find("u_n- = ") + 7));
@@ -214,10 +214,10 @@ TEST(EventZeno, TooManyClosedContactsIsAnUnsupportedStatus) {
     };
     s->add_constraint(c);
   }
-  SimulationSettings st{.integrator = "event", .t_end = 0.1};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.1};
   SimulationResult r;
   ASSERT_NO_THROW(r = simulate(*s, st, Vector2::Zero(), Vector2::Zero()));
-  EXPECT_EQ(r.status, "unsupported");
+  EXPECT_EQ(r.status, SimulationStatus::unsupported);
   EXPECT_NE(r.message.find("9 simultaneous closed contacts"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("time-stepping"), std::string::npos) << r.message;
 }

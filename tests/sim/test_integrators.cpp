@@ -12,7 +12,7 @@ namespace {
 
 using test::kG;
 
-std::vector<double> event_times(const SimulationResult& r, const std::string& kind) {
+std::vector<double> event_times(const SimulationResult& r, EventKind kind) {
   std::vector<double> t;
   for (const auto& e : r.events)
     if (e.kind == kind) t.push_back(e.t);
@@ -23,7 +23,7 @@ std::vector<double> event_times(const SimulationResult& r, const std::string& ki
 // evaluated at the first record after each impact (event-driven) or as the largest y between
 // impacts (time stepping).
 std::vector<double> apexes(const SimulationResult& r, bool from_energy) {
-  std::vector<double> ti = event_times(r, "impact");
+  std::vector<double> ti = event_times(r, EventKind::impact);
   std::vector<double> out;
   for (std::size_t k = 0; k < ti.size(); ++k) {
     const double t_next = k + 1 < ti.size() ? ti[k + 1] : 1e300;
@@ -43,9 +43,9 @@ std::vector<double> apexes(const SimulationResult& r, bool from_energy) {
 // law sends it back at e times that, so the n-th apex above the contact height is 0.9·e^{2n}.
 TEST(EventDriven, BouncingBallApexesFollowESquared) {
   auto ball = test::bouncing_ball(0.8);
-  SimulationSettings st{.integrator = "event", .t_end = 2.2};
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 2.2};
   const auto r = simulate(*ball, st, Vector::Constant(1, 1.0), Vector::Zero(1));
-  ASSERT_EQ(r.status, "completed") << r.message;
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   const auto ap = apexes(r, true);
   ASSERT_GE(ap.size(), 3u);
   for (std::size_t n = 0; n < ap.size(); ++n)
@@ -59,7 +59,7 @@ TEST(TimeStepping, BouncingBallApexesWithinOrderDt) {
   // The step that reverses the ball starts up to ½h|u_n| above the floor, so each apex is off by
   // at most (1 − e²)·½h|u_n| plus the previous apex's error scaled by e²: below h·|u_n|.
   for (double dt : {1e-3, 1e-4}) {
-    SimulationSettings st{.integrator = "timestepping", .t_end = 1.8, .dt = dt};
+    SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 1.8, .time_stepping = {.dt = dt}};
     const auto r = simulate(*ball, st, Vector::Constant(1, 1.0), Vector::Zero(1));
     const auto ap = apexes(r, false);
     ASSERT_GE(ap.size(), 2u);
@@ -80,16 +80,16 @@ double slope_displacement(const SimulationResult& r, double alpha) {
 
 TEST(Simulators, BoxOnInclineSlidesOrSticks) {
   const double alpha = M_PI / 6, T = 0.5;
-  for (const std::string integ : {"event", "timestepping"}) {
+  for (const Integrator integ : {Integrator::event_driven, Integrator::time_stepping}) {
     for (double mu : {0.5, 0.7}) {
       auto sys = test::particle_on_incline(alpha, mu);
-      SimulationSettings st{.integrator = integ, .t_end = T, .dt = 1e-3};
+      SimulationSettings st{.integrator = integ, .t_end = T, .time_stepping = {.dt = 1e-3}};
       const auto r = simulate(*sys, st, Vector::Zero(2), Vector::Zero(2));
       const double a = mu < std::tan(alpha) ? kG * (std::sin(alpha) - mu * std::cos(alpha)) : 0.0;
       const double expected = -0.5 * a * T * T;
-      const double tol = integ == "event" ? 1e-8 : 2e-4;
-      EXPECT_NEAR(slope_displacement(r, alpha), expected, tol) << integ << " mu = " << mu;
-      EXPECT_LE(r.max_energy_gain, 1e-6) << integ << " mu = " << mu;
+      const double tol = integ == Integrator::event_driven ? 1e-8 : 2e-4;
+      EXPECT_NEAR(slope_displacement(r, alpha), expected, tol) << to_string(integ) << " mu = " << mu;
+      EXPECT_LE(r.max_energy_gain, 1e-6) << to_string(integ) << " mu = " << mu;
     }
   }
 }
@@ -98,13 +98,13 @@ TEST(Simulators, BoxOnInclineSlidesOrSticks) {
 TEST(Simulators, TimeSteppingConvergesToEventDriven) {
   const double alpha = M_PI / 6;
   auto sys = test::particle_on_incline(alpha, 0.5);
-  SimulationSettings ev{.integrator = "event", .t_end = 0.3};
+  SimulationSettings ev{.integrator = Integrator::event_driven, .t_end = 0.3};
   const double ref = slope_displacement(simulate(*sys, ev, Vector::Zero(2), Vector::Zero(2)), alpha);
   auto ball = test::bouncing_ball(0.8);
   const auto rb = simulate(*ball, ev, Vector::Constant(1, 0.5), Vector::Zero(1));
   double e1 = 1e300, e2 = 1e300;
   for (double dt : {1e-2, 1e-3, 1e-4}) {
-    SimulationSettings ts{.integrator = "timestepping", .t_end = 0.3, .dt = dt};
+    SimulationSettings ts{.integrator = Integrator::time_stepping, .t_end = 0.3, .time_stepping = {.dt = dt}};
     const double d = slope_displacement(simulate(*sys, ts, Vector::Zero(2), Vector::Zero(2)), alpha);
     const double err = std::abs(d - ref);
     EXPECT_LE(err, std::max(1e-10, 0.6 * e1)) << "incline dt = " << dt;
@@ -145,12 +145,12 @@ double pencil_slip_angle(double mu, double th0) {
 TEST(EventDriven, FallingPencilFirstEventIsStickToSlipAtTheConeAngle) {
   const double th0 = 0.01, l = 0.5;
   auto rod = test::rod_on_floor(0.5);
-  SimulationSettings st{.integrator = "event", .t_end = 1.45};  // slip starts near t = 1.36 s
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 1.45};  // slip starts near t = 1.36 s
   Vector q0(3);
   q0 << -l * std::sin(th0), l * std::cos(th0), th0;
   const auto r = simulate(*rod, st, q0, Vector::Zero(3));
   ASSERT_FALSE(r.events.empty());
-  EXPECT_EQ(r.events.front().kind, "stick_to_slip");
+  EXPECT_EQ(r.events.front().kind, EventKind::stick_to_slip);
   const double t_event = r.events.front().t;
   double th = NAN;
   for (Index j = 0; j < r.records(); ++j)
@@ -169,22 +169,22 @@ TEST(Simulators, NewtonsCradleTransmitsMomentum) {
   Vector q0(k), v0 = Vector::Zero(k);
   for (int i = 0; i < k; ++i) q0[i] = i * (2 * r + gap);
   v0[0] = 1.0;
-  for (const std::string integ : {"event", "timestepping"}) {
-    SimulationSettings st{.integrator = integ, .t_end = 0.1, .dt = 1e-4};
+  for (const Integrator integ : {Integrator::event_driven, Integrator::time_stepping}) {
+    SimulationSettings st{.integrator = integ, .t_end = 0.1, .time_stepping = {.dt = 1e-4}};
     const auto res = simulate(*sys, st, q0, v0);
     const Vector& v = res.v.back();
-    const double tol = integ == "event" ? 1e-9 : 1e-6;
-    for (int i = 0; i + 1 < k; ++i) EXPECT_NEAR(v[i], 0.0, tol) << integ << " ball " << i;
-    EXPECT_NEAR(v[k - 1], 1.0, tol) << integ;
-    EXPECT_NEAR(v.sum(), 1.0, 1e-12) << integ;
-    EXPECT_EQ(event_times(res, "impact").size(), 4u) << integ;
-    EXPECT_LE(res.max_energy_gain, 1e-9) << integ;
+    const double tol = integ == Integrator::event_driven ? 1e-9 : 1e-6;
+    for (int i = 0; i + 1 < k; ++i) EXPECT_NEAR(v[i], 0.0, tol) << to_string(integ) << " ball " << i;
+    EXPECT_NEAR(v[k - 1], 1.0, tol) << to_string(integ);
+    EXPECT_NEAR(v.sum(), 1.0, 1e-12) << to_string(integ);
+    EXPECT_EQ(event_times(res, EventKind::impact).size(), 4u) << to_string(integ);
+    EXPECT_LE(res.max_energy_gain, 1e-9) << to_string(integ);
   }
 }
 
 TEST(Simulators, BadSettingsAreRejected) {
   auto ball = test::bouncing_ball(0.5);
-  EXPECT_THROW(simulate(*ball, {.integrator = "rk4"}, Vector::Ones(1), Vector::Zero(1)),
+  EXPECT_THROW(simulate(*ball, {.time_stepping = {.theta = 1.5}}, Vector::Ones(1), Vector::Zero(1)),
                std::invalid_argument);
   EXPECT_THROW(simulate(*ball, {.t_end = -1}, Vector::Ones(1), Vector::Zero(1)), std::invalid_argument);
   EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, NAN), Vector::Zero(1)), std::invalid_argument);

@@ -78,11 +78,11 @@ RigidBody ball(double m, double r, const Vector3& p) {
 // to the solver tolerance's order after 0.4 s.
 TEST(RigidTimeStepping, BodyBlocksAgreeWithTheDensePath) {
   RigidWorldSystem sys(rocking_block(), CollisionSettings{.margin = 0.02}, "rocking_block");
-  SimulationSettings st{.integrator = "timestepping", .t_end = 0.4, .dt = 1e-3};
-  st.solver_tolerance = 1e-12;
-  st.nsgs_relaxation = 1.0;
+  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.4, .time_stepping = {.dt = 1e-3}};
+  st.solver.tolerance = 1e-12;
+  st.time_stepping.contacts.nsgs_relaxation = 1.0;
   const SimulationResult a = simulate(sys, st);
-  st.body_blocks = false;
+  st.time_stepping.contacts.body_blocks = false;
   const SimulationResult b = simulate(sys, st);
   ASSERT_EQ(a.steps, b.steps);
   EXPECT_EQ(a.solver_failures, 0);
@@ -90,7 +90,7 @@ TEST(RigidTimeStepping, BodyBlocksAgreeWithTheDensePath) {
   EXPECT_LE((a.v.back() - b.v.back()).cwiseAbs().maxCoeff(), 1e-7);
   // the block rocked: its other corner hit the floor
   int impacts = 0;
-  for (const auto& e : a.events) impacts += e.kind == "impact";
+  for (const auto& e : a.events) impacts += e.kind == EventKind::impact;
   EXPECT_GE(impacts, 1);
 }
 
@@ -101,19 +101,19 @@ TEST(RigidTimeStepping, BodyBlocksAgreeWithTheDensePath) {
 // 1.5 ms at h = 2.5e-4).
 TEST(RigidTimeStepping, FallingPencilEventsMatchTheEventDrivenRun) {
   RigidWorldSystem ed_sys(pencil(0.01, 0.5), CollisionSettings{.margin = INFINITY}, "pencil");
-  SimulationSettings se{.integrator = "event", .t_end = 1.45};
+  SimulationSettings se{.integrator = Integrator::event_driven, .t_end = 1.45};
   const SimulationResult ed = simulate(ed_sys, se);
   double t_slip_ed = NAN;
   for (const auto& e : ed.events)
-    if (e.kind == "stick_to_slip" && std::isnan(t_slip_ed)) t_slip_ed = e.t;
+    if (e.kind == EventKind::stick_to_slip && std::isnan(t_slip_ed)) t_slip_ed = e.t;
   ASSERT_FALSE(std::isnan(t_slip_ed));
   for (const double h : {1e-3, 2.5e-4}) {
     RigidWorldSystem ts_sys(pencil(0.01, 0.5), CollisionSettings{.margin = 0.02}, "pencil");
-    SimulationSettings st{.integrator = "timestepping", .t_end = 1.7, .dt = h};
+    SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 1.7, .time_stepping = {.dt = h}};
     st.record_interval = 0.01;
     const SimulationResult ts = simulate(ts_sys, st);
     std::vector<std::string> kinds;
-    for (const auto& e : ts.events) kinds.push_back(e.kind);
+    for (const auto& e : ts.events) kinds.push_back(to_string(e.kind));
     ASSERT_EQ(kinds.size(), 3u) << "h = " << h << ", events: " << fmt::format("{}", fmt::join(kinds, ", "));
     EXPECT_EQ(kinds[0], "stick_to_slip");
     EXPECT_NEAR(ts.events[0].t, t_slip_ed, h == 1e-3 ? 5e-3 : 1.5e-3) << "h = " << h;
@@ -130,9 +130,9 @@ TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
   auto w = test::world_with_floor(3, mat);
   w->add_body(ball(2.0, 0.1, Vector3(0, 0, 0.1)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "soft_ball");
-  SimulationSettings st{.integrator = "timestepping", .t_end = 0.05, .dt = 1e-3};
-  st.projection = false;
-  st.activation_margin = 1e-3;
+  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
+  st.time_stepping.projection = false;
+  st.time_stepping.contacts.activation_margin = 1e-3;
   const SimulationResult r = simulate(sys, st);
   EXPECT_NEAR(r.v.back()[2], -1e-4 * 2.0 * kG, 1e-9);
 }
@@ -140,11 +140,11 @@ TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
 // Time stepping applies Newton's restitution only: other impact laws are refused up front.
 TEST(RigidTimeStepping, OtherImpactLawsAreRefused) {
   ContactMaterial mat;
-  mat.law = "poisson";
+  mat.law = ImpactLaw::poisson;
   auto w = test::world_with_floor(3, mat);
   w->add_body(ball(1.0, 0.1, Vector3(0, 0, 1.0)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "ball");
-  SimulationSettings st{.integrator = "timestepping", .t_end = 0.1};
+  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.1};
   try {
     simulate(sys, st);
     FAIL() << "expected an error";

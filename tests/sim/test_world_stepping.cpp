@@ -31,8 +31,8 @@ TEST(TimeSteppingWorld, BoxStackStaysAtRest) {
     w->add_body(b);
   }
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "box_stack");
-  SimulationSettings st{.integrator = "timestepping", .t_end = 0.2, .dt = 1e-3};
-  st.solver_tolerance = 1e-9;
+  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.2, .time_stepping = {.dt = 1e-3}};
+  st.solver.tolerance = 1e-9;
   const auto r = simulate(sys, st);
   ASSERT_GT(r.records(), 2);
   const Vector3 p0 = r.q.front().segment<3>(4 * 7), p1 = r.q.back().segment<3>(4 * 7);

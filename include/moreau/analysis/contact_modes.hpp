@@ -36,14 +36,11 @@
 #include "moreau/common/status.hpp"
 #include "moreau/common/types.hpp"
 #include "moreau/model/contact_state.hpp"
+#include "moreau/model/vocabulary.hpp"
 #include "moreau/problems/lcp.hpp"
 
 namespace moreau {
 
-// Mode of one unilateral contact: open (separate), sticking or slipping.
-enum class ContactMode { separate, stick, slip };
-// Name of a mode ("separate", "stick", "slip").
-std::string to_string(ContactMode mode);
 
 // Settings of the contact-mode enumeration (tolerances).
 struct ContactModeSettings {

@@ -15,30 +15,9 @@
 
 #include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/model/rigid/rigid_world.hpp"
+#include "moreau/sim/simulation.hpp"
 
 namespace moreau {
-
-// The "integrator" object. Field names match sim/simulation.hpp's SimulationSettings where they
-// exist; values not given keep these defaults.
-struct SceneIntegrator {
-  std::string kind = "timestepping";   // "timestepping" | "event"
-  double dt = 1e-3;                    // s, time step (timestepping)
-  double theta = 0.5;                  // θ ∈ [0, 1] (timestepping)
-  double tolerance = 1e-10;            // solver tolerance (timestepping), > 0
-  std::string solver = "auto";         // frictional contact solver name
-  int max_iterations = 2000;           // solver iterations, ≥ 1
-  bool projection = true;              // position projection after each step
-  double relaxation = 1.7;             // over-relaxation ω ∈ (0, 2) of body-block NSGS (timestepping)
-  double activation_margin = 1e-6;     // m
-  double rtol = 1e-10;                 // event-driven relative tolerance, > 0
-  double atol = 1e-12;                 // event-driven absolute tolerance, > 0
-  double max_step = 1e-2;              // s, event-driven largest smooth step
-  std::string painleve_policy = "tangential_impact";  // event-driven: "tangential_impact"|"stop"
-  double baumgarte_alpha = 10.0;       // 1/s (event-driven drift stabilization), ≥ 0
-  double baumgarte_beta = 10.0;        // 1/s, ≥ 0
-  // Fields present in the file (so that a consumer can tell defaults from explicit values).
-  std::vector<std::string> given;
-};
 
 // The "output" object.
 struct SceneOutput {
@@ -60,16 +39,12 @@ struct Scene {
   // make_gallery_system(name, params) builds the system; not called here).
   std::string gallery;
   nlohmann::json gallery_params = nlohmann::json::object();
-  SceneIntegrator integrator;
-  double t_end = 1.0;               // s, > 0
+  // The "integrator" object (io/integrator_settings.hpp) and "t_end" (s, > 0).
+  SimulationSettings settings;
   SceneOutput output;
 
   bool is_gallery() const { return !gallery.empty(); }
 };
-
-// Parses and validates an "integrator" object alone (Python's moreau.simulate(system,
-// integrator={...}) names its settings as a scene does); `path` prefixes the messages.
-SceneIntegrator parse_scene_integrator(const nlohmann::json& integrator, const std::string& path = "integrator");
 
 // Parses and validates a scene. `source` names the file in error messages.
 Scene parse_scene(const nlohmann::json& document, const std::string& source = "scene");

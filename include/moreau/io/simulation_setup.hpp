@@ -17,13 +17,10 @@ struct SceneRun {
   bool plot = true;
 };
 
-// The simulation settings of an "integrator" object: `integrator` ("" = the object's kind) and
-// t_end (> 0, finite) as given; `every` > 1 records every k-th time step.
-SimulationSettings simulation_settings(const SceneIntegrator& integrator, const std::string& kind, double t_end,
-                                       int every = 1);
-
-// Builds the system of a scene and the simulation settings; `integrator` and `t_end` override the
-// scene's values when non-empty / not NaN (a given t_end must be finite and > 0).
+// Builds the system of a scene and the simulation settings (the scene's, read by
+// io/integrator_settings.hpp); `integrator` (a name: "timestepping" or "event") and `t_end`
+// override the scene's values when non-empty / not NaN (a given t_end must be finite and > 0);
+// the output's `every` > 1 records every k-th time step.
 SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end);
 
 }  // namespace moreau

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "moreau/common/types.hpp"
+#include "moreau/model/vocabulary.hpp"
 
 namespace moreau {
 
@@ -24,8 +25,8 @@ struct ContactConstraint {
   ConstraintKind kind = ConstraintKind::unilateral;
   double mu = 0.0;                                     // Coulomb coefficient, 0 = frictionless
   double restitution = 0.0;                            // normal restitution e ∈ [0, 1]
-  std::string law = "newton";                          // impact law: newton, poisson, moreau
-                                                       // (checked by sim/impact_law.hpp)
+  ImpactLaw law = ImpactLaw::newton;                   // impact law (its rules:
+                                                       // sim/impact_law.hpp)
   double gap = 0.0;                                    // h(q), m (0 for an active contact)
   Vector normal;                                       // ∇h(q), n
   Matrix tangent;                                      // H_t(q), n×(d−1)

@@ -42,10 +42,11 @@ class LagrangianSystem {
 
   // The contact layer of Moreau–Jean steps (model/step_contacts.hpp): dense W unless overridden
   // (rigid worlds: body blocks unless settings.body_blocks is false).
-  virtual std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings) const;
-  // Impact law names of contacts that may appear later than the initial state (a rigid world's
+  virtual std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
+                                                       const ContactSolverSettings& solver) const;
+  // Impact laws of contacts that may appear later than the initial state (a rigid world's
   // materials); none unless overridden.
-  virtual std::vector<std::string> contact_laws() const { return {}; }
+  virtual std::vector<ImpactLaw> contact_laws() const { return {}; }
 
   // Optional initial state (gallery systems carry one).
   Vector initial_q;

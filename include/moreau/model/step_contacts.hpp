@@ -16,19 +16,25 @@
 #include <vector>
 
 #include "moreau/model/contact_state.hpp"
+#include "moreau/model/vocabulary.hpp"
 #include "moreau/problems/friction_contact.hpp"
 
 namespace moreau {
 
-// The settings of a step's contact layer that the stepper hands down (from SimulationSettings).
+// The frictional-contact solver of the steps (and of the impacts) of a simulation: a name of the
+// solvers/fc registry and its budget, counted in iterations.
+struct ContactSolverSettings {
+  std::string name = "auto";     // registry name; "auto" = choose_friction_contact_solver
+  double tolerance = 1e-10;      // on friction_contact_residual
+  int max_iterations = 2000;     // iterations of the solver (sweeps for NSGS)
+};
+
+// The settings of a step's contact layer (a part of sim's TimeSteppingSettings).
 struct StepContactSettings {
   double activation_margin = 1e-6;     // m, I_k = {g + ½h u_n ≤ margin}
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
-  double projection_tolerance = 1e-8;  // m
-  std::string solver = "auto";         // registry name (the body-block fallback)
-  double solver_tolerance = 1e-10;
-  int solver_max_iterations = 2000;
-  double nsgs_relaxation = 1.7;        // body blocks only
+  double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
+  double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)
   bool body_blocks = true;             // false: the dense layer for every system
 };
 
@@ -44,7 +50,7 @@ struct StepContact {
 // the index set for steps_out ≤ separation_steps steps, left at left_t).
 struct ContactHistory {
   Index id = -1;
-  std::string mode;                // open, stick, slip
+  ContactMode mode = ContactMode::separate;  // after the step that left this entry
   Vector3 r = Vector3::Zero();     // impulse in its contact frame, normal first, N·s
   int steps_out = 0;
   double left_t = 0.0;             // s

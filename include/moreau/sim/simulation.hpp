@@ -1,7 +1,8 @@
 #pragma once
 // The simulators of a LagrangianSystem (docs/simulation.md):
-//   - "timestepping": Moreau–Jean θ-method at the velocity level (time_stepping.hpp),
-//   - "event": event-driven hybrid integration of the automaton of digest 000 §A (event_driven.hpp).
+//   - Integrator::time_stepping: Moreau–Jean θ-method at the velocity level (time_stepping.hpp),
+//   - Integrator::event_driven: hybrid integration of the automaton of digest 000 §A
+//     (event_driven.hpp).
 // Both return a SimulationResult (trajectory, per-contact records, events, summary), which
 // recorder.hpp writes to disk. The library never prints: progress is reported through a callback.
 #include <functional>
@@ -10,57 +11,100 @@
 
 #include "moreau/common/types.hpp"
 #include "moreau/model/lagrangian_system.hpp"
+#include "moreau/model/step_contacts.hpp"
+#include "moreau/model/vocabulary.hpp"
 
 namespace moreau {
 
-// Settings of simulate(): integrator, final time, and each integrator's parameters.
-struct SimulationSettings {
-  std::string integrator = "timestepping";  // "timestepping" or "event"
-  double t_end = 1.0;                       // s, final time (start is 0)
+// The two simulators.
+enum class Integrator {
+  time_stepping,  // Moreau–Jean θ-method at the velocity level (time_stepping.hpp)
+  event_driven,   // hybrid integration with exact mode transitions (event_driven.hpp)
+};
 
-  // --- Moreau–Jean time stepping ---
-  double dt = 1e-3;                  // s, step h
-  double theta = 0.5;                // θ ∈ [0, 1] of q_{k+1} = q_k + h((1−θ)v_k + θ v_{k+1})
-  double activation_margin = 1e-6;   // m, a unilateral constraint enters the step when g + h/2·u_n ≤ margin
-  bool projection = true;            // post-stabilization of penetrations (and bilateral drift)
-  double projection_tolerance = 1e-8;  // m, penetration left after the projection
-  double bilateral_feedback = 0.2;   // velocity-level Baumgarte of joints: u_b⁺ = −κ h_b/h
-  std::string solver = "auto";       // frictional-contact solver (solvers/fc registry name)
-  double solver_tolerance = 1e-10;   // on friction_contact_residual
-  int solver_max_iterations = 2000;
-  // Rigid worlds (RigidWorldSystem): solve each step in body blocks with body-block NSGS and the
-  // registry `solver` as fallback (RigidWorldSystem::step_contacts); false: the dense path of any
-  // LagrangianSystem (model/step_contacts.hpp), condensed problem solved by `solver`.
-  bool body_blocks = true;
-  double nsgs_relaxation = 1.7;      // ω ∈ (0, 2) of body-block NSGS (1 = plain Gauss–Seidel),
-                                     // used after 20 plain sweeps of a step (slow steps only)
-  double mode_velocity = 1e-6;       // m/s: a step's contact slips when ‖u_t⁺‖ exceeds it and
-                                     // separates when r_n = 0 and u_n⁺ exceeds it
-  int separation_steps = 3;          // a closed contact out of the index set for at most this
-                                     // many steps that comes back is not reported separated
+// What the event-driven integrator does at a Painlevé case 3 (no consistent contact mode).
+enum class PainlevePolicy {
+  tangential_impact,  // the contact sticks by a velocity-level impulse with e = 0, then on
+  stop,               // the run ends with status painleve
+};
 
-  // --- event-driven ---
+// How a run ended.
+enum class SimulationStatus {
+  completed,           // t_end reached
+  painleve,            // Painlevé paradox under policy stop (or the tangential impact failed)
+  unsupported,         // more simultaneous closed contacts than the mode enumeration handles
+  event_limit,         // EventDrivenSettings::max_events events
+  solver_failure,      // an impact or mode problem could not be solved
+  no_consistent_mode,  // no consistent contact mode and no Painlevé case identified
+  step_failure,        // the event-driven step size fell below its floor
+};
+
+// What happened at a SimulationEvent.
+enum class EventKind {
+  impact,          // a closing contact hit (time stepping: u_n⁻ < −zeno_velocity)
+  contact,         // a contact closed without impact (event-driven, Zeno rule or grazing)
+  separation,      // a closed contact opened
+  stick_to_slip,   // |r_t| reached μ r_n
+  slip_to_stick,   // the sliding velocity vanished
+  slip_reversal,   // the sliding velocity changed direction through zero
+  painleve,        // a Painlevé case (inconsistency or indeterminacy) at a contact
+  zeno,            // an accumulation of impacts ended by the Zeno rule
+  solver_failure,  // a time step's contact solve stopped above its tolerance
+};
+
+// "timestepping", "event" (the names of the scene's integrator.kind).
+std::string to_string(Integrator integrator);
+// "tangential_impact", "stop".
+std::string to_string(PainlevePolicy policy);
+// "completed", "painleve", "unsupported", "event_limit", "solver_failure", "no_consistent_mode",
+// "step_failure".
+std::string to_string(SimulationStatus status);
+// "impact", "contact", "separation", "stick_to_slip", "slip_to_stick", "slip_reversal",
+// "painleve", "zeno", "solver_failure".
+std::string to_string(EventKind kind);
+
+// The settings of the Moreau–Jean time stepping (time_stepping.hpp).
+struct TimeSteppingSettings {
+  double dt = 1e-3;              // s, step h
+  double theta = 0.5;            // θ ∈ [0, 1] of q_{k+1} = q_k + h((1−θ)v_k + θ v_{k+1})
+  bool projection = true;        // post-stabilization of penetrations (and bilateral drift)
+  double mode_velocity = 1e-6;   // m/s: a step's contact slips when ‖u_t⁺‖ exceeds it and
+                                 // separates when r_n = 0 and u_n⁺ exceeds it
+  int separation_steps = 3;      // a closed contact out of the index set for at most this many
+                                 // steps that comes back is not reported separated
+  StepContactSettings contacts;  // index set margin, projection tolerance, joint feedback, NSGS
+};
+
+// The settings of the event-driven integrator (event_driven.hpp).
+struct EventDrivenSettings {
   double rtol = 1e-10;               // relative tolerance of the Dormand–Prince 5(4) steps
   double atol = 1e-12;               // absolute tolerance (m, m/s)
   double max_step = 1e-2;            // s, largest smooth step (so that no double root is missed)
   double contact_tolerance = 1e-9;   // m and m/s: a contact is closed when |g| and |u_n| are below
   double force_tolerance = 1e-9;     // N, slack of the mode consistency tests
-  double zeno_velocity = 1e-4;       // m/s: impacts slower than this are plastic (e := 0)
   double baumgarte_alpha = 10.0;     // 1/s, acceleration-level stabilization g̈ + 2αġ + β²g = 0
   double baumgarte_beta = 10.0;      // 1/s (a constraint's own α, β > 0 take precedence)
-  std::string painleve_policy = "tangential_impact";  // Painlevé case 3: "tangential_impact"
-                                                      // (sticking impulse, e = 0) or "stop"
-  int max_events = 100000;
-
-  // --- recording ---
-  double record_interval = 0.0;  // s; 0 records every step (and every event)
+  PainlevePolicy painleve_policy = PainlevePolicy::tangential_impact;  // at Painlevé case 3
+  int max_events = 100000;           // the run ends with status event_limit beyond this
 };
 
-// One entry of events.csv. kind ∈ {impact, contact, separation, stick_to_slip, slip_to_stick,
-// slip_reversal, painleve, zeno, solver_failure}.
+// Settings of simulate(): the integrator, what both integrators share, and each one's own part.
+// io/scene_settings.hpp reads them from a scene's "integrator" object (one key per field).
+struct SimulationSettings {
+  Integrator integrator = Integrator::time_stepping;
+  double t_end = 1.0;            // s, final time (start is 0)
+  double record_interval = 0.0;  // s; 0 records every step (and every event)
+  double zeno_velocity = 1e-4;   // m/s: impacts slower than this are plastic (e := 0) and, in
+                                 // time stepping, not reported as impact events
+  ContactSolverSettings solver;  // frictional-contact solver of the steps and of the impacts
+  TimeSteppingSettings time_stepping;
+  EventDrivenSettings event_driven;
+};
+
+// One entry of events.csv.
 struct SimulationEvent {
   double t = 0.0;         // s
-  std::string kind;
+  EventKind kind = EventKind::impact;
   Index contact = -1;     // constraint index, −1 = none
   std::string detail;     // human-readable: velocities, forces, Painlevé case …
 };
@@ -72,17 +116,16 @@ struct ContactRecord {
   double gap = 0.0;    // m
   double r_n = 0.0;    // normal force (event-driven, N) or impulse (time stepping, N·s)
   Vector r_t;          // d−1 tangential components, same unit as r_n
-  std::string mode;    // stick, slip, free (event), active (time stepping), bilateral
+  ContactMode mode = ContactMode::separate;
 };
 
 // A simulation's trajectory, contacts, events, energies and status.
 struct SimulationResult {
-  std::string system;
-  std::string integrator;          // "timestepping" or "event"
-  std::string status = "completed";  // completed, painleve, unsupported, event_limit,
-                                     // solver_failure, no_consistent_mode, step_failure
-  std::string message;
-  std::string force_quantity;      // "impulse" (N·s) or "force" (N)
+  std::string system;              // LagrangianSystem::name()
+  Integrator integrator = Integrator::time_stepping;  // contact quantities are impulses (N·s)
+                                   // in time stepping, forces (N) in event-driven runs
+  SimulationStatus status = SimulationStatus::completed;
+  std::string message;             // why the run ended early, or what went wrong on the way
   int dimension = 2;
   std::vector<std::string> position_names, velocity_names, contact_names;
 
@@ -116,7 +159,7 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
                           const Vector& q0 = Vector(), const Vector& v0 = Vector(),
                           const ProgressCallback& progress = {});
 
-// Checks settings (t_end > 0, dt > 0, θ ∈ [0,1], tolerances > 0, known names).
+// Checks settings (t_end > 0, dt > 0, θ ∈ [0,1], tolerances > 0).
 void validate(const SimulationSettings& settings);
 
 }  // namespace moreau

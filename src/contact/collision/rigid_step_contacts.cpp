@@ -144,14 +144,15 @@ class ContactMatcher {
 
 class BodyBlockStepContacts final : public StepContacts {
  public:
-  BodyBlockStepContacts(const RigidWorldSystem& system, const StepContactSettings& settings)
-      : world_(system.world()), cs_(system.settings()), st_(settings), blocks_(world_) {
+  BodyBlockStepContacts(const RigidWorldSystem& system, const StepContactSettings& settings,
+                        const ContactSolverSettings& solver)
+      : world_(system.world()), cs_(system.settings()), st_(settings), solver_(solver.name), blocks_(world_) {
     cs_.with_names = false;
     dimension_ = world_.dimension();
-    fcs_.tolerance = st_.solver_tolerance;
-    fcs_.max_iterations = st_.solver_max_iterations;
-    ns_.tolerance = st_.solver_tolerance;
-    ns_.max_iterations = st_.solver_max_iterations;
+    fcs_.tolerance = solver.tolerance;
+    fcs_.max_iterations = solver.max_iterations;
+    ns_.tolerance = solver.tolerance;
+    ns_.max_iterations = solver.max_iterations;
     ns_.relaxation = st_.nsgs_relaxation;
     ns_.relaxation_after = kPlainSweeps;
   }
@@ -219,6 +220,7 @@ class BodyBlockStepContacts final : public StepContacts {
   const RigidWorld& world_;
   CollisionSettings cs_;
   StepContactSettings st_;
+  std::string solver_;  // registry name of the fallback
   BodyBlocks blocks_;
   FrictionContactSettings fcs_;
   BodyBlockNsgsSettings ns_;
@@ -356,9 +358,9 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
     // rarely does better, and an unbounded registry solve would dominate the run
     FrictionContactSettings fallback = fcs_;
     fallback.time_limit = std::max(1e-2, 2.0 * sol.seconds);
-    const FrictionContactResult alt = solve_friction_contact(prob_.condensed(), st_.solver, fallback, sol.r);
+    const FrictionContactResult alt = solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
     if (alt.residual < sol.residual) {
-      BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), st_.solver_tolerance);
+      BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), fcs_.tolerance);
       e.solver = "body_block_nsgs+" + alt.solver;
       e.status = alt.status;
       e.iterations = sol.iterations + alt.iterations;
@@ -371,13 +373,14 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
 
 }  // namespace
 
-std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(const StepContactSettings& settings) const {
-  if (!settings.body_blocks) return LagrangianSystem::step_contacts(settings);
-  return std::make_unique<BodyBlockStepContacts>(*this, settings);
+std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(const StepContactSettings& settings,
+                                                             const ContactSolverSettings& solver) const {
+  if (!settings.body_blocks) return LagrangianSystem::step_contacts(settings, solver);
+  return std::make_unique<BodyBlockStepContacts>(*this, settings, solver);
 }
 
-std::vector<std::string> RigidWorldSystem::contact_laws() const {
-  std::vector<std::string> laws;
+std::vector<ImpactLaw> RigidWorldSystem::contact_laws() const {
+  std::vector<ImpactLaw> laws;
   for (const ContactMaterial& mat : world_->materials()) laws.push_back(mat.law);
   return laws;
 }

@@ -14,7 +14,6 @@ void ContactMaterial::validate(const std::string& where) const {
   MOREAU_REQUIRE(std::isfinite(gamma) && gamma >= 0.0, "{}.gamma = {}: must be ≥ 0", where, gamma);
   MOREAU_REQUIRE(std::isfinite(alpha) && alpha >= 0.0, "{}.alpha = {}: must be ≥ 0", where, alpha);
   MOREAU_REQUIRE(std::isfinite(beta) && beta >= 0.0, "{}.beta = {}: must be ≥ 0", where, beta);
-  MOREAU_REQUIRE(!law.empty(), "{}.law: must not be empty", where);
 }
 
 Vector BodyPairRows::apply(const Vector& v) const {

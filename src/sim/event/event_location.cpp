@@ -68,14 +68,14 @@ std::vector<Root> roots_of(const ContactState& s, const Modes& modes, const std:
     const auto& c = s.constraints[i];
     if (c.kind == ConstraintKind::bilateral) continue;
     switch (modes[i].mode) {
-      case Mode::free:
+      case ContactMode::separate:
         roots.push_back({armed[i] ? RootKind::closing : RootKind::apex, i});
         break;
-      case Mode::stick:
+      case ContactMode::stick:
         roots.push_back({RootKind::normal_force, i});
         if (c.mu > 0.0) roots.push_back({RootKind::stick_cone, i});
         break;
-      case Mode::slip:
+      case ContactMode::slip:
         roots.push_back({RootKind::normal_force, i});
         if (c.mu > 0.0 && modes[i].s.size() > 0) roots.push_back({RootKind::slip_velocity, i});
         break;

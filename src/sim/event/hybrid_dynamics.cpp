@@ -9,15 +9,11 @@
 
 namespace moreau::event {
 
-const char* mode_name(Mode m) {
-  return m == Mode::free ? "free" : (m == Mode::stick ? "stick" : "slip");
-}
-
 double baumgarte_alpha(const ContactConstraint& c, const SimulationSettings& st) {
-  return c.baumgarte_alpha > 0.0 ? c.baumgarte_alpha : st.baumgarte_alpha;
+  return c.baumgarte_alpha > 0.0 ? c.baumgarte_alpha : st.event_driven.baumgarte_alpha;
 }
 double baumgarte_beta(const ContactConstraint& c, const SimulationSettings& st) {
-  return c.baumgarte_beta > 0.0 ? c.baumgarte_beta : st.baumgarte_beta;
+  return c.baumgarte_beta > 0.0 ? c.baumgarte_beta : st.event_driven.baumgarte_beta;
 }
 
 namespace {
@@ -49,18 +45,18 @@ ModeRows mode_rows(const ContactState& s, const Vector& v, const Modes& modes,
     out.un[i] = c.normal.dot(v);
     out.ut.col(i) = c.tangent.transpose() * v;
     const bool bil = c.kind == ConstraintKind::bilateral;
-    const Mode md = bil ? Mode::stick : modes[i].mode;
-    if (md == Mode::free) continue;
+    const ContactMode md = bil ? ContactMode::stick : modes[i].mode;
+    if (md == ContactMode::separate) continue;
     const double al = baumgarte_alpha(c, st), be = baumgarte_beta(c, st);
     const double bn = c.normal_bias + 2.0 * al * out.un[i] + be * be * c.gap;
     r.C.push_back(c.normal);
-    if (!bil && md == Mode::slip && c.mu > 0.0 && modes[i].s.size() == d - 1)
+    if (!bil && md == ContactMode::slip && c.mu > 0.0 && modes[i].s.size() == d - 1)
       r.G.push_back(c.normal - c.mu * c.tangent * modes[i].s);
     else
       r.G.push_back(c.normal);
     r.bias.push_back(bn);
     r.rows.push_back({i, -1});
-    if (!bil && md == Mode::stick && c.mu > 0.0) {
+    if (!bil && md == ContactMode::stick && c.mu > 0.0) {
       for (int j = 0; j < d - 1; ++j) {
         r.C.push_back(c.tangent.col(j));
         r.G.push_back(c.tangent.col(j));
@@ -84,7 +80,7 @@ void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRo
     if (row.comp >= 0) out.lambda_t(row.comp, row.c) = lam[j];
     else out.lambda_n[row.c] = lam[j];
     if (row.comp < 0 && s.constraints[row.c].kind == ConstraintKind::unilateral &&
-        modes[row.c].mode == Mode::slip && S(j, j) < out.S_min_diag) {
+        modes[row.c].mode == ContactMode::slip && S(j, j) < out.S_min_diag) {
       out.S_min_diag = S(j, j);
       out.S_min_index = row.c;
     }
@@ -92,7 +88,7 @@ void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRo
   for (Index j = 0; j < k; ++j) {
     const auto& row = r.rows[j];
     const auto& c = s.constraints[row.c];
-    if (row.comp < 0 && c.kind == ConstraintKind::unilateral && modes[row.c].mode == Mode::slip &&
+    if (row.comp < 0 && c.kind == ConstraintKind::unilateral && modes[row.c].mode == ContactMode::slip &&
         c.mu > 0.0 && modes[row.c].s.size() == d - 1)
       out.lambda_t.col(row.c) = -c.mu * out.lambda_n[row.c] * modes[row.c].s;
   }

@@ -8,17 +8,12 @@
 
 namespace moreau::event {
 
-enum class Mode { free, stick, slip };
-
 // Mode of one unilateral constraint; s is the unit slip direction (d−1) of λ_t = −μ λ_n s.
 struct HybridMode {
-  Mode mode = Mode::free;
+  ContactMode mode = ContactMode::separate;
   Vector s;
 };
 using Modes = std::vector<HybridMode>;
-
-// "free", "stick", "slip" (the vocabulary of ContactRecord::mode and of the events' details).
-const char* mode_name(Mode m);
 
 // Accelerations and multipliers of the smooth dynamics in one mode:
 //   S λ = Cᵀ M⁻¹ F − b,   S = Cᵀ M⁻¹ G,   a = M⁻¹ (G λ − F),
@@ -39,7 +34,7 @@ struct Dynamics {
 
 // Baumgarte α, β of one constraint (1/s): the constraint's own (ContactConstraint::baumgarte_alpha,
 // baumgarte_beta, e.g. a scene's contact material "alpha"/"beta") when > 0, else the run's
-// settings (SimulationSettings::baumgarte_alpha/beta), each separately.
+// settings (EventDrivenSettings::baumgarte_alpha/beta), each separately.
 double baumgarte_alpha(const ContactConstraint& c, const SimulationSettings& st);
 double baumgarte_beta(const ContactConstraint& c, const SimulationSettings& st);
 

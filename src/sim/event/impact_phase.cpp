@@ -5,9 +5,8 @@
 #include <fmt/format.h>
 
 #include "moreau/common/error.hpp"
-#include "moreau/impact/impact_laws.hpp"
-#include "moreau/sim/impact_law.hpp"
 #include "moreau/model/velocity_level.hpp"
+#include "moreau/sim/impact_law.hpp"
 
 namespace moreau::event {
 
@@ -34,43 +33,22 @@ ImpactSet impact_set(const ImpactContext& ctx, const ContactState& s, const Vect
   return set;
 }
 
-// Post-impact velocity and normal impulses of one law.
-struct ImpactJump {
-  Vector v_post;  // n, q̇⁺
-  Vector pn;      // |U|, normal impulses, N·s
-};
-
-// newton: u_n⁺ = −e u_n⁻ per contact (e := 0 below zeno_velocity) with Coulomb friction and joints.
-ImpactJump newton_impact(const ImpactContext& ctx, const ContactState& s, const Vector& v, ImpactSet& set,
-                         SimulationResult& res) {
-  const int d = s.dimension;
-  const Index nu = static_cast<Index>(set.in.unilateral.size());
-  set.in.w_unilateral = Vector::Zero(d * nu);
-  set.in.w_bilateral = Vector::Zero(static_cast<Index>(set.in.bilateral.size()));
-  for (Index a = 0; a < nu; ++a) {
-    const auto& c = s.constraints[set.in.unilateral[a]];
-    const bool plastic = set.unm[a] > -ctx.st.zeno_velocity;
-    set.in.w_unilateral[d * a] = (plastic ? 0.0 : c.restitution) * std::min(set.unm[a], 0.0);
-  }
-  const MassSolver mass(s.M);
-  const VelocityLevelSolution sol = solve_velocity_level(s, mass, v, set.in, ctx.st.solver, ctx.fcs);
-  if (!sol.report.converged() && sol.report.residual > 1e3 * ctx.st.solver_tolerance) ++res.solver_failures;
-  ImpactJump j{sol.v, Vector::Zero(nu)};
-  for (Index a = 0; a < nu; ++a) j.pn[a] = sol.r[d * a];
-  return j;
+// Zeno rule: the restitution of closed contact a is set to 0 when the impact is plastic for it,
+// per contact for a law that says so (u_n⁻ slower than zeno_velocity), else for every contact
+// when the fastest approach is slower (laws that couple the contacts' e through W_nn give a
+// closed contact that does not approach an impulse, so its e matters).
+std::vector<bool> plastic_contacts(const ImpactContext& ctx, const ImpactLawRule& rule, const ImpactSet& set) {
+  const double fastest = -*std::min_element(set.unm.begin(), set.unm.end());
+  std::vector<bool> plastic(set.unm.size());
+  for (size_t a = 0; a < set.unm.size(); ++a)
+    plastic[a] = rule.plastic_per_contact ? set.unm[a] > -ctx.st.zeno_velocity : fastest < ctx.st.zeno_velocity;
+  return plastic;
 }
 
-// Zeno rule for a whole poisson/moreau impact: these laws give a closed contact that does not
-// approach (u_n⁻ ≥ 0) an impulse through the coupling W_nn, so its e matters; the impact is
-// plastic (every e := 0) only when its fastest approach is slower than zeno_velocity.
-bool plastic_impact(const ImpactContext& ctx, const std::vector<double>& unm) {
-  return -*std::min_element(unm.begin(), unm.end()) < ctx.st.zeno_velocity;
-}
-
-// poisson / moreau on the closed contacts only (the impact laws take every constraint of the
-// state as active); no bilateral rows and μ = 0 here (check_impact_laws at the start).
-bool law_impact(const ImpactContext& ctx, const std::string& law, double t, const ContactState& s,
-                const Vector& v, const ImpactSet& set, ImpactJump& j, std::string& failure) {
+// The state an impact law sees: the closed contacts (restitution 0 where plastic) and the joints,
+// in the order of the system's constraints.
+ContactState closed_state(const ContactState& s, const Vector& v, double t, const ImpactSet& set,
+                          const std::vector<bool>& plastic) {
   ContactState sub;
   sub.dimension = s.dimension;
   sub.t = t;
@@ -78,20 +56,16 @@ bool law_impact(const ImpactContext& ctx, const std::string& law, double t, cons
   sub.v = v;
   sub.M = s.M;
   sub.F = s.F;
-  const bool plastic = plastic_impact(ctx, set.unm);
-  for (Index i : set.in.unilateral) {
+  size_t a = 0;
+  for (Index i = 0; i < s.size(); ++i) {
     ContactConstraint c = s.constraints[i];
-    if (plastic) c.restitution = 0.0;
+    if (c.kind == ConstraintKind::unilateral) {
+      if (a == set.in.unilateral.size() || set.in.unilateral[a] != i) continue;
+      if (plastic[a++]) c.restitution = 0.0;
+    }
     sub.constraints.push_back(std::move(c));
   }
-  const ImpactResult ir = law == "poisson" ? poisson_impact(sub) : moreau_impact(sub);
-  if (ir.status != ImpactStatus::resolved && ir.status != ImpactStatus::no_impact) {
-    failure = fmt::format("impact law '{}' at t = {} s: {} ({})", law, t, to_string(ir.status), ir.message);
-    return false;
-  }
-  j.v_post = ir.v_post;
-  j.pn = ir.normal_impulse;
-  return true;
+  return sub;
 }
 
 }  // namespace
@@ -99,23 +73,27 @@ bool law_impact(const ImpactContext& ctx, const std::string& law, double t, cons
 bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v, std::vector<bool>& impacted,
                    SimulationResult& res, std::string& failure) {
   const ContactState s = ctx.sys.contact_state(q, v, t);
-  ImpactSet set = impact_set(ctx, s, v);
+  const ImpactSet set = impact_set(ctx, s, v);
   if (!set.approaching) return false;
-  const std::string law = common_impact_law(s, set.in.unilateral, t);
-  ImpactJump j;
-  if (law == "newton") j = newton_impact(ctx, s, v, set, res);
-  else if (!law_impact(ctx, law, t, s, v, set, j, failure)) return false;
+  const ImpactLaw law = common_impact_law(s, set.in.unilateral, t);
+  const ImpactLawRule& rule = impact_law_rule(law);
+  const std::vector<bool> plastic = plastic_contacts(ctx, rule, set);
+  const ImpactJump j = rule.apply(closed_state(s, v, t, set, plastic), v, ctx.st.solver);
+  if (!j.ok) {
+    failure = fmt::format("impact law '{}' at t = {} s: {}", to_string(law), t, j.failure);
+    return false;
+  }
+  if (j.solver_failed) ++res.solver_failures;
   for (std::size_t a = 0; a < set.unm.size(); ++a) {
     if (set.unm[a] >= -ctx.tol_v) continue;
     const Index i = set.in.unilateral[a];
     const auto& c = s.constraints[i];
-    const bool plastic = law == "newton" ? set.unm[a] > -ctx.st.zeno_velocity : plastic_impact(ctx, set.unm);
     impacted[i] = true;
     res.events.push_back(
-        {t, "impact", i,
+        {t, EventKind::impact, i,
          fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}", set.unm[a],
-                     c.normal.dot(j.v_post), plastic ? 0.0 : c.restitution, plastic ? " (zeno rule: plastic)" : "",
-                     j.pn[static_cast<Index>(a)], law)});
+                     c.normal.dot(j.v_post), plastic[a] ? 0.0 : c.restitution,
+                     plastic[a] ? " (zeno rule: plastic)" : "", j.pn[static_cast<Index>(a)], to_string(law))});
   }
   v = j.v_post;
   return true;
@@ -150,12 +128,12 @@ bool tangential_impact(const ImpactContext& ctx, double t, const Vector& q, Vect
   in.w_unilateral = Vector::Zero(d * static_cast<Index>(in.unilateral.size()));
   in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
   const MassSolver mass(s.M);
-  const VelocityLevelSolution sol = solve_velocity_level(sx, mass, v, in, ctx.st.solver, ctx.fcs);
+  const VelocityLevelSolution sol = solve_velocity_level(sx, mass, v, in, ctx.st.solver.name, ctx.fcs);
   const Vector P = sol.p.tail(d);
   const Vector ut = ci.tangent.transpose() * v;
   const double pt = P.tail(d - 1).norm();
   if (!all_finite(sol.v) || !all_finite(P) || (!in.unilateral.empty() && !sol.report.converged() &&
-                                                sol.report.residual > 1e3 * ctx.st.solver_tolerance)) {
+                                                sol.report.residual > 1e3 * ctx.st.solver.tolerance)) {
     detail = "the velocity-level problem was not solved";
     return false;
   }

@@ -13,18 +13,14 @@ namespace moreau::event {
 struct ImpactContext {
   const LagrangianSystem& sys;
   const SimulationSettings& st;
-  FrictionContactSettings fcs{};  // solver_tolerance, solver_max_iterations
+  FrictionContactSettings fcs{};  // solver.tolerance, solver.max_iterations
   double eps_g = 0, tol_v = 0;    // contact tolerances: closed when g ≤ 10ε, approaching when u_n < −tol_v
 };
 
 // Impacts on every closed contact when one of them approaches, by the law the closed contacts
-// share (impact_law.hpp; checked at the start, a mix in one impact is refused):
-//   newton:  the velocity-level problem (velocity_level.hpp) with w_n = e·min(u_n⁻, 0), Coulomb
-//            friction and joints (= impact::frictional_impact with e_t = 0);
-//   poisson: impact::poisson_impact on the closed contacts (digest 003 §2, two LCPs);
-//   moreau:  impact::moreau_impact on the closed contacts (digest 003 §2 (43), LCP in the
-//            kinetic metric with E = diag(e_i)).
-// Impacts slower than zeno_velocity are plastic (e := 0) for every law. Returns true if an
+// share, applied through its row of the impact-law table (sim/impact_law.hpp; checked at the
+// start, a mix in one impact is refused). Impacts slower than zeno_velocity are plastic (e := 0)
+// for every law, per contact or per impact as the row says. Returns true if an
 // impact was applied (v := v⁺, impacted[i] set and an "impact" event per approaching contact);
 // a law that fails (not converged, singular) sets `failure` and returns false.
 bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v, std::vector<bool>& impacted,

@@ -16,28 +16,28 @@ std::vector<Modes> candidates(const ModeSelection& ctx, const ClosedContacts& cc
     const ModeExclusion& ex = (*cc.excl)[i];
     const Vector ut = cc.probe.ut.col(i);
     if (ctx.mu[i] == 0.0) {
-      if (ex.allows(Mode::slip, Vector())) cand[k].push_back({Mode::slip, Vector()});
+      if (ex.allows(ContactMode::slip, Vector())) cand[k].push_back({ContactMode::slip, Vector()});
     } else if (cc.sliding[k]) {
-      if (ex.allows(Mode::slip, Vector(ut / ut.norm()))) cand[k].push_back({Mode::slip, ut / ut.norm()});
+      if (ex.allows(ContactMode::slip, Vector(ut / ut.norm()))) cand[k].push_back({ContactMode::slip, ut / ut.norm()});
     } else {
-      if (ex.allows(Mode::stick, Vector())) cand[k].push_back({Mode::stick, Vector()});
+      if (ex.allows(ContactMode::stick, Vector())) cand[k].push_back({ContactMode::stick, Vector()});
       if (d == 2) {
         for (double sg : {1.0, -1.0}) {
           Vector sd(1);
           sd[0] = sg;
-          if (ex.allows(Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
+          if (ex.allows(ContactMode::slip, sd)) cand[k].push_back({ContactMode::slip, sd});
         }
       } else {
         Modes trial = cc.base;
-        trial[i] = {Mode::stick, Vector()};
+        trial[i] = {ContactMode::stick, Vector()};
         const Dynamics dt0 = ctx.dynamics(cc.t, cc.q, cc.v, trial);
         Vector sd = -dt0.lambda_t.col(i);
         if (sd.norm() < 1e-300) sd = Vector::Unit(d - 1, 0);
         sd.normalize();
-        if (ex.allows(Mode::slip, sd)) cand[k].push_back({Mode::slip, sd});
+        if (ex.allows(ContactMode::slip, sd)) cand[k].push_back({ContactMode::slip, sd});
       }
     }
-    if (ex.allows(Mode::free, Vector())) cand[k].push_back({Mode::free, Vector()});
+    if (ex.allows(ContactMode::separate, Vector())) cand[k].push_back({ContactMode::separate, Vector()});
   }
   return cand;
 }

@@ -9,9 +9,9 @@
 
 namespace moreau::event {
 
-bool ModeExclusion::allows(Mode mode, const Vector& s) const {
-  if (mode == Mode::stick) return !stick;
-  if (mode == Mode::slip) {
+bool ModeExclusion::allows(ContactMode mode, const Vector& s) const {
+  if (mode == ContactMode::stick) return !stick;
+  if (mode == ContactMode::slip) {
     if (any_slip) return false;
     if (slip.size() == s.size() && s.size() > 0 && slip.dot(s) > 0.5) return false;
   }
@@ -76,18 +76,18 @@ std::vector<Modes> alternatives(const ModeSelection& ctx, const ClosedContacts& 
     const ContactModeEntry& e = sol.contacts[k];
     Modes opts;
     if (e.mode == ContactMode::separate) {
-      opts.push_back({Mode::free, Vector()});
+      opts.push_back({ContactMode::separate, Vector()});
     } else {
       if (ctx.mu[i] == 0.0) {
-        opts.push_back({Mode::slip, Vector()});
+        opts.push_back({ContactMode::slip, Vector()});
       } else if (e.mode == ContactMode::stick) {
-        opts.push_back({Mode::stick, Vector()});
+        opts.push_back({ContactMode::stick, Vector()});
         const double lt = e.lambda_t.norm();
-        if (lt > 0.0 && lt >= ctx.mu[i] * e.lambda_n - tb) opts.push_back({Mode::slip, -e.lambda_t / lt});
+        if (lt > 0.0 && lt >= ctx.mu[i] * e.lambda_n - tb) opts.push_back({ContactMode::slip, -e.lambda_t / lt});
       } else {
-        opts.push_back({Mode::slip, e.direction});
+        opts.push_back({ContactMode::slip, e.direction});
       }
-      if (e.lambda_n <= tb) opts.push_back({Mode::free, Vector()});
+      if (e.lambda_n <= tb) opts.push_back({ContactMode::separate, Vector()});
     }
     for (const auto& o : opts)
       if ((*cc.excl)[i].allows(o.mode, o.s)) alt[k].push_back(o);
@@ -145,13 +145,13 @@ void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc, const s
     const Index i = cc.C[k];
     if (!cc.sliding[k]) continue;
     const Vector ut = cc.probe.ut.col(i);
-    const HybridMode slip{Mode::slip, ut / ut.norm()};
+    const HybridMode slip{ContactMode::slip, ut / ut.norm()};
     if (!(*cc.excl)[i].allows(slip.mode, slip.s)) continue;
     bool slip_ok = false, free_ok = false;
     Modes free_choice;
     for (const auto& cm : found) {
-      if (cm[i].mode == Mode::slip) slip_ok = true;
-      if (cm[i].mode == Mode::free) { free_ok = true; free_choice = cm; }
+      if (cm[i].mode == ContactMode::slip) slip_ok = true;
+      if (cm[i].mode == ContactMode::separate) { free_ok = true; free_choice = cm; }
     }
     if (!(slip_ok && free_ok)) continue;
     Modes trial = cc.base;
@@ -174,7 +174,7 @@ void painleve_case_3(const ModeSelection& ctx, const ClosedContacts& cc, ModeCho
   Modes trial = cc.base;
   for (std::size_t k = 0; k < cc.C.size(); ++k) {
     const Vector ut = cc.probe.ut.col(cc.C[k]);
-    if (cc.sliding[k]) trial[cc.C[k]] = {Mode::slip, ut / ut.norm()};
+    if (cc.sliding[k]) trial[cc.C[k]] = {ContactMode::slip, ut / ut.norm()};
   }
   const Dynamics dy = ctx.dynamics(cc.t, cc.q, cc.v, trial);
   out.painleve = fmt::format("case 3 (inconsistency) at contact {}: alpha = {:.6g} < 0, beta = {:.6g} > 0; "
@@ -194,9 +194,9 @@ bool consistent(const ModeSelection& ctx, const ClosedContacts& cc, const Modes&
   for (std::size_t k = 0; ok && k < cc.C.size(); ++k) {
     const Index i = cc.C[k];
     const auto& md = trial[i];
-    if (md.mode == Mode::free) {
+    if (md.mode == ContactMode::separate) {
       ok = dy.an[i] >= -1e-8 * std::max(1.0, dy.a.cwiseAbs().maxCoeff());
-    } else if (md.mode == Mode::stick) {
+    } else if (md.mode == ContactMode::stick) {
       ok = dy.lambda_n[i] >= -tol_f * sc && dy.lambda_t.col(i).norm() <= ctx.mu[i] * dy.lambda_n[i] + tol_f * sc;
     } else {
       ok = dy.lambda_n[i] >= -tol_f * sc;
@@ -220,7 +220,7 @@ ModeChoice choose_modes(const ModeSelection& ctx, double t, const Vector& q, con
   int best_score = -1;
   for (const auto& trial : found) {
     int score = 0;
-    for (Index i : cc.C) score += trial[i].mode == Mode::stick ? 100 : (trial[i].mode == Mode::slip ? 1 : 0);
+    for (Index i : cc.C) score += trial[i].mode == ContactMode::stick ? 100 : (trial[i].mode == ContactMode::slip ? 1 : 0);
     if (score > best_score) { best_score = score; out.modes = trial; out.ok = true; }
   }
   painleve_case_4(ctx, cc, found, out);

@@ -18,7 +18,7 @@ struct ModeExclusion {
   bool any_slip = false;  // every slip (λ_n → 0 fired: the contact leaves)
   Vector slip;            // non-empty: slip in this direction (σ·u_t → 0 fired: no slip that way)
 
-  bool allows(Mode mode, const Vector& s) const;
+  bool allows(ContactMode mode, const Vector& s) const;
 };
 using ModeExclusions = std::vector<ModeExclusion>;  // one per constraint
 

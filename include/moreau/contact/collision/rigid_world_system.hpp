@@ -44,8 +44,9 @@ class RigidWorldSystem : public LagrangianSystem {
   }
   double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
   // Body blocks (src/contact/collision/rigid_step_contacts.cpp) unless settings.body_blocks is false.
-  std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings) const override;
-  std::vector<std::string> contact_laws() const override;  // the law of every material
+  std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
+                                                       const ContactSolverSettings& solver) const override;
+  std::vector<ImpactLaw> contact_laws() const override;  // the law of every material
 
   const RigidWorld& world() const { return *world_; }
   const CollisionSettings& settings() const { return settings_; }

@@ -18,6 +18,7 @@
 
 #include "moreau/model/rigid/joint.hpp"
 #include "moreau/model/rigid/rigid_body.hpp"
+#include "moreau/model/vocabulary.hpp"
 
 namespace moreau {
 
@@ -25,7 +26,7 @@ namespace moreau {
 struct ContactMaterial {
   double mu = 0.0;                 // Coulomb friction coefficient, ≥ 0
   double restitution = 0.0;        // normal restitution e ∈ [0, 1]
-  std::string law = "newton";      // impact law name: "newton", "poisson", ... (free text checked by sim)
+  ImpactLaw law = ImpactLaw::newton;  // impact law (its rules: sim/impact_law.hpp)
   double gamma = 0.0;              // velocity-level softening γ ≥ 0 (0 ≤ ġ + γλ ⊥ λ ≥ 0)
   double alpha = 0.0;              // Baumgarte α ≥ 0 (g̈ + 2α ġ + β² g)
   double beta = 0.0;               // Baumgarte β ≥ 0

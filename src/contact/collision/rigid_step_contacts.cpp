@@ -354,10 +354,11 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
   const Index nj_rows = world_.joint_row_count();
   BodyBlockSolution sol = solve_body_block_nsgs(prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns_);
   if (!sol.converged() && nc > 0 && prob_.bilateral.empty()) {
-    // the fallback gets at most twice the NSGS time (and 10 ms): on large dynamic piles it
-    // rarely does better, and an unbounded registry solve would dominate the run
+    // the fallback gets as many iterations as the NSGS sweeps it follows (a work budget, so that
+    // a step's result never depends on the machine's load): on large dynamic piles it rarely
+    // does better, and an unbounded registry solve would dominate the run
     FrictionContactSettings fallback = fcs_;
-    fallback.time_limit = std::max(1e-2, 2.0 * sol.seconds);
+    fallback.max_iterations = std::max(1, std::min(fcs_.max_iterations, sol.iterations / 10));
     const FrictionContactResult alt = solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
     if (alt.residual < sol.residual) {
       BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), fcs_.tolerance);

@@ -25,9 +25,10 @@ struct StepContactSettings {
   double activation_margin = 1e-6;     // m, I_k = {g + ½h u_n ≤ margin}
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
   double projection_tolerance = 1e-8;  // m
-  std::string solver = "auto";         // registry name (the body-block fallback)
-  double solver_tolerance = 1e-10;
-  int solver_max_iterations = 2000;
+  // Registry name of the contact solver (body blocks: the fallback of body-block NSGS).
+  std::string solver = "auto";
+  double solver_tolerance = 1e-10;     // residual tolerance of the contact solver
+  int solver_max_iterations = 2000;    // iteration cap of the contact solver
   double nsgs_relaxation = 1.7;        // body blocks only
   bool body_blocks = true;             // false: the dense layer for every system
 };
@@ -37,16 +38,19 @@ struct StepContact {
   Index id = -1;            // index into StepContacts::names()
   Index previous = -1;      // the entry of history() it continues, −1 when it is new
   double un_minus = 0.0;    // u_n(v_k), m/s
+  // μ, e and the softening γ (m/(N·s)) of the constraint.
+  // @{
   double mu = 0.0, restitution = 0.0, gamma = 0.0;
+  // @}
 };
 
 // What a step leaves for the next one, per contact that was active (or is a ghost: closed, out of
 // the index set for steps_out ≤ separation_steps steps, left at left_t).
 struct ContactHistory {
-  Index id = -1;
+  Index id = -1;                   // index into StepContacts::names()
   std::string mode;                // open, stick, slip
   Vector3 r = Vector3::Zero();     // impulse in its contact frame, normal first, N·s
-  int steps_out = 0;
+  int steps_out = 0;               // steps since it left the index set (0 while active)
   double left_t = 0.0;             // s
 };
 
@@ -105,20 +109,26 @@ class StepContacts {
   // history ← current() followed by the ghosts (entries of history()), in the layer's order.
   virtual void advance(const std::vector<Index>& ghosts) = 0;
 
-  int dimension() const { return dimension_; }  // 2 or 3, known after detect()
+  // d, 2 or 3, known after detect().
+  int dimension() const { return dimension_; }
+  // Whether build() found a warm start (the last step's r) for any contact.
   bool warm() const { return warm_; }
+  // One entry per contact of the step built last, in build()'s order (r, mode set by the stepper).
   std::vector<ContactHistory>& current() { return current_; }
+  // What the previous step left: its contacts, then the ghosts kept by advance().
   std::vector<ContactHistory>& history() { return history_; }
   // Entry i of history() is continued by a contact of the step built last.
   bool continued(size_t i) const { return continued_[i]; }
+  // The identity of every contact seen so far, by id (StepContact::id, ContactHistory::id).
   const std::vector<std::string>& names() const { return names_; }
 
  protected:
-  int dimension_ = 3;
-  bool warm_ = false;
-  std::vector<ContactHistory> current_, history_;
-  std::vector<bool> continued_;
-  std::vector<std::string> names_;
+  int dimension_ = 3;                               // dimension()
+  bool warm_ = false;                               // warm()
+  // current()
+  std::vector<ContactHistory> current_, history_;  // history()
+  std::vector<bool> continued_;                     // continued(i), one per history() entry
+  std::vector<std::string> names_;                  // names()
 };
 
 }  // namespace moreau

@@ -62,9 +62,9 @@ struct Prop1Report {
 
 // Result of all_sticking: status, lists and witness (see the fields).
 struct AllStickingResult {
-  AllStickingStatus status = AllStickingStatus::no_acceleration_solution;
+  AllStickingStatus status = AllStickingStatus::no_acceleration_solution;  // which case holds
   std::vector<Index> constraints;       // constraint indices considered (bilateral + closed)
-  Prop1Report prop1;
+  Prop1Report prop1;                    // Prop 1 tests on the equality rows J_eq
   // Witness (valid when status ≠ no_acceleration_solution):
   Vector qddot;                         // n
   Vector lambda_n;                      // one per considered constraint, N
@@ -79,7 +79,7 @@ struct AllStickingResult {
                                         // (a_n ≥ 0; they cannot stay closed AND sticking)
   std::vector<Index> at_cone_edge;      // constraint indices with zero friction margin
   double min_margin = 0;                // min_i (μ_i λ_n,i − ‖λ_t,i‖) of the witness, N
-  std::string message;
+  std::string message;                  // one sentence saying what the status means here
 };
 
 // Solves the all-sticking problem of `state` (algorithm above); the status says which case holds.
@@ -91,7 +91,7 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
 struct KktSolution {
   Vector qddot;   // n
   Vector lambda;  // d·m, stacked per constraint [λ_n, λ_t…]
-  Matrix null_basis;
+  Matrix null_basis;  // d·m × k, multiplier rows of the KKT null space (λ + null_basis·y)
 };
 // The direct KKT solution above for the given constraint indices (into the ContactState).
 KktSolution all_sticking_kkt(const ContactState& state, const std::vector<Index>& constraints);

@@ -55,9 +55,9 @@ struct ContactModeSettings {
 // One active constraint of a mode solution: its mode, sliding direction and multipliers.
 struct ContactModeEntry {
   Index constraint = 0;        // index in ContactState::constraints
-  ContactMode mode = ContactMode::stick;
+  ContactMode mode = ContactMode::stick;  // separate, stick or slip in this solution
   bool already_sliding = false;  // v_t ≠ 0 at the state
-  bool bilateral = false;
+  bool bilateral = false;        // a bilateral constraint (always held; mode stick)
   Vector direction;            // d−1: unit direction of the sliding velocity (already sliding) or of
                                // a_t (stick → slip); empty for stick / separate
   double lambda_n = 0;         // N
@@ -81,9 +81,11 @@ struct ContactModeAnalysis {
   Lcp lcp;                               // 2D: the mode LCP that was enumerated (empty in 3D)
   std::vector<std::string> lcp_variables;  // 2D: name of each LCP variable ("lambda_n[3]", "beta+[3]", …)
   bool multipliers_unique = true;        // false: some motion admits several normal-force vectors
-  std::string message;
+  std::string message;                   // why there is no solution, or what was approximated
 
+  // Exactly one consistent mode assignment (a well-posed state).
   bool unique() const { return solutions.size() == 1; }
+  // At least one consistent mode assignment.
   bool exists() const { return !solutions.empty(); }
 };
 

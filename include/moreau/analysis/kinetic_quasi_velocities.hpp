@@ -46,6 +46,7 @@ struct KineticQuasiVelocities {
   // Index of each column of W in the ContactState it came from (identity for the matrix overload).
   std::vector<Index> constraint_index;
 
+  // m + p, the number of constraints (columns of W).
   Index size() const { return W.cols(); }
   // v = Ξ M q̇ (n). Throws on a wrong size.
   Vector to_quasi(const Vector& qdot) const;

@@ -46,7 +46,7 @@ struct PainleveResult {
   double beta = 0;                  // m/s², β above
   int sigma = 1;                    // sliding direction ±1
   double mu = 0;                    // friction coefficient used
-  PainleveCase kind = PainleveCase::degenerate;
+  PainleveCase kind = PainleveCase::degenerate;  // the case of the table above
   double lambda_n = 0;              // β/α when slip is consistent (slip, indeterminate), else 0, N
   double free_normal_acceleration = 0;  // a_n at λ_n = 0, = −β, m/s²
   double mu_critical = 0;           // μ_c for this σ (+inf when none)
@@ -72,7 +72,7 @@ double critical_friction(const Matrix& M, const Vector& w_n, const Vector& w_t, 
 struct ScalarMinimum {
   double x = 0;       // argmin
   double value = 0;   // f(x) (+inf if f is +inf on the whole grid)
-  int evaluations = 0;
+  int evaluations = 0;  // number of calls of f (grid and refinement)
 };
 // Minimum of f over [lo, hi]: grid of `grid` + 1 points, golden-section refinement (above).
 ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo, double hi,
@@ -109,9 +109,9 @@ SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Ma
 // Matrix-class tests of D and the explicit sufficient bounds of 003 Props 12–14.
 struct SlidingLcpClassification {
   bool p_matrix = false;              // exact (all principal minors > 0): unique solution ∀ b
-  double min_principal_minor = 0;
+  double min_principal_minor = 0;     // the smallest principal minor of D
   bool positive_definite = false;     // xᵀDx > 0 (symmetric part)
-  double min_symmetric_eigenvalue = 0;
+  double min_symmetric_eigenvalue = 0;  // λ_min of the symmetric part (D + Dᵀ)/2
   bool copositive = false;            // exact
   bool strictly_copositive = false;   // existence ∀ b (Cottle–Pang–Stone)
   // P12 (p = 1): μ_c = 1/|c|, c = n_qᵀH_T/ρ; +inf when c = 0; NaN when p ≠ 1.
@@ -119,13 +119,15 @@ struct SlidingLcpClassification {
   // P13 (P symmetric, P = εA with ε = 1): D(ε) = G + εP ≻ 0 for ε ∈ (−ε₋, ε₊) with
   // ε₊ = 1/λ_max(−G^{-½}PG^{-½}) (+inf if ≤ 0). Applicable only if P is symmetric; margin ε₊ − 1.
   bool p13_applicable = false;
-  double p13_epsilon_star = 0;
-  double p13_margin = 0;
+  double p13_epsilon_star = 0;        // ε₊ (NaN when not applicable)
+  double p13_margin = 0;              // ε₊ − 1 (> 0: D = G + P ≻ 0), NaN when not applicable
   // P14: ‖n_qᵀH_T‖·(Σ μ_i²ξ_i²/ρ_i²)^{½} < 1/‖G⁻¹‖ ⇒ D ≻ 0. Both Frobenius (the paper's ‖·‖₂)
   // and spectral versions: bound = right side, value = left side, margin = bound − value
   // (> 0: the sufficient condition holds). Only with m = 0 (NaN otherwise).
+  // @{
   double p14_value_frobenius = 0, p14_bound_frobenius = 0, p14_margin_frobenius = 0;
   double p14_value_spectral = 0, p14_bound_spectral = 0, p14_margin_spectral = 0;
+  // @}
 };
 // Matrix-class tests of D and the sufficient conditions P12–P14 for the LCP built above.
 SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, const Vector& mu,

@@ -28,7 +28,7 @@ std::vector<Index> active_constraints(const ContactState& state, const ActiveSet
 
 // Acceleration-level contact problem of a ContactState.
 struct AccelerationProblem {
-  int dimension = 2;
+  int dimension = 2;               // d, 2 or 3 (d − 1 tangents per contact)
   std::vector<Index> active;       // k indices into state.constraints
   std::vector<bool> bilateral;     // k
   std::vector<bool> sliding;       // k: ‖v_t‖ > velocity_tolerance (and μ > 0 or not)
@@ -55,6 +55,7 @@ struct AccelerationProblem {
   Matrix delassus_tt;              // (d−1)k×(d−1)k, Tᵀ M⁻¹ T
   Matrix sliding_matrix;           // k×k, Nᵀ M⁻¹ (N − μQ) (+ diag γ not included)
 
+  // k, the number of active constraints.
   Index size() const { return static_cast<Index>(active.size()); }
 };
 

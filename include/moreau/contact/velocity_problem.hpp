@@ -16,7 +16,7 @@ namespace moreau {
 
 // Velocity-level (impulse) contact problem of a ContactState.
 struct VelocityProblem {
-  int dimension = 2;
+  int dimension = 2;              // d, 2 or 3 (d − 1 tangents per contact)
   double step = 0.0;              // h, s
   std::vector<Index> active;      // k indices into state.constraints
   std::vector<bool> bilateral;    // k
@@ -32,7 +32,7 @@ struct VelocityProblem {
   Vector restitution;             // k
   Matrix W;                       // dk×dk local Delassus Hᵀ M⁻¹ H (+ γ on the normal diagonal)
   Vector q;                       // dk local free velocity Hᵀ v* + w
-  bool mass_positive_definite = true;
+  bool mass_positive_definite = true;  // false ⇒ M⁺ (pseudo-inverse) was used for M⁻¹
 };
 
 // step h ≥ 0 (h = 0: impact problem with v* = v). Throws on bad input.

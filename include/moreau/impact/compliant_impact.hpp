@@ -38,7 +38,7 @@ CompliantVariant compliant_variant_from_string(std::string_view name);
 
 // Settings of the compliant impact (variant, impulse step, error estimate, limits).
 struct CompliantImpactSettings {
-  CompliantVariant variant = CompliantVariant::model;
+  CompliantVariant variant = CompliantVariant::model;  // reading of the model to integrate
   double step = 0.0;            // normal-impulse step h, N·s; 0 → (largest expected p)/2000
   bool estimate_error = true;   // second run with h/2 → error_estimate
   long max_steps = 2'000'000;   // per run
@@ -65,15 +65,15 @@ struct CompliantCurve {
 struct CompliantContactResult {
   Vector3 impulse = Vector3::Zero();  // total impulse on body A, world axes, N·s
   Matrix3 frame = Matrix3::Identity();  // columns n̂, û (against v0⊥), ŵ = n̂ × û
-  std::vector<CompliantEvent> events;
-  CompliantCurve curve;
+  std::vector<CompliantEvent> events;  // this contact's events, in the order they occur
+  CompliantCurve curve;                // sampled curve (empty when curve_samples is 0)
 };
 
 // Outcome of a compliant impact: status, post-impact velocity, per-contact results, events.
 struct CompliantImpactResult {
-  ImpactStatus status = ImpactStatus::not_converged;
-  std::string message;
-  CompliantVariant variant = CompliantVariant::model;
+  ImpactStatus status = ImpactStatus::not_converged;  // resolved, no_impact, not_converged, …
+  std::string message;                            // detail of a failure or no_impact, or empty
+  CompliantVariant variant = CompliantVariant::model;  // the variant that was integrated
   RigidBodyScene post;                            // bodies with post-impact velocities
   std::vector<CompliantContactResult> contacts;   // one per scene contact
   double kinetic_energy_before = 0.0;             // J

@@ -32,8 +32,8 @@ struct ConsistencyCriterion {
 struct CopositivityResult {
   double minimum = 0.0;  // the minimum above
   Vector minimizer;      // x ≥ 0, ‖x‖ = 1 attaining it
-  bool copositive = false;
-  bool strictly = false;
+  bool copositive = false;  // A copositive: minimum ≥ 0 (up to the relative tolerance)
+  bool strictly = false;    // A strictly copositive: minimum > 0 (beyond the tolerance)
 };
 // The copositivity test above (exact, by enumeration; A square, size ≤ 16).
 CopositivityResult copositivity(const Matrix& A, double tolerance = 1e-12);
@@ -44,7 +44,7 @@ double frictionless_energy_change(const Matrix& G, const Matrix& E, const Vector
 // P2 (copositivity of G⁻¹ − EᵀG⁻¹E, exact), PD test of that matrix, P5, P6, P7 (both norms),
 // P8 (i)–(iii) and P4's ε* for E = √ε·…: the list of criteria, plus the worst pre-impact velocity.
 struct ConsistencyReport {
-  std::vector<ConsistencyCriterion> criteria;
+  std::vector<ConsistencyCriterion> criteria;  // one per proposition tested (see at())
   double max_energy_gain = 0.0;  // max T_L over q̇_norm⁻ ≤ 0 with ‖q̇_norm⁻‖ = 1 (≤ 0: consistent)
   Vector worst_velocity;         // the q̇_norm⁻ attaining it
   // The criterion with this name; throws std::invalid_argument when absent.

@@ -17,8 +17,8 @@ namespace moreau {
 
 // Outcome of an impact law: status, post-impact velocity and impulses.
 struct ImpactResult {
-  std::string law;
-  ImpactStatus status = ImpactStatus::not_converged;
+  std::string law;                   // name of the law that produced it (the SPEC's "law")
+  ImpactStatus status = ImpactStatus::not_converged;  // resolved, no_impact, or why not
   std::string message;               // why a status is not `resolved`, or empty
   Vector v_post;                     // q̇⁺, n
   Vector normal_impulse;             // p_n, m, N·s
@@ -67,7 +67,8 @@ struct FrictionalImpactSettings {
   FrictionalImpactMethod method = FrictionalImpactMethod::automatic;  // enumeration if planar, m ≤ 6
   Vector e_t;                    // tangential restitution per contact, m (empty = 0)
   double tolerance = 1e-10;      // complementarity residual accepted
-  std::string solver = "auto";   // frictional-contact solver for the complementarity method
+  // Frictional-contact solver (registry name) of the complementarity method.
+  std::string solver = "auto";
 };
 
 // Frictional impact (67)–(69): Newton normal restitution and Coulomb's law at the impulse level

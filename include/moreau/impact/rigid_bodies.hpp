@@ -18,11 +18,12 @@
 
 namespace moreau {
 
+// The reserved body name of the fixed ground (BodyContact::body_b, body_index() gives −1).
 inline constexpr const char* kGroundName = "ground";
 
 // One rigid body of an impact scene (mass, inertia, velocity).
 struct ImpactBody {
-  std::string name;
+  std::string name;                             // non-empty, unique, not "ground"
   double mass = 1.0;                            // kg, > 0
   Matrix3 inertia = Matrix3::Identity();        // about the centre of mass, world axes, kg·m², SPD
   Vector3 com = Vector3::Zero();                // centre of mass, m
@@ -45,9 +46,10 @@ struct BodyContact {
 
 // Bodies and contacts of a rigid-body impact (the input of the impact laws).
 struct RigidBodyScene {
-  std::vector<ImpactBody> bodies;
-  std::vector<BodyContact> contacts;
+  std::vector<ImpactBody> bodies;      // the moving bodies (the ground is not one of them)
+  std::vector<BodyContact> contacts;   // the contacts, each between two bodies or body and ground
 
+  // Number of bodies nb (the generalized velocity has 6·nb entries).
   Index body_count() const { return static_cast<Index>(bodies.size()); }
   // Index of a body by name, −1 for "ground"; throws std::invalid_argument for an unknown name.
   Index body_index(const std::string& name) const;

@@ -23,9 +23,9 @@ namespace moreau {
 
 // /fclib_*/info: free text describing the problem.
 struct FclibInfo {
-  std::string title;
-  std::string description;
-  std::string math_info;
+  std::string title;        // info/title (empty when the file has none)
+  std::string description;  // info/description (empty when absent)
+  std::string math_info;    // info/math_info: notes on the mathematical form (empty when absent)
 };
 
 // A guess or a solution stored with the problem. v is empty for local problems.
@@ -41,15 +41,18 @@ enum class FclibForm { local, global };
 
 // Everything an FCLIB file holds. Exactly one of local / global is meaningful (see form).
 struct FclibFile {
-  FclibForm form = FclibForm::local;
+  FclibForm form = FclibForm::local;    // which of local / global the file holds
   FrictionContactProblem local;         // when form == local
   GlobalFrictionContactProblem global;  // when form == global
-  FclibInfo info;
+  FclibInfo info;                       // /fclib_*/info
   std::vector<FclibSolution> guesses;   // /guesses/1 … /guesses/N
-  std::optional<FclibSolution> solution;
+  std::optional<FclibSolution> solution;  // /solution, when the file has one
 
+  // True when the file holds a global problem (form == global).
   bool is_global() const { return form == FclibForm::global; }
+  // d, the contact dimension (2 or 3) of the problem held.
   int dimension() const { return is_global() ? global.dimension : local.dimension; }
+  // nc, the number of contacts of the problem held.
   Index contacts() const { return is_global() ? global.contacts() : local.contacts(); }
 };
 

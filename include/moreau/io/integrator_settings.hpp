@@ -23,10 +23,11 @@ struct IntegratorKey {
   const char* key;          // the JSON key, e.g. "dt"
   Field field;              // the SimulationSettings field it sets
   double low = -INFINITY;   // bounds of a number or integer (−∞, ∞: none)
-  double high = INFINITY;
+  double high = INFINITY;   // upper bound (∞: none)
   bool low_open = false;    // true: the bound itself is excluded (> instead of ≥)
-  bool high_open = false;
-  const char* meaning = ""; // one line for docs and messages
+  bool high_open = false;   // true: the upper bound is excluded (< instead of ≤)
+  // One line for docs and messages.
+  const char* meaning = "";
 };
 
 // Every key, in the order of docs/scene-format.md.

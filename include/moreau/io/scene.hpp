@@ -37,12 +37,13 @@ struct Scene {
   double contact_tolerance = 1e-6;  // m, largest initial penetration accepted
   // Gallery scene: "gallery": NAME and "params": {…} (stored raw; the gallery's
   // make_gallery_system(name, params) builds the system; not called here).
-  std::string gallery;
-  nlohmann::json gallery_params = nlohmann::json::object();
+  std::string gallery;                                        // gallery system name
+  nlohmann::json gallery_params = nlohmann::json::object();  // its "params" object
   // The "integrator" object (io/integrator_settings.hpp) and "t_end" (s, > 0).
   SimulationSettings settings;
-  SceneOutput output;
+  SceneOutput output;               // the "output" object
 
+  // True for a scene that names a gallery system instead of bodies.
   bool is_gallery() const { return !gallery.empty(); }
 };
 

@@ -36,12 +36,12 @@ struct ConeFeasibilitySettings {
 
 // Answer of the cone feasibility test with its certificate.
 struct ConeFeasibilityResult {
-  ConeFeasibility status = ConeFeasibility::undecided;
+  ConeFeasibility status = ConeFeasibility::undecided;  // feasible, infeasible or undecided
   Vector y;            // k, the certificate (feasible): r0 + B y satisfies every cone
   Vector r;            // d·m, r0 + B y
   double margin = 0;   // the maximised margin s (≥ 0 when feasible, < 0 when infeasible)
   int facets = 0;      // polygon sides used (3D)
-  std::string message;
+  std::string message;  // why not feasible (infeasible / undecided); empty when feasible
 };
 
 // d ∈ {2, 3}; mu has one entry per contact (≥ 0); bilateral (may be empty = all unilateral) marks

@@ -32,15 +32,15 @@ enum class LpStatus { optimal, infeasible, unbounded, iteration_limit };
 // Settings of solve_linear_program.
 struct LpSettings {
   double tolerance = 1e-9;     // pivot / feasibility tolerance (relative to the data scale)
-  int max_iterations = 50000;
+  int max_iterations = 50000;  // simplex pivots, both phases together
 };
 
 // Solution of a linear program with its status.
 struct LpResult {
-  LpStatus status = LpStatus::iteration_limit;
+  LpStatus status = LpStatus::iteration_limit;  // optimal, infeasible, unbounded, iteration_limit
   Vector x;               // n, a vertex solution when optimal
   double objective = 0;   // cᵀx when optimal
-  int iterations = 0;
+  int iterations = 0;     // simplex pivots performed
 };
 
 // Throws std::invalid_argument on inconsistent sizes, NaN, or lower > upper.

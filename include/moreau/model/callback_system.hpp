@@ -33,14 +33,14 @@ using ConstraintCallback = std::function<ConstraintKinematics(const Vector& q, c
 
 // One constraint of a CallbackSystem: kind, law data (μ, e, softening, Baumgarte) and kinematics.
 struct CallbackConstraint {
-  std::string name;
-  ConstraintKind kind = ConstraintKind::unilateral;
+  std::string name;          // empty: add_constraint names it c0, c1, … by position
+  ConstraintKind kind = ConstraintKind::unilateral;  // bilateral (h = 0) or unilateral (h ≥ 0)
   double mu = 0.0;           // Coulomb coefficient
   double restitution = 0.0;  // normal restitution e ∈ [0, 1]
   double gamma = 0.0;        // softening γ (digest 002 §B)
-  double baumgarte_alpha = 0.0;
-  double baumgarte_beta = 0.0;
-  ConstraintCallback kinematics;
+  double baumgarte_alpha = 0.0;  // Baumgarte α, 1/s: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
+  double baumgarte_beta = 0.0;   // Baumgarte β, 1/s (velocity level: bias β g)
+  ConstraintCallback kinematics;  // gap, ∇h, H_t, c_n, c_t at (q, v); must not be empty
 };
 
 // LagrangianSystem given by callbacks: M(q), F(q, v, t) and the constraints.
@@ -49,7 +49,10 @@ class CallbackSystem : public LagrangianSystem {
   // n = number of generalized velocities (= coordinates), d ∈ {2, 3}.
   CallbackSystem(std::string name, int dimension, Index n, MassCallback mass, ForceCallback force);
 
+  // Appends a constraint; throws std::invalid_argument for an empty callback, μ < 0, e ∉ [0, 1],
+  // γ < 0 or a non-finite α, β.
   void add_constraint(CallbackConstraint constraint);
+  // Names of the n coordinates (velocities get "_dot" appended); throws unless n are given.
   void set_names(std::vector<std::string> coordinate_names);
   // Optional potential energy V(q) (for energy reports), J.
   void set_potential(std::function<double(const Vector&)> potential) { potential_ = std::move(potential); }
@@ -57,7 +60,9 @@ class CallbackSystem : public LagrangianSystem {
   std::string name() const override { return name_; }
   int dimension() const override { return dimension_; }
   Index velocity_size() const override { return n_; }
+  // The names given to set_names, else "q0", "q1", ….
   std::vector<std::string> position_names() const override;
+  // The names given to set_names with "_dot" appended, else "v0", "v1", ….
   std::vector<std::string> velocity_names() const override;
   double potential_energy(const Vector& q) const override { return potential_ ? potential_(q) : 0.0; }
 
@@ -65,6 +70,7 @@ class CallbackSystem : public LagrangianSystem {
   // fills a ContactState that passes ContactState::validate().
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
 
+  // Number of constraints added.
   Index constraint_count() const { return static_cast<Index>(constraints_.size()); }
 
  private:

@@ -16,8 +16,12 @@ namespace moreau {
 
 // The frame with, given ṅ, its rate (e_k held fixed: smooth except where the choice of k switches).
 struct ContactFrame3 {
+  // The unit normal n and the tangents t₁, t₂ = n × t₁, world axes.
+  // @{
   Vector3 n, t1, t2;
-  Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();
+  // @}
+  // ṫ₁, the rate of t₁ for the given ṅ, 1/s.
+  Vector3 t1_dot = Vector3::Zero(), t2_dot = Vector3::Zero();  // ṫ₂, the rate of t₂, 1/s
 };
 // The 3D frame of the convention above, with its rate for a normal turning at ṅ.
 ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3::Zero());

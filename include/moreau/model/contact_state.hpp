@@ -22,7 +22,7 @@ enum class ConstraintKind { bilateral, unilateral };
 // One constraint of a ContactState: kind, gap, Jacobian rows, ġ terms, μ, law data.
 struct ContactConstraint {
   std::string name;                                    // e.g. "floor/tip", "joint_1"
-  ConstraintKind kind = ConstraintKind::unilateral;
+  ConstraintKind kind = ConstraintKind::unilateral;    // unilateral (g ≥ 0) or bilateral
   double mu = 0.0;                                     // Coulomb coefficient, 0 = frictionless
   double restitution = 0.0;                            // normal restitution e ∈ [0, 1]
   ImpactLaw law = ImpactLaw::newton;                   // impact law (its rules:
@@ -35,7 +35,7 @@ struct ContactConstraint {
   // Drake-style (digest 002 §B) softening and Baumgarte stabilization of this constraint:
   double gamma = 0.0;            // velocity-level softening: 0 ≤ ġ + γλ ⊥ λ ≥ 0
   double baumgarte_alpha = 0.0;  // acceleration level: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
-  double baumgarte_beta = 0.0;
+  double baumgarte_beta = 0.0;   // β of the same (0: the run's setting)
 };
 
 // A system's state at one instant as the analysis and contact layers read it: M, F, constraints.
@@ -46,17 +46,19 @@ struct ContactState {
   Vector v;           // generalized velocities q̇, n
   Matrix M;           // mass matrix, n×n, symmetric positive semidefinite (may be singular)
   Vector F;           // n, see the convention above
-  std::vector<ContactConstraint> constraints;
+  std::vector<ContactConstraint> constraints;  // m constraints, unilateral and bilateral
 
-  Index dofs() const { return v.size(); }  // n: generalized velocities (q may be longer: quaternions)
+  // n: generalized velocities (q may be longer: quaternions).
+  Index dofs() const { return v.size(); }
+  // m: the number of constraints.
   Index size() const { return static_cast<Index>(constraints.size()); }
   // Stacked blocks over all constraints, in order: J_n = [∇h_1 … ∇h_m] (n×m),
   // J_t = [H_t,1 … H_t,m] (n×(d−1)m), c_n (m), c_t ((d−1)m), μ (m).
-  Matrix normal_jacobian() const;
-  Matrix tangent_jacobian() const;
-  Vector normal_bias() const;
-  Vector tangent_bias() const;
-  Vector friction() const;
+  Matrix normal_jacobian() const;   // J_n, n×m
+  Matrix tangent_jacobian() const;  // J_t, n×(d−1)m
+  Vector normal_bias() const;       // c_n, m
+  Vector tangent_bias() const;      // c_t, (d−1)m
+  Vector friction() const;          // μ, m
   // Throws std::invalid_argument naming the field: sizes, NaN, μ < 0, e ∉ [0,1],
   // non-symmetric M (relative tolerance 1e-10), d ∉ {2, 3}.
   void validate() const;

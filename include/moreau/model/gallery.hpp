@@ -20,16 +20,16 @@ namespace moreau {
 
 // One parameter of a gallery system: name, default value, description with unit.
 struct GalleryParameter {
-  std::string name;
-  double default_value = 0.0;
+  std::string name;            // keyword, e.g. "mu"
+  double default_value = 0.0;  // value used when the parameter is not given, SI units
   std::string description;  // with unit
 };
 
 // One gallery system: name, description and parameters.
 struct GalleryEntry {
-  std::string name;
-  std::string description;
-  std::vector<GalleryParameter> parameters;
+  std::string name;                          // the name make_gallery_system takes
+  std::string description;                   // one line: what the system is
+  std::vector<GalleryParameter> parameters;  // its keyword parameters
 };
 
 // Parameters of a gallery system by name (SI units), e.g. {"mu": 0.5}.

@@ -21,12 +21,15 @@ class LagrangianSystem {
  public:
   virtual ~LagrangianSystem() = default;
 
+  // Name of the system, as shown in output files and messages.
   virtual std::string name() const = 0;
   virtual int dimension() const = 0;          // 2 (planar) or 3 (spatial)
   virtual Index velocity_size() const = 0;    // n = size of v, M is n×n
-  virtual Index position_size() const { return velocity_size(); }  // size of q
-  // Names of the generalized coordinates / velocities, for output headers.
+  // Size of q (7 per spatial body with quaternions); velocity_size() unless overridden.
+  virtual Index position_size() const { return velocity_size(); }
+  // Names of the generalized coordinates, for output headers ("q0", "q1", … by default).
   virtual std::vector<std::string> position_names() const;
+  // Names of the generalized velocities, for output headers ("v0", "v1", … by default).
   virtual std::vector<std::string> velocity_names() const;
 
   // The full contact data at (q, v, t): M, F and every constraint (gap, ∇h, H_t, c_n, c_t, μ, e).
@@ -36,8 +39,9 @@ class LagrangianSystem {
   virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
   // Re-normalizes q after a step (unit quaternions); identity unless overridden.
   virtual void normalize_position(Vector& /*q*/) const {}
-  // Kinetic plus potential energy, J (potential: gravity or what the system defines).
+  // Kinetic energy T = ½ vᵀ M(q) v, J.
   virtual double kinetic_energy(const Vector& q, const Vector& v) const;
+  // Potential energy V(q), J (gravity or what the system defines); 0 unless overridden.
   virtual double potential_energy(const Vector& /*q*/) const { return 0.0; }
 
   // The contact layer of Moreau–Jean steps (model/step_contacts.hpp): dense W unless overridden
@@ -49,8 +53,8 @@ class LagrangianSystem {
   virtual std::vector<ImpactLaw> contact_laws() const { return {}; }
 
   // Optional initial state (gallery systems carry one).
-  Vector initial_q;
-  Vector initial_v;
+  Vector initial_q;  // q₀ (empty when the system has none)
+  Vector initial_v;  // v₀ (empty when the system has none)
 };
 
 // Shared ownership of an immutable system (integrators and Python hold systems this way).

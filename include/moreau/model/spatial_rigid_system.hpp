@@ -36,29 +36,38 @@ struct Plane3 {
 // Spatial rigid bodies as a LagrangianSystem (6 coordinates per body).
 class SpatialRigidSystem : public LagrangianSystem {
  public:
+  // A system without bodies; gravity g⃗ in m/s² (default (0, 0, −9.81): z up).
   explicit SpatialRigidSystem(std::string name = "spatial", Vector3 gravity = Vector3(0, 0, -9.81));
 
   // mass kg > 0, inertia (body frame, kg·m², symmetric PSD); returns the body index.
   Index add_body(const std::string& name, double mass, const Matrix3& inertia);
+  // Applied force f (N) and torque τ (N·m), world axes, on a body; F gets −f and −τ.
   void set_applied_force(Index body, const Vector3& force, const Vector3& torque);
 
+  // A sphere of `body` (radius ≥ 0, m; centre at local_center in the body frame) against the
+  // world half-space `plane`.
   void add_sphere_plane(Index body, double radius, const Plane3& plane, ContactOptions o,
                         const Vector3& local_center = Vector3::Zero());
+  // A point of `body` (body frame, m) against `plane` (a sphere of radius 0).
   void add_point_plane(Index body, const Vector3& local_point, const Plane3& plane, ContactOptions o);
   // Corners (±a, ±b, ±c) of a box with half extents (a, b, c); names "<name>/corner(sx,sy,sz)".
   void add_box_plane(Index body, const Vector3& half_extents, const Plane3& plane, ContactOptions o);
+  // A sphere of body_a against a sphere of body_b (radii ≥ 0, m), centred at the centres of mass.
   void add_sphere_sphere(Index body_a, double radius_a, Index body_b, double radius_b, ContactOptions o);
 
   std::string name() const override { return name_; }
   int dimension() const override { return 3; }
   Index velocity_size() const override { return 6 * static_cast<Index>(bodies_.size()); }
+  // Per body "ball.x", "ball.y", "ball.z", "ball.phi_x", "ball.phi_y", "ball.phi_z".
   std::vector<std::string> position_names() const override;
+  // Per body "ball.vx", "ball.vy", "ball.vz", "ball.wx", "ball.wy", "ball.wz".
   std::vector<std::string> velocity_names() const override;
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
   Vector position_rate(const Vector& q, const Vector& v) const override;
   void normalize_position(Vector& q) const override;
-  double potential_energy(const Vector& q) const override;
+  double potential_energy(const Vector& q) const override;  // −Σ m g⃗ · p_b
 
+  // Number of bodies added.
   Index body_count() const { return static_cast<Index>(bodies_.size()); }
 
  private:

@@ -24,7 +24,8 @@ namespace moreau {
 // The frictional-contact solver of the steps (and of the impacts) of a simulation: a name of the
 // solvers/fc registry and its budget, counted in iterations.
 struct ContactSolverSettings {
-  std::string name = "auto";     // registry name; "auto" = choose_friction_contact_solver
+  // Registry name; "auto" = choose_friction_contact_solver.
+  std::string name = "auto";
   double tolerance = 1e-10;      // on friction_contact_residual
   int max_iterations = 2000;     // iterations of the solver (sweeps for NSGS)
 };
@@ -43,16 +44,19 @@ struct StepContact {
   Index id = -1;            // index into StepContacts::names()
   Index previous = -1;      // the entry of history() it continues, −1 when it is new
   double un_minus = 0.0;    // u_n(v_k), m/s
+  // μ, e and the softening γ (m/(N·s)) of the constraint.
+  // @{
   double mu = 0.0, restitution = 0.0, gamma = 0.0;
+  // @}
 };
 
 // What a step leaves for the next one, per contact that was active (or is a ghost: closed, out of
 // the index set for steps_out ≤ separation_steps steps, left at left_t).
 struct ContactHistory {
-  Index id = -1;
+  Index id = -1;                   // index into StepContacts::names()
   ContactMode mode = ContactMode::separate;  // after the step that left this entry
   Vector3 r = Vector3::Zero();     // impulse in its contact frame, normal first, N·s
-  int steps_out = 0;
+  int steps_out = 0;               // steps since it left the index set (0 while active)
   double left_t = 0.0;             // s
 };
 
@@ -111,20 +115,26 @@ class StepContacts {
   // history ← current() followed by the ghosts (entries of history()), in the layer's order.
   virtual void advance(const std::vector<Index>& ghosts) = 0;
 
-  int dimension() const { return dimension_; }  // 2 or 3, known after detect()
+  // d, 2 or 3, known after detect().
+  int dimension() const { return dimension_; }
+  // Whether build() found a warm start (the last step's r) for any contact.
   bool warm() const { return warm_; }
+  // One entry per contact of the step built last, in build()'s order (r, mode set by the stepper).
   std::vector<ContactHistory>& current() { return current_; }
+  // What the previous step left: its contacts, then the ghosts kept by advance().
   std::vector<ContactHistory>& history() { return history_; }
   // Entry i of history() is continued by a contact of the step built last.
   bool continued(size_t i) const { return continued_[i]; }
+  // The identity of every contact seen so far, by id (StepContact::id, ContactHistory::id).
   const std::vector<std::string>& names() const { return names_; }
 
  protected:
-  int dimension_ = 3;
-  bool warm_ = false;
-  std::vector<ContactHistory> current_, history_;
-  std::vector<bool> continued_;
-  std::vector<std::string> names_;
+  int dimension_ = 3;                               // dimension()
+  bool warm_ = false;                               // warm()
+  // current()
+  std::vector<ContactHistory> current_, history_;  // history()
+  std::vector<bool> continued_;                     // continued(i), one per history() entry
+  std::vector<std::string> names_;                  // names()
 };
 
 }  // namespace moreau

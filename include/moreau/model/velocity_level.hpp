@@ -23,8 +23,11 @@ namespace moreau {
 // block-diagonal masses of many bodies stay cheap.
 class MassSolver {
  public:
+  // Factorizes M; throws std::invalid_argument when M is not positive definite.
   explicit MassSolver(const Matrix& M);
+  // M⁻¹ b.
   Vector solve(const Vector& b) const;
+  // M⁻¹ B for a sparse right-hand side B (n × k).
   Eigen::SparseMatrix<double> solve(const Eigen::SparseMatrix<double>& B) const;
 
  private:

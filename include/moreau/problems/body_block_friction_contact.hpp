@@ -23,16 +23,18 @@ using BilateralBodyRow = Eigen::Matrix<double, 1, 6>;   // g_{j,b}: 1 × m
 
 // One contact of a body-block problem: its two bodies and their Jacobian blocks.
 struct BodyBlockContact {
-  Index body_a = -1, body_b = -1;  // body indices, −1 = a fixed body (no velocity)
-  ContactBodyRows J_a = ContactBodyRows::Zero();
-  ContactBodyRows J_b = ContactBodyRows::Zero();
+  // Index of body a, −1 for a fixed body (no velocity).
+  Index body_a = -1, body_b = -1;  // index of body b, −1 for a fixed body (no velocity)
+  ContactBodyRows J_a = ContactBodyRows::Zero();  // J_{c,a}: the d × m block of body a
+  ContactBodyRows J_b = ContactBodyRows::Zero();  // J_{c,b}: the d × m block of body b
 };
 
 // One bilateral (joint) row of a body-block problem.
 struct BodyBlockBilateral {
-  Index body_a = -1, body_b = -1;
-  BilateralBodyRow g_a = BilateralBodyRow::Zero();
-  BilateralBodyRow g_b = BilateralBodyRow::Zero();
+  // Index of body a, −1 for a fixed body (no velocity).
+  Index body_a = -1, body_b = -1;  // index of body b, −1 for a fixed body (no velocity)
+  BilateralBodyRow g_a = BilateralBodyRow::Zero();  // g_{j,a}: the 1 × m row of body a
+  BilateralBodyRow g_b = BilateralBodyRow::Zero();  // g_{j,b}: the 1 × m row of body b
 };
 
 // Frictional contact problem kept in body blocks (no dense Delassus matrix).
@@ -48,9 +50,13 @@ struct BodyBlockFrictionContactProblem {
   std::vector<BodyBlockBilateral> bilateral;  // nb rows
   Vector w_bilateral;                      // nb, m/s (or rad/s)
 
+  // m, the velocities per body: 3 planar, 6 spatial.
   Index body_size() const { return dimension == 2 ? 3 : 6; }
+  // nb, the number of bodies.
   Index bodies() const { return static_cast<Index>(mass_inverse.size()); }
+  // n = nb·m, the size of v.
   Index dofs() const { return bodies() * body_size(); }
+  // nc, the number of contacts.
   Index contact_count() const { return static_cast<Index>(contacts.size()); }
 
   // Throws std::invalid_argument naming the field and value: d ∉ {2, 3}, sizes, body indices out

@@ -18,6 +18,7 @@ struct FrictionContactProblem {
   Vector q;           // free local velocity, d·nc, m/s
   Vector mu;          // friction coefficient per contact, nc, ≥ 0
 
+  // nc, the number of contacts.
   Index contacts() const { return mu.size(); }
   // Throws std::invalid_argument naming the field and value: sizes, d ∉ {2,3}, μ < 0, NaN.
   void validate() const;
@@ -32,8 +33,11 @@ struct GlobalFrictionContactProblem {
   Vector w;           // d·nc, constant local velocity term
   Vector mu;          // nc
 
+  // nc, the number of contacts.
   Index contacts() const { return mu.size(); }
+  // n, the number of generalized velocities.
   Index dofs() const { return f.size(); }
+  // Throws std::invalid_argument naming the field and value: sizes, d ∉ {2,3}, μ < 0, NaN.
   void validate() const;
 };
 

@@ -13,6 +13,7 @@ struct Lcp {
   Matrix M;  // n×n
   Vector q;  // n
 
+  // n, the problem size.
   Index size() const { return q.size(); }
   // Throws std::invalid_argument naming the offending sizes or entries (NaN/inf).
   void validate() const;

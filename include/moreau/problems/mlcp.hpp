@@ -16,8 +16,11 @@ struct Mlcp {
   Vector a;  // n
   Vector b;  // m
 
+  // n, the number of equalities (size of u).
   Index equalities() const { return a.size(); }
+  // m, the number of complementarities (size of v and w).
   Index complementarities() const { return b.size(); }
+  // Throws std::invalid_argument naming the block whose size is wrong or that has NaN/inf.
   void validate() const;
 };
 

@@ -34,7 +34,7 @@ struct ImpactJump {
 
 // One row of the impact-law table.
 struct ImpactLawRule {
-  ImpactLaw law;
+  ImpactLaw law;             // the law this row describes
   bool friction;             // accepts μ > 0 (else the contact must be frictionless)
   bool joints;               // accepts a system with bilateral constraints
   bool time_stepping;        // available to the Moreau–Jean stepper (else event-driven only)

@@ -89,22 +89,22 @@ struct EventDrivenSettings {
 };
 
 // Settings of simulate(): the integrator, what both integrators share, and each one's own part.
-// io/scene_settings.hpp reads them from a scene's "integrator" object (one key per field).
+// io/integrator_settings.hpp reads them from a scene's "integrator" object (one key per field).
 struct SimulationSettings {
-  Integrator integrator = Integrator::time_stepping;
+  Integrator integrator = Integrator::time_stepping;  // which simulator runs
   double t_end = 1.0;            // s, final time (start is 0)
   double record_interval = 0.0;  // s; 0 records every step (and every event)
   double zeno_velocity = 1e-4;   // m/s: impacts slower than this are plastic (e := 0) and, in
                                  // time stepping, not reported as impact events
   ContactSolverSettings solver;  // frictional-contact solver of the steps and of the impacts
-  TimeSteppingSettings time_stepping;
-  EventDrivenSettings event_driven;
+  TimeSteppingSettings time_stepping;  // used when integrator is time_stepping
+  EventDrivenSettings event_driven;    // used when integrator is event_driven
 };
 
 // One entry of events.csv.
 struct SimulationEvent {
   double t = 0.0;         // s
-  EventKind kind = EventKind::impact;
+  EventKind kind = EventKind::impact;  // what happened
   Index contact = -1;     // constraint index, −1 = none
   std::string detail;     // human-readable: velocities, forces, Painlevé case …
 };
@@ -116,7 +116,7 @@ struct ContactRecord {
   double gap = 0.0;    // m
   double r_n = 0.0;    // normal force (event-driven, N) or impulse (time stepping, N·s)
   Vector r_t;          // d−1 tangential components, same unit as r_n
-  ContactMode mode = ContactMode::separate;
+  ContactMode mode = ContactMode::separate;  // separate, stick or slip
 };
 
 // A simulation's trajectory, contacts, events, energies and status.
@@ -124,16 +124,20 @@ struct SimulationResult {
   std::string system;              // LagrangianSystem::name()
   Integrator integrator = Integrator::time_stepping;  // contact quantities are impulses (N·s)
                                    // in time stepping, forces (N) in event-driven runs
-  SimulationStatus status = SimulationStatus::completed;
+  SimulationStatus status = SimulationStatus::completed;  // how the run ended
   std::string message;             // why the run ended early, or what went wrong on the way
-  int dimension = 2;
-  std::vector<std::string> position_names, velocity_names, contact_names;
+  int dimension = 2;               // 2 (planar) or 3 (spatial): the number of contact components
+  std::vector<std::string> position_names;  // one per generalized coordinate q_i
+  std::vector<std::string> velocity_names;  // one per generalized velocity v_i
+  std::vector<std::string> contact_names;   // one per constraint index of the records and events
 
   std::vector<double> t;           // s, recorded times
-  std::vector<Vector> q, v;        // state at each recorded time
-  std::vector<double> kinetic, potential;  // J
-  std::vector<ContactRecord> contacts;
-  std::vector<SimulationEvent> events;
+  std::vector<Vector> q;           // positions at each recorded time
+  std::vector<Vector> v;           // velocities at each recorded time
+  std::vector<double> kinetic;     // J, kinetic energy at each recorded time
+  std::vector<double> potential;   // J, potential energy at each recorded time
+  std::vector<ContactRecord> contacts;  // closed contacts at each recorded time
+  std::vector<SimulationEvent> events;  // in time order
 
   long steps = 0;                  // accepted steps
   long rejected_steps = 0;         // event-driven: rejected by the error control
@@ -144,6 +148,7 @@ struct SimulationResult {
   double max_penetration = 0.0;    // m, max over time and unilateral constraints of −min(g, 0)
   double wall_time = 0.0;          // s
 
+  // The number of recorded times.
   Index records() const { return static_cast<Index>(t.size()); }
   Matrix q_matrix() const;         // records × position_size
   Matrix v_matrix() const;         // records × velocity_size

@@ -14,6 +14,7 @@ namespace moreau {
 struct Aabb {
   Vector3 lower = Vector3::Constant(-INFINITY);  // m
   Vector3 upper = Vector3::Constant(INFINITY);   // m
+  // True when the two boxes intersect (touching counts).
   bool overlaps(const Aabb& o) const {
     return (lower.array() <= o.upper.array()).all() && (o.lower.array() <= upper.array()).all();
   }

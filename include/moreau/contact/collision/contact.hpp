@@ -28,19 +28,23 @@ struct ContactPoint {
 
 // A contact in a RigidWorld.
 struct Contact {
-  Index body_a = 0, body_b = 0;       // body indices (B static when one of them is)
-  Index shape_a = 0, shape_b = 0;     // shape indices within the bodies
-  Vector3 point_a = Vector3::Zero();  // witness points, world, m
-  Vector3 point_b = Vector3::Zero();
-  Matrix3 frame = Matrix3::Identity();// columns n, t₁, t₂ (planar n, t, n × t), world
+  // Index of body A in the world.
+  Index body_a = 0, body_b = 0;       // index of body B (the static one when one of them is)
+  // Index of A's shape within body A.
+  Index shape_a = 0, shape_b = 0;     // index of B's shape within body B
+  Vector3 point_a = Vector3::Zero();  // witness on A's surface, world, m
+  Vector3 point_b = Vector3::Zero();  // witness on B's surface, world, m
+  Matrix3 frame = Matrix3::Identity();  // columns n, t₁, t₂ (planar n, t, n × t), world
   double gap = 0.0;                   // m
-  int feature = 0;
+  int feature = 0;                    // feature index within the pair (see ContactPoint)
   bool normal_on_a = false;           // see ContactPoint (which body carries the normal)
   ContactMaterial material;           // μ, e, law, γ, α, β of the pair
   std::string name;                   // "A/B:<shape a>-<shape b>:<feature>", stable while the
                                       // same features touch
 
+  // The unit normal n (first column of frame), from B to A.
   Vector3 normal() const { return frame.col(0); }
+  // Midpoint of the two witness points, world, m.
   Vector3 point() const { return 0.5 * (point_a + point_b); }
 };
 

@@ -19,13 +19,13 @@ struct ConvexDistance {
   Vector3 point_a = Vector3::Zero();  // witness on A, world
   Vector3 point_b = Vector3::Zero();  // witness on B, world
   Vector3 normal = Vector3::UnitZ();  // unit, from B to A (separating / least-penetration axis)
-  int iterations = 0;
+  int iterations = 0;                 // GJK iterations, plus EPA's when it ran
 };
 
 // Settings of GJK (iterations, tolerance, m).
 struct GjkSettings {
   double tolerance = 1e-10;   // relative convergence of the distance (scaled by set size)
-  int max_iterations = 128;
+  int max_iterations = 128;   // GJK iteration cap (EPA: twice this)
 };
 
 // GJK: distance of separated sets; when they overlap, intersecting = true and the other

@@ -22,6 +22,8 @@ namespace moreau {
 // A RigidWorld as a LagrangianSystem, its contacts found by collision detection.
 class RigidWorldSystem : public LagrangianSystem {
  public:
+  // The system of `world` (not null; its initial positions and velocities become initial_q,
+  // initial_v); contacts are detected with `settings`.
   explicit RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
                             CollisionSettings settings = {.margin = INFINITY},
                             std::string name = "rigid_world");
@@ -48,7 +50,9 @@ class RigidWorldSystem : public LagrangianSystem {
                                                        const ContactSolverSettings& solver) const override;
   std::vector<ImpactLaw> contact_laws() const override;  // the law of every material
 
+  // The rigid world behind the system.
   const RigidWorld& world() const { return *world_; }
+  // The collision settings of contact detection.
   const CollisionSettings& settings() const { return settings_; }
   // The contacts behind the unilateral constraints of the last contact_state call order:
   // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings).

@@ -23,8 +23,8 @@ JointKind joint_kind_from_string(const std::string& name);  // throws for unknow
 
 // A joint between two bodies of a RigidWorld (kind, anchors, axis).
 struct Joint {
-  std::string name;
-  JointKind kind = JointKind::revolute;
+  std::string name;                       // empty: add_joint names it joint0, joint1, … by index
+  JointKind kind = JointKind::revolute;   // revolute, prismatic or fixed (rows: table above)
   Index body_a = 0;                       // body index in the world (dynamic)
   Index body_b = -1;                      // body index, or −1 for the world frame
   Vector3 anchor_a = Vector3::Zero();     // anchor in body a's frame, m

@@ -18,6 +18,7 @@ struct Pose {
 
   // x_world = p + R x_body
   Vector3 apply(const Vector3& x_body) const { return position + orientation * x_body; }
+  // R, the rotation matrix of the orientation (body → world).
   Matrix3 rotation() const { return orientation.toRotationMatrix(); }
   // (this ∘ local): the pose of a frame given relative to this one.
   Pose compose(const Pose& local) const {

@@ -44,6 +44,7 @@ struct BodyPairRows {
   Vector bias;            // k, c = J̇ v, m/s² (or rad/s²)
   Vector residual;        // k, g(q): joint residual, m or rad (contacts: gap then zeros)
 
+  // k, the number of rows.
   Index rows() const { return bias.size(); }
   // J v (k).
   Vector apply(const Vector& v) const;
@@ -57,11 +58,14 @@ struct BodyPairRows {
 // A 2D or 3D world of bodies with shapes, joints, contact materials and gravity (the one rigid-body model).
 class RigidWorld {
  public:
+  // An empty world of dimension 2 (planar) or 3 (spatial), with the default gravity.
   explicit RigidWorld(int dimension = 3);
 
+  // 2 (planar) or 3 (spatial).
   int dimension() const { return dimension_; }
-  // Per-body sizes: planar 3/3, spatial 7/6.
+  // Coordinates per dynamic body: planar 3 (x, y, θ), spatial 7 (p, quaternion).
   Index body_position_size() const { return dimension_ == 2 ? 3 : 7; }
+  // Velocities per dynamic body: planar 3 (v_x, v_y, ω), spatial 6 (v, ω).
   Index body_velocity_size() const { return dimension_ == 2 ? 3 : 6; }
 
   // Adds a body (validated, name unique and non-empty: a default "body<i>" is given when empty).
@@ -72,39 +76,54 @@ class RigidWorld {
 
   // Gravity, m/s² (default (0, −9.81, 0) planar, (0, 0, −9.81) spatial).
   void set_gravity(const Vector3& g);
+  // Gravity g⃗, m/s².
   const Vector3& gravity() const { return gravity_; }
 
   // Contact materials: a default and per-pair overrides (symmetric in a, b).
   void set_default_material(const ContactMaterial& m);
+  // Sets the material of the pair (body_a, body_b), either order (validated).
   void set_material(Index body_a, Index body_b, const ContactMaterial& m);
+  // Material of the pair (body_a, body_b): its override, else the default.
   const ContactMaterial& material(Index body_a, Index body_b) const;
   // Every material in use: the default first, then the per-pair overrides.
   std::vector<ContactMaterial> materials() const;
+  // Material of the pairs without an override.
   const ContactMaterial& default_material() const { return default_material_; }
 
+  // Every body, static ones included, by index.
   const std::vector<RigidBody>& bodies() const { return bodies_; }
+  // Body i (throws std::out_of_range for an index not in [0, body_count())).
   const RigidBody& body(Index i) const { return bodies_.at(static_cast<size_t>(i)); }
+  // Every joint, by index.
   const std::vector<Joint>& joints() const { return joints_; }
+  // Number of bodies, static ones included.
   Index body_count() const { return static_cast<Index>(bodies_.size()); }
+  // Number of dynamic bodies (the ones with coordinates).
   Index dynamic_body_count() const { return dynamic_count_; }
   // Index of a body by name, −1 if absent.
   Index find_body(const std::string& name) const;
 
+  // Size of q: dynamic_body_count() × body_position_size().
   Index position_size() const { return dynamic_count_ * body_position_size(); }
+  // n, the size of v: dynamic_body_count() × body_velocity_size().
   Index velocity_size() const { return dynamic_count_ * body_velocity_size(); }
-  // Offset of body i in q / v, −1 for static bodies.
+  // Offset of body i in q, −1 for static bodies.
   Index position_offset(Index i) const;
+  // Offset of body i in v, −1 for static bodies.
   Index velocity_offset(Index i) const;
-  // "rod.x", "rod.y", "rod.theta" / "ball.px" … "ball.qw" …; velocities "rod.vx" … "ball.wz".
+  // "rod.x", "rod.y", "rod.theta" (planar); "ball.x" … "ball.z", "ball.qw" … "ball.qz".
   std::vector<std::string> position_names() const;
+  // "rod.vx", "rod.vy", "rod.omega" (planar); "ball.vx" … "ball.vz", "ball.wx" … "ball.wz".
   std::vector<std::string> velocity_names() const;
 
-  // Initial state from the bodies' poses and velocities.
+  // Initial q from the bodies' poses.
   Vector initial_positions() const;
+  // Initial v from the bodies' velocities.
   Vector initial_velocities() const;
 
   // Kinematics at q (static bodies: their fixed pose and zero velocity).
   Pose body_pose(const Vector& q, Index i) const;
+  // Velocity of body i's centre of mass, world axes, m/s (planar: (v_x, v_y, 0)).
   Vector3 body_linear_velocity(const Vector& v, Index i) const;
   Vector3 body_angular_velocity(const Vector& v, Index i) const;   // world axes (planar: (0,0,ω))
   // Velocity of the material point of body i at world position x: v + ω × (x − p).
@@ -115,7 +134,7 @@ class RigidWorld {
   // Mass matrix blocks, one per dynamic body (m × m, see the file comment), and assembled.
   std::vector<Matrix> mass_matrix_blocks(const Vector& q) const;
   SparseMatrix mass_matrix(const Vector& q) const;      // n × n, block diagonal
-  Matrix dense_mass_matrix(const Vector& q) const;
+  Matrix dense_mass_matrix(const Vector& q) const;      // the same as a dense matrix
   // F(q, v, t) on the left side (see the file comment), n.
   Vector forces(const Vector& q, const Vector& v, double t) const;
 
@@ -127,8 +146,9 @@ class RigidWorld {
   // quat ← exp(½ h (0, ω)) ⊗ quat (unit norm preserved to rounding), planar θ + h ω.
   Vector integrate_position(const Vector& q, const Vector& v, double h) const;
 
-  // T = ½ vᵀ M(q) v and V = −Σ m g·p, J.
+  // T = ½ vᵀ M(q) v, J.
   double kinetic_energy(const Vector& q, const Vector& v) const;
+  // V = −Σ m g⃗·p over the dynamic bodies, J.
   double potential_energy(const Vector& q) const;
 
   // Joint j: rows (residual g, J blocks, c = J̇ v) as documented in joint.hpp.

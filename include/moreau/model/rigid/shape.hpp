@@ -31,7 +31,7 @@ ShapeKind shape_kind_from_string(const std::string& name);
 
 // A collision shape of a body (kind, sizes, offset pose).
 struct Shape {
-  ShapeKind kind = ShapeKind::sphere;
+  ShapeKind kind = ShapeKind::sphere;           // which of the fields below apply
   double radius = 0.0;                          // sphere, capsule, cylinder, convex rounding, m
   Vector3 half_extents = Vector3::Zero();       // box, m
   double half_length = 0.0;                     // capsule (along x), cylinder (along z), m

@@ -18,7 +18,7 @@ namespace moreau {
 // Settings of solve_global_admm.
 struct GlobalAdmmSettings {
   double tolerance = 1e-8;  // on global_friction_contact_residual
-  int max_iterations = 10000;
+  int max_iterations = 10000;  // ADMM iterations before status max_iterations
   double time_limit = std::numeric_limits<double>::infinity();  // s
   double rho = 0.0;  // penalty; 0 → automatic
 };

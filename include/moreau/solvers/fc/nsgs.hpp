@@ -28,7 +28,7 @@ struct NsgsSettings {
   int max_iterations = 10000;  // sweeps
   double time_limit = std::numeric_limits<double>::infinity();  // s
   double relaxation = 1.0;  // ω in (0, 2)
-  NsgsOrder order = NsgsOrder::cyclic;
+  NsgsOrder order = NsgsOrder::cyclic;  // order of the contacts within a sweep
   std::uint32_t seed = 0;  // for the shuffled orders
   int check_every = 1;     // residual evaluated every k sweeps
 };

@@ -12,6 +12,7 @@ namespace moreau {
 // Preallocated vectors for computing the LCP residual inside solver loops.
 class LcpResidualWorkspace {
  public:
+  // Workspace for problems of size n.
   explicit LcpResidualWorkspace(Index n) : w_(n) {}
 
   // Fills w() = M z + q and returns the residual.
@@ -30,7 +31,9 @@ class LcpResidualWorkspace {
     const double scale = std::max({q.norm(), z.norm(), w_.norm(), 1e-300});
     return std::sqrt(err2) / scale;
   }
+  // w = M z + q of the last residual() call (n).
   const Vector& w() const { return w_; }
+  // w, writable: set it to M z + q before residual_from_w().
   Vector& w() { return w_; }
 
  private:

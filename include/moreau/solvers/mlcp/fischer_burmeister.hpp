@@ -12,12 +12,12 @@ namespace moreau {
 // Settings of the Fischer–Burmeister Newton MLCP solver.
 struct MlcpNewtonSettings {
   double tolerance = 1e-12;  // on mlcp_residual
-  int max_iterations = 200;
+  int max_iterations = 200;  // Newton iterations before status max_iterations
   double armijo = 1e-4;      // sufficient decrease constant σ ∈ (0, ½)
   double backtrack = 0.5;    // step reduction factor β ∈ (0, 1)
-  int max_backtracks = 50;
+  int max_backtracks = 50;   // line-search steps before numerical_failure
   double descent_rho = 1e-8;    // Newton step used when ∇Ψᵀd ≤ −rho·‖d‖^power, else −∇Ψ
-  double descent_power = 2.1;
+  double descent_power = 2.1;   // power of the test above
 };
 
 // guess_u (n) and guess_v (m): empty for zeros.

@@ -56,13 +56,14 @@ void finish(const ContactState& state, ImpactResult& r) {
   }
 }
 
-bool approaching(const ImpactResult& r) {
-  return r.normal_velocity_before.size() > 0 && r.normal_velocity_before.minCoeff() < 0.0;
-}
-
-void set_no_impact(ImpactResult& r) {
+// When no contact approaches (every u_n,i⁻ ≥ 0), completes r as no_impact with q̇⁺ = q̇⁻ and
+// returns true: the law has nothing to do.
+bool no_impact(const ContactState& state, ImpactResult& r) {
+  if (r.normal_velocity_before.size() > 0 && r.normal_velocity_before.minCoeff() < 0.0) return false;
   r.status = ImpactStatus::no_impact;
   r.message = "no contact approaches (every normal velocity ∇h_iᵀq̇⁻ is ≥ 0)";
+  finish(state, r);
+  return true;
 }
 
 Vector restitution_vector(const ContactState& state) {
@@ -112,11 +113,7 @@ void check_admissible(ImpactResult& r) {
 
 ImpactResult newton_impact(const ContactState& state) {
   ImpactResult r = begin(state, "newton");
-  if (!approaching(r)) {
-    set_no_impact(r);
-    finish(state, r);
-    return r;
-  }
+  if (no_impact(state, r)) return r;
   const Matrix W = state.normal_jacobian();
   const Eigen::LLT<Matrix> llt(state.M);
   const Vector e = restitution_vector(state);
@@ -150,11 +147,7 @@ ImpactResult newton_impact(const ContactState& state) {
 
 ImpactResult moreau_impact(const ContactState& state) {
   ImpactResult r = begin(state, "moreau");
-  if (!approaching(r)) {
-    set_no_impact(r);
-    finish(state, r);
-    return r;
-  }
+  if (no_impact(state, r)) return r;
   const KineticQuasiVelocities k = kinetic_quasi_velocities(state.M, state.normal_jacobian());
   const Vector e = restitution_vector(state);
   const Vector qn = r.normal_velocity_before.cwiseQuotient(k.rho);  // q̇_norm⁻
@@ -177,11 +170,7 @@ ImpactResult moreau_impact(const ContactState& state) {
 
 ImpactResult poisson_impact(const ContactState& state) {
   ImpactResult r = begin(state, "poisson");
-  if (!approaching(r)) {
-    set_no_impact(r);
-    finish(state, r);
-    return r;
-  }
+  if (no_impact(state, r)) return r;
   const Matrix W = state.normal_jacobian();
   const Eigen::LLT<Matrix> llt(state.M);
   const Matrix MinvW = llt.solve(W);
@@ -231,11 +220,7 @@ ImpactResult restitution_matrix_impact(const ContactState& state, const Matrix& 
   MOREAU_REQUIRE(E.rows() == n && E.cols() == n && all_finite(E),
                  "the restitution matrix must be finite and n×n with n = {}, got {}×{}", n, E.rows(),
                  E.cols());
-  if (!approaching(r)) {
-    set_no_impact(r);
-    finish(state, r);
-    return r;
-  }
+  if (no_impact(state, r)) return r;
   const Matrix W = state.normal_jacobian();
   const KineticQuasiVelocities k = kinetic_quasi_velocities(state.M, W);
   const Vector vminus = k.to_quasi(state.v);
@@ -351,11 +336,7 @@ ImpactResult frictional_impact(const ContactState& state, const FrictionalImpact
   for (Index i = 0; i < m; ++i)
     MOREAU_REQUIRE(et[i] >= -1.0 && et[i] <= 1.0, "e_t of contact {} must lie in [-1, 1], got {}", i,
                    et[i]);
-  if (!approaching(r)) {
-    set_no_impact(r);
-    finish(state, r);
-    return r;
-  }
+  if (no_impact(state, r)) return r;
   // Local Jacobian, normal first per contact: columns [∇h_i, H_t,i].
   Matrix H(state.dofs(), d * m);
   for (Index i = 0; i < m; ++i) {

@@ -99,21 +99,15 @@ class TokenReader {
 
 constexpr long long kMaxDim = 100000;  // sanity bound on any matrix dimension read
 
-// size0·size1 numbers, column-major.
-Matrix read_dense_column_major(TokenReader& in, Index rows, Index cols, const char* what) {
-  in.need(static_cast<long long>(rows) * cols, what);
-  Matrix M(rows, cols);
-  for (Index j = 0; j < cols; ++j)
-    for (Index i = 0; i < rows; ++i) M(i, j) = in.real(what);
-  return M;
-}
+enum class Storage { column_major, row_major };
 
-// rows·cols numbers, row by row (MLCP storage 2 blocks).
-Matrix read_dense_row_major(TokenReader& in, Index rows, Index cols, const char* what) {
+// rows·cols numbers, column by column (dense and SBM blocks) or row by row (MLCP storage 2).
+Matrix read_dense(TokenReader& in, Index rows, Index cols, Storage storage, const char* what) {
   in.need(static_cast<long long>(rows) * cols, what);
   Matrix M(rows, cols);
-  for (Index i = 0; i < rows; ++i)
-    for (Index j = 0; j < cols; ++j) M(i, j) = in.real(what);
+  const bool by_column = storage == Storage::column_major;
+  for (Index a = 0; a < (by_column ? cols : rows); ++a)
+    for (Index b = 0; b < (by_column ? rows : cols); ++b) (by_column ? M(b, a) : M(a, b)) = in.real(what);
   return M;
 }
 
@@ -166,7 +160,7 @@ Matrix read_sbm(TokenReader& in, Index size0, Index size1) {
       const long long bc = index2[static_cast<std::size_t>(k)];
       const Index c0 = bc == 0 ? 0 : cols_end[static_cast<std::size_t>(bc - 1)];
       const Index nc = cols_end[static_cast<std::size_t>(bc)] - c0;
-      M.block(r0, c0, nr, nc) = read_dense_column_major(in, nr, nc, "SBM block entries");
+      M.block(r0, c0, nr, nc) = read_dense(in, nr, nc, Storage::column_major, "SBM block entries");
     }
   }
   return M;
@@ -180,7 +174,7 @@ Matrix read_numerics_matrix(TokenReader& in) {
   if (storage == 0) {
     const Index r = in.integer("dense matrix row count", size0, size0);
     const Index c = in.integer("dense matrix column count", size1, size1);
-    return read_dense_column_major(in, r, c, "dense matrix entries");
+    return read_dense(in, r, c, Storage::column_major, "dense matrix entries");
   }
   if (storage == 1) return read_sbm(in, size0, size1);
   in.fail("matrix storage type 2 (CSparse) is not supported by this reader");
@@ -225,10 +219,10 @@ Mlcp read_siconos_mlcp(const std::string& path) {
     q = read_vector(in, M.cols(), "MLCP vector q");
   }
   if (st2) {
-    p.A = read_dense_row_major(in, n, n, "MLCP block A");
-    p.B = read_dense_row_major(in, m, m, "MLCP block B");
-    p.C = read_dense_row_major(in, n, m, "MLCP block C");
-    p.D = read_dense_row_major(in, m, n, "MLCP block D");
+    p.A = read_dense(in, n, n, Storage::row_major, "MLCP block A");
+    p.B = read_dense(in, m, m, Storage::row_major, "MLCP block B");
+    p.C = read_dense(in, n, m, Storage::row_major, "MLCP block C");
+    p.D = read_dense(in, m, n, Storage::row_major, "MLCP block D");
     p.a = read_vector(in, n, "MLCP vector a");
     p.b = read_vector(in, m, "MLCP vector b");
   } else {

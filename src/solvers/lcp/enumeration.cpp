@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "lcp_detail.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
 
@@ -44,13 +45,9 @@ LcpEnumerationResult enumerate_lcp(const Lcp& problem, const LcpEnumerationSetti
     const Index k = static_cast<Index>(alpha.size());
     z.setZero();
     if (k > 0) {
-      Matrix Maa(k, k);
-      Vector qa(k);
-      for (Index r = 0; r < k; ++r) {
-        qa[r] = -problem.q[alpha[static_cast<std::size_t>(r)]];
-        for (Index c = 0; c < k; ++c)
-          Maa(r, c) = problem.M(alpha[static_cast<std::size_t>(r)], alpha[static_cast<std::size_t>(c)]);
-      }
+      Matrix Maa;
+      Vector qa;
+      lcp_detail::principal_system(problem, alpha, Maa, qa);
       Eigen::FullPivLU<Matrix> lu(Maa);
       Vector za;
       if (lu.isInvertible())

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "../line_search.hpp"
+#include "lcp_detail.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
 #include "moreau/solvers/lcp/lcp_workspace.hpp"
@@ -40,14 +42,7 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
                                        const Vector& guess) {
   problem.validate();
   const Index n = problem.size();
-  MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations >= 0,
-                 "Fischer–Burmeister tolerance {} must be > 0 and max_iterations {} ≥ 0",
-                 settings.tolerance, settings.max_iterations);
-  MOREAU_REQUIRE(settings.armijo > 0.0 && settings.armijo < 0.5 && settings.backtrack > 0.0 &&
-                     settings.backtrack < 1.0 && settings.max_backtracks > 0,
-                 "Fischer–Burmeister line search needs armijo ∈ (0, ½), backtrack ∈ (0, 1), "
-                 "max_backtracks > 0; got {}, {}, {}",
-                 settings.armijo, settings.backtrack, settings.max_backtracks);
+  solver_detail::check_newton_settings("Fischer–Burmeister", settings);
   MOREAU_REQUIRE(guess.size() == 0 || guess.size() == n,
                  "Fischer–Burmeister guess has {} entries, the LCP has {}", guess.size(), n);
   MOREAU_REQUIRE(all_finite(guess), "Fischer–Burmeister guess has a NaN or infinite entry");
@@ -98,20 +93,13 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
       d = -grad;
     const double slope = grad.dot(d);
 
-    double t = 1.0;
-    bool accepted = false;
     double psi_trial = psi;
-    for (int k = 0; k < settings.max_backtracks; ++k) {
+    const bool accepted = solver_detail::armijo_backtracking(settings, psi, slope, [&](double t) {
       z_trial = z + t * d;
       w_trial.noalias() = M * z_trial;
       w_trial += q;
-      psi_trial = merit(z_trial, w_trial, phi_trial);
-      if (psi_trial <= psi + settings.armijo * t * slope) {
-        accepted = true;
-        break;
-      }
-      t *= settings.backtrack;
-    }
+      return psi_trial = merit(z_trial, w_trial, phi_trial);
+    });
     ++result.iterations;
     if (!accepted) {
       result.status = Status::numerical_failure;
@@ -131,10 +119,7 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
   if (result.status == Status::max_iterations)
     result.message = fmt::format("{} Newton iterations, residual {:.3e} > {:.3e}",
                                  result.iterations, res, settings.tolerance);
-  result.w = M * z + q;
-  result.residual = lcp_residual(problem, z);
-  result.seconds = clock.seconds();
-  return result;
+  return lcp_detail::finish_result(problem, z, clock, result);
 }
 
 }  // namespace moreau

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "lcp_detail.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
 
@@ -202,13 +203,9 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
       if (var >= n && var < 2 * n) alpha.push_back(var - n);
     if (!alpha.empty()) {
       const Index k = static_cast<Index>(alpha.size());
-      Matrix Maa(k, k);
-      Vector qa(k);
-      for (Index r = 0; r < k; ++r) {
-        qa[r] = -problem.q[alpha[static_cast<std::size_t>(r)]];
-        for (Index c = 0; c < k; ++c)
-          Maa(r, c) = problem.M(alpha[static_cast<std::size_t>(r)], alpha[static_cast<std::size_t>(c)]);
-      }
+      Matrix Maa;
+      Vector qa;
+      lcp_detail::principal_system(problem, alpha, Maa, qa);
       Eigen::FullPivLU<Matrix> lu(Maa);
       if (lu.isInvertible()) {
         const Vector za = lu.solve(qa);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lcp_detail.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
 #include "moreau/solvers/lcp/lcp_workspace.hpp"
@@ -40,10 +41,7 @@ LcpResult solve_lcp_pgs(const Lcp& problem, const LcpPgsSettings& settings, cons
     if (!(M(i, i) > 0.0)) {
       result.status = Status::numerical_failure;
       result.message = fmt::format("PGS needs M_ii > 0, but M({0},{0}) = {1}", i, M(i, i));
-      result.w = M * z + q;
-      result.residual = lcp_residual(problem, z);
-      result.seconds = clock.seconds();
-      return result;
+      return lcp_detail::finish_result(problem, z, clock, result);
     }
   }
 
@@ -71,10 +69,7 @@ LcpResult solve_lcp_pgs(const Lcp& problem, const LcpPgsSettings& settings, cons
   if (result.status == Status::max_iterations)
     result.message = fmt::format("PGS reached {} sweeps with residual {:.3e} > {:.3e}",
                                  result.iterations, res, settings.tolerance);
-  result.w = M * z + q;
-  result.residual = lcp_residual(problem, z);
-  result.seconds = clock.seconds();
-  return result;
+  return lcp_detail::finish_result(problem, z, clock, result);
 }
 
 }  // namespace moreau

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../line_search.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
 
@@ -57,14 +58,7 @@ MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem, const MlcpNewtonSe
                                          const Vector& guess_u, const Vector& guess_v) {
   problem.validate();
   const Index n = problem.equalities(), m = problem.complementarities(), N = n + m;
-  MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations >= 0,
-                 "MLCP Newton tolerance {} must be > 0 and max_iterations {} ≥ 0",
-                 settings.tolerance, settings.max_iterations);
-  MOREAU_REQUIRE(settings.armijo > 0.0 && settings.armijo < 0.5 && settings.backtrack > 0.0 &&
-                     settings.backtrack < 1.0 && settings.max_backtracks > 0,
-                 "MLCP Newton line search needs armijo ∈ (0, ½), backtrack ∈ (0, 1), "
-                 "max_backtracks > 0; got {}, {}, {}",
-                 settings.armijo, settings.backtrack, settings.max_backtracks);
+  solver_detail::check_newton_settings("MLCP Newton", settings);
   MOREAU_REQUIRE((guess_u.size() == 0 || guess_u.size() == n) &&
                      (guess_v.size() == 0 || guess_v.size() == m),
                  "MLCP Newton guesses have {} and {} entries, the problem has {} and {}",
@@ -113,18 +107,12 @@ MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem, const MlcpNewtonSe
       d = -grad;
     const double slope = grad.dot(d);
 
-    double t = 1.0;
-    bool accepted = false;
     std::pair<double, double> trial{psi, res};
-    for (int k = 0; k < settings.max_backtracks; ++k) {
+    const bool accepted = solver_detail::armijo_backtracking(settings, psi, slope, [&](double t) {
       x_trial = x + t * d;
       trial = trial_work.evaluate(problem, x_trial);
-      if (trial.first <= psi + settings.armijo * t * slope) {
-        accepted = true;
-        break;
-      }
-      t *= settings.backtrack;
-    }
+      return trial.first;
+    });
     ++result.iterations;
     if (!accepted) {
       result.status = Status::numerical_failure;

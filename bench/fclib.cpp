@@ -78,7 +78,7 @@ struct Problem {
 struct Outcome {
   std::string library;  // "moreau" or "siconos"
   std::string solver;
-  std::string status;   // solved, not solved (library's own status), time cap, crashed
+  std::string status;  // solved, not solved (library's own status), time cap, crashed
   int iterations = 0;
   double residual = std::numeric_limits<double>::infinity();  // moreau's residual on r
   double seconds = 0.0;
@@ -356,14 +356,22 @@ int main(int argc, char** argv) {
       }
       return argv[++k];
     };
-    if (a == "--data") opt.data = value();
-    else if (a == "--filter") opt.filter = value();
-    else if (a == "--time-cap") opt.time_cap = std::stod(value());
-    else if (a == "--tol") opt.tolerance = std::stod(value());
-    else if (a == "--max-contacts") opt.max_contacts = std::stoi(value());
-    else if (a == "--markdown") opt.markdown = value();
-    else if (a == "--no-siconos") opt.siconos = false;
-    else if (a == "--no-moreau") opt.moreau = false;
+    if (a == "--data")
+      opt.data = value();
+    else if (a == "--filter")
+      opt.filter = value();
+    else if (a == "--time-cap")
+      opt.time_cap = std::stod(value());
+    else if (a == "--tol")
+      opt.tolerance = std::stod(value());
+    else if (a == "--max-contacts")
+      opt.max_contacts = std::stoi(value());
+    else if (a == "--markdown")
+      opt.markdown = value();
+    else if (a == "--no-siconos")
+      opt.siconos = false;
+    else if (a == "--no-moreau")
+      opt.moreau = false;
     else {
       std::fprintf(stderr,
                    "usage: bench_fclib [--data DIR] [--filter REGEX] [--time-cap S] [--tol T] "
@@ -387,9 +395,9 @@ int main(int argc, char** argv) {
   fmt::print("siconos: skipped, not installed\n");
   opt.siconos = false;
 #endif
-  const std::string header = fmt::format("{:<58} {:>8} {:<8} {:<14} {:<28} {:>9} {:>11} {:>9}",
-                                         "problem", "contacts", "library", "solver", "status",
-                                         "iter", "residual", "seconds");
+  const std::string header =
+      fmt::format("{:<58} {:>8} {:<8} {:<14} {:<28} {:>9} {:>11} {:>9}", "problem", "contacts",
+                  "library", "solver", "status", "iter", "residual", "seconds");
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
 
   std::vector<ProblemSummary> summaries;
@@ -414,7 +422,8 @@ int main(int argc, char** argv) {
       }
 #endif
     fmt::print("{:<58} best moreau {:.4g} s, best siconos {:.4g} s, ratio {}\n\n", pb.name,
-               s.best("moreau"), s.best("siconos"), ratio_text(s.best("moreau"), s.best("siconos")));
+               s.best("moreau"), s.best("siconos"),
+               ratio_text(s.best("moreau"), s.best("siconos")));
     summaries.push_back(std::move(s));
   }
 
@@ -442,9 +451,8 @@ int main(int argc, char** argv) {
        << "|---|---:|---|---|---|---:|---:|---:|\n";
     for (const auto& s : summaries)
       for (const auto& o : s.outcomes)
-        md << fmt::format("| {} | {} | {} | {} | {} | {} | {:.2e} | {:.3e} |\n", s.name,
-                          s.contacts, o.library, o.solver, o.status, o.iterations, o.residual,
-                          o.seconds);
+        md << fmt::format("| {} | {} | {} | {} | {} | {} | {:.2e} | {:.3e} |\n", s.name, s.contacts,
+                          o.library, o.solver, o.status, o.iterations, o.residual, o.seconds);
     md << "\n| problem | contacts | best moreau (s) | best Siconos (s) | ratio |\n"
        << "|---|---:|---:|---:|---:|\n";
     for (const auto& s : summaries)

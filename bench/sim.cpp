@@ -26,22 +26,23 @@ namespace {
 using namespace moreau;
 
 constexpr double kDt = 1e-3;  // s
-std::vector<double> g_tolerances = {1e-6, 1e-8};  // moreau's solver tolerances, one row each (--tol)
-int g_max_iterations = 500;     // moreau's solver sweeps (--iter)
-double g_relaxation = 1.7;     // body-block NSGS over-relaxation ω (--omega)
+std::vector<double> g_tolerances = {1e-6,
+                                    1e-8};  // moreau's solver tolerances, one row each (--tol)
+int g_max_iterations = 500;                 // moreau's solver sweeps (--iter)
+double g_relaxation = 1.7;                  // body-block NSGS over-relaxation ω (--omega)
 // MuJoCo's contact buffer (nconmax) and constraint rows (njmax): large enough that no contact of
 // the sphere pile is dropped (its default of 100 contacts fills up in the pile).
 constexpr int kMujocoContacts = 1000;
 
 struct SceneSpec {
   std::string name;
-  double t_end;                          // s
-  double mu;                             // Coulomb coefficient
-  std::vector<Vector3> box_centres;      // cubes of half size box_half
-  double box_half = 0.1;                 // m
-  std::vector<Vector3> sphere_centres;   // spheres of radius sphere_radius
-  double sphere_radius = 0.05;           // m
-  double wall = 0.0;                     // half width of the container (0 = no walls), m
+  double t_end;                         // s
+  double mu;                            // Coulomb coefficient
+  std::vector<Vector3> box_centres;     // cubes of half size box_half
+  double box_half = 0.1;                // m
+  std::vector<Vector3> sphere_centres;  // spheres of radius sphere_radius
+  double sphere_radius = 0.05;          // m
+  double wall = 0.0;                    // half width of the container (0 = no walls), m
 };
 
 SceneSpec box_stack() {
@@ -153,7 +154,8 @@ Row run_moreau(const SceneSpec& s, double tolerance) {
     const Index top = static_cast<Index>(s.box_centres.size()) - 1;
     row.drift = (r.q.back().segment<3>(7 * top) - r.q.front().segment<3>(7 * top)).norm();
   }
-  row.note = r.solver_failures ? fmt::format("{} steps above solver tolerance", r.solver_failures) : "";
+  row.note =
+      r.solver_failures ? fmt::format("{} steps above solver tolerance", r.solver_failures) : "";
   return row;
 }
 
@@ -166,20 +168,26 @@ std::string mjcf(const SceneSpec& s) {
       s.name, kDt, kMujocoContacts, 3 * kMujocoContacts, s.mu);
   if (s.wall > 0) {
     for (int sx : {-1, 1}) {
-      x += fmt::format("    <geom type=\"box\" pos=\"{} 0 1\" size=\"0.05 {} 1\" friction=\"{} 0.005 0.0001\"/>\n",
-                       sx * (s.wall + 0.05), s.wall + 0.1, s.mu);
-      x += fmt::format("    <geom type=\"box\" pos=\"0 {} 1\" size=\"{} 0.05 1\" friction=\"{} 0.005 0.0001\"/>\n",
-                       sx * (s.wall + 0.05), s.wall + 0.1, s.mu);
+      x += fmt::format(
+          "    <geom type=\"box\" pos=\"{} 0 1\" size=\"0.05 {} 1\" friction=\"{} 0.005 "
+          "0.0001\"/>\n",
+          sx * (s.wall + 0.05), s.wall + 0.1, s.mu);
+      x += fmt::format(
+          "    <geom type=\"box\" pos=\"0 {} 1\" size=\"{} 0.05 1\" friction=\"{} 0.005 "
+          "0.0001\"/>\n",
+          sx * (s.wall + 0.05), s.wall + 0.1, s.mu);
     }
   }
   for (const auto& c : s.box_centres)
-    x += fmt::format("    <body pos=\"{} {} {}\"><freejoint/><geom type=\"box\" size=\"{} {} {}\" mass=\"1\" "
-                     "friction=\"{} 0.005 0.0001\"/></body>\n",
-                     c.x(), c.y(), c.z(), s.box_half, s.box_half, s.box_half, s.mu);
+    x += fmt::format(
+        "    <body pos=\"{} {} {}\"><freejoint/><geom type=\"box\" size=\"{} {} {}\" mass=\"1\" "
+        "friction=\"{} 0.005 0.0001\"/></body>\n",
+        c.x(), c.y(), c.z(), s.box_half, s.box_half, s.box_half, s.mu);
   for (const auto& c : s.sphere_centres)
-    x += fmt::format("    <body pos=\"{} {} {}\"><freejoint/><geom type=\"sphere\" size=\"{}\" mass=\"0.5\" "
-                     "friction=\"{} 0.005 0.0001\"/></body>\n",
-                     c.x(), c.y(), c.z(), s.sphere_radius, s.mu);
+    x += fmt::format(
+        "    <body pos=\"{} {} {}\"><freejoint/><geom type=\"sphere\" size=\"{}\" mass=\"0.5\" "
+        "friction=\"{} 0.005 0.0001\"/></body>\n",
+        c.x(), c.y(), c.z(), s.sphere_radius, s.mu);
   x += "  </worldbody>\n</mujoco>\n";
   return x;
 }
@@ -222,8 +230,8 @@ Row run_mujoco(const SceneSpec& s) {
 }  // namespace
 
 void print_row(const Row& r) {
-  std::printf("| %s | %s | %ld | %.3f | %.0f | %.2e | %s | %s |\n", r.scene.c_str(), r.engine.c_str(), r.steps,
-              r.seconds, r.steps_per_second, r.penetration,
+  std::printf("| %s | %s | %ld | %.3f | %.0f | %.2e | %s | %s |\n", r.scene.c_str(),
+              r.engine.c_str(), r.steps, r.seconds, r.steps_per_second, r.penetration,
               std::isnan(r.drift) ? "–" : fmt::format("{:.2e}", r.drift).c_str(), r.note.c_str());
   std::fflush(stdout);
 }
@@ -235,12 +243,18 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--tol=", 0) == 0) g_tolerances = {std::stod(a.substr(6))};
-    else if (a.rfind("--iter=", 0) == 0) g_max_iterations = std::stoi(a.substr(7));
-    else if (a.rfind("--omega=", 0) == 0) g_relaxation = std::stod(a.substr(8));
-    else only.push_back(a);
+    if (a.rfind("--tol=", 0) == 0)
+      g_tolerances = {std::stod(a.substr(6))};
+    else if (a.rfind("--iter=", 0) == 0)
+      g_max_iterations = std::stoi(a.substr(7));
+    else if (a.rfind("--omega=", 0) == 0)
+      g_relaxation = std::stod(a.substr(8));
+    else
+      only.push_back(a);
   }
-  std::printf("| scene | engine | steps | wall (s) | steps/s | largest penetration (m) | drift of top box (m) | note |\n");
+  std::printf(
+      "| scene | engine | steps | wall (s) | steps/s | largest penetration (m) | drift of top box "
+      "(m) | note |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   std::vector<Row> rows;
   for (const SceneSpec& s : {box_stack(), sphere_pile()}) {

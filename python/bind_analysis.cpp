@@ -38,11 +38,12 @@ void bind_analysis(py::module_& m) {
       .def_readonly("delassus_nt", &AccelerationProblem::delassus_nt)
       .def_readonly("delassus_tt", &AccelerationProblem::delassus_tt)
       .def_readonly("sliding_matrix", &AccelerationProblem::sliding_matrix);
-  m.def("build_acceleration_problem",
-        [](const ContactState& s, double gap_tol, double vel_tol) {
-          return build_acceleration_problem(s, ActiveSetSettings{gap_tol, vel_tol});
-        },
-        py::arg("state"), py::arg("gap_tolerance") = 1e-9, py::arg("velocity_tolerance") = 1e-9);
+  m.def(
+      "build_acceleration_problem",
+      [](const ContactState& s, double gap_tol, double vel_tol) {
+        return build_acceleration_problem(s, ActiveSetSettings{gap_tol, vel_tol});
+      },
+      py::arg("state"), py::arg("gap_tolerance") = 1e-9, py::arg("velocity_tolerance") = 1e-9);
 
   py::class_<VelocityProblem>(m, "VelocityProblem")
       .def_readonly("dimension", &VelocityProblem::dimension)
@@ -62,18 +63,21 @@ void bind_analysis(py::module_& m) {
       .def_readonly("W", &VelocityProblem::W)
       .def_readonly("q", &VelocityProblem::q)
       .def_readonly("mass_positive_definite", &VelocityProblem::mass_positive_definite);
-  m.def("build_velocity_problem",
-        [](const ContactState& s, double h, double gap_tol, double vel_tol) {
-          return build_velocity_problem(s, h, ActiveSetSettings{gap_tol, vel_tol});
-        },
-        py::arg("state"), py::arg("step"), py::arg("gap_tolerance") = 1e-9, py::arg("velocity_tolerance") = 1e-9);
+  m.def(
+      "build_velocity_problem",
+      [](const ContactState& s, double h, double gap_tol, double vel_tol) {
+        return build_velocity_problem(s, h, ActiveSetSettings{gap_tol, vel_tol});
+      },
+      py::arg("state"), py::arg("step"), py::arg("gap_tolerance") = 1e-9,
+      py::arg("velocity_tolerance") = 1e-9);
 
-  m.def("_analyze_report",
-        [](const ContactState& s, const std::string& label, bool all_sticking) {
-          return analysis_report(s, label, all_sticking).dump();
-        },
-        py::arg("state"), py::arg("label") = "system", py::arg("all_sticking") = false,
-        "The `moreau analyze --json` report of a ContactState, as a JSON string.");
+  m.def(
+      "_analyze_report",
+      [](const ContactState& s, const std::string& label, bool all_sticking) {
+        return analysis_report(s, label, all_sticking).dump();
+      },
+      py::arg("state"), py::arg("label") = "system", py::arg("all_sticking") = false,
+      "The `moreau analyze --json` report of a ContactState, as a JSON string.");
 }
 
 }  // namespace moreau::python

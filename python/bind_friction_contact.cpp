@@ -106,8 +106,8 @@ void bind_friction_contact(py::module_& m) {
       "friction_contact_solver_names); returns a FrictionContactResult.");
   m.def(
       "solve_global_friction_contact",
-      [](const GlobalFrictionContactProblem& p, const std::string& solver, double tol,
-         int max_iter, double time_limit, const std::optional<Vector>& guess) {
+      [](const GlobalFrictionContactProblem& p, const std::string& solver, double tol, int max_iter,
+         double time_limit, const std::optional<Vector>& guess) {
         py::gil_scoped_release release;
         return solve_global_friction_contact(p, solver, settings(tol, max_iter, time_limit),
                                              guess ? *guess : Vector());
@@ -124,7 +124,9 @@ void bind_friction_contact(py::module_& m) {
   m.def("choose_friction_contact_solver", &choose_friction_contact_solver, py::arg("problem"));
   m.def(
       "friction_contact_residual",
-      [](const FrictionContactProblem& p, const Vector& r) { return friction_contact_residual(p, r); },
+      [](const FrictionContactProblem& p, const Vector& r) {
+        return friction_contact_residual(p, r);
+      },
       py::arg("problem"), py::arg("r"),
       "Natural-map residual ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) with u = W r + q.");
   m.def("global_friction_contact_residual", &global_friction_contact_residual, py::arg("problem"),

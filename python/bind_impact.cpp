@@ -33,7 +33,8 @@ py::list criteria(const ConsistencyReport& r) {
 }  // namespace
 
 void bind_impact(py::module_& m) {
-  m.def("_impact_json", &run_impact_json, py::arg("spec_json"), py::arg("indent") = -1, py::arg("source") = "impact SPEC",
+  m.def("_impact_json", &run_impact_json, py::arg("spec_json"), py::arg("indent") = -1,
+        py::arg("source") = "impact SPEC",
         "Runs the impact SPEC given as JSON text; returns the result as JSON text "
         "(use moreau.impact for dict in/out).");
   m.def(

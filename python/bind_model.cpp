@@ -27,7 +27,8 @@ Matrix to_matrix(const py::handle& obj, const char* field) {
   MOREAU_REQUIRE(a, "constraint kinematics: '{}' must be an array of numbers", field);
   if (a.ndim() == 0) return Matrix::Constant(1, 1, *a.data());
   if (a.ndim() == 1) return Eigen::Map<const Vector>(a.data(), a.shape(0));
-  MOREAU_REQUIRE(a.ndim() == 2, "constraint kinematics: '{}' must be 1-D or 2-D, got {} dimensions", field, a.ndim());
+  MOREAU_REQUIRE(a.ndim() == 2, "constraint kinematics: '{}' must be 1-D or 2-D, got {} dimensions",
+                 field, a.ndim());
   Matrix M(a.shape(0), a.shape(1));
   for (py::ssize_t i = 0; i < a.shape(0); ++i)
     for (py::ssize_t j = 0; j < a.shape(1); ++j) M(i, j) = *a.data(i, j);
@@ -43,7 +44,8 @@ ConstraintCallback wrap_kinematics(py::function f) {
     ConstraintKinematics k;
     auto take = [&](py::handle h, const char* field, bool vector_only) {
       Matrix M = to_matrix(h, field);
-      if (vector_only) MOREAU_REQUIRE(M.cols() == 1, "constraint kinematics: '{}' must be a vector", field);
+      if (vector_only)
+        MOREAU_REQUIRE(M.cols() == 1, "constraint kinematics: '{}' must be a vector", field);
       return M;
     };
     if (py::isinstance<py::dict>(r)) {
@@ -54,10 +56,12 @@ ConstraintCallback wrap_kinematics(py::function f) {
       k.normal = take(d["normal"], "normal", true).col(0);
       if (d.contains("tangent")) k.tangent = take(d["tangent"], "tangent", false);
       if (d.contains("normal_bias")) k.normal_bias = d["normal_bias"].cast<double>();
-      if (d.contains("tangent_bias")) k.tangent_bias = take(d["tangent_bias"], "tangent_bias", true).col(0);
+      if (d.contains("tangent_bias"))
+        k.tangent_bias = take(d["tangent_bias"], "tangent_bias", true).col(0);
     } else {
       py::sequence s = r.cast<py::sequence>();
-      MOREAU_REQUIRE(s.size() >= 2, "constraint kinematics: return (gap, normal[, tangent, c_n, c_t]) or a dict");
+      MOREAU_REQUIRE(s.size() >= 2,
+                     "constraint kinematics: return (gap, normal[, tangent, c_n, c_t]) or a dict");
       k.gap = s[0].cast<double>();
       k.normal = take(s[1], "normal", true).col(0);
       if (s.size() > 2) k.tangent = take(s[2], "tangent", false);
@@ -69,7 +73,8 @@ ConstraintCallback wrap_kinematics(py::function f) {
 }
 
 ContactOptions options(const std::string& name, double mu, double e, bool bilateral, bool reverse) {
-  return ContactOptions{name, bilateral ? ConstraintKind::bilateral : ConstraintKind::unilateral, mu, e, reverse};
+  return ContactOptions{name, bilateral ? ConstraintKind::bilateral : ConstraintKind::unilateral,
+                        mu, e, reverse};
 }
 
 }  // namespace
@@ -121,20 +126,28 @@ void bind_model(py::module_& m) {
       .def_property_readonly("position_size", &LagrangianSystem::position_size)
       .def_property_readonly("position_names", &LagrangianSystem::position_names)
       .def_property_readonly("velocity_names", &LagrangianSystem::velocity_names)
-      .def("contact_state", &LagrangianSystem::contact_state, py::arg("q"), py::arg("v"), py::arg("t") = 0.0)
+      .def("contact_state", &LagrangianSystem::contact_state, py::arg("q"), py::arg("v"),
+           py::arg("t") = 0.0)
       .def("position_rate", &LagrangianSystem::position_rate, py::arg("q"), py::arg("v"))
-      .def("normalize_position", [](const LagrangianSystem& s, Vector q) { s.normalize_position(q); return q; })
+      .def("normalize_position",
+           [](const LagrangianSystem& s, Vector q) {
+             s.normalize_position(q);
+             return q;
+           })
       .def("kinetic_energy", &LagrangianSystem::kinetic_energy)
       .def("potential_energy", &LagrangianSystem::potential_energy)
       .def_readwrite("initial_q", &LagrangianSystem::initial_q)
       .def_readwrite("initial_v", &LagrangianSystem::initial_v)
-      .def("default_state", [](const LagrangianSystem& s) { return s.contact_state(s.initial_q, s.initial_v, 0.0); })
+      .def("default_state",
+           [](const LagrangianSystem& s) { return s.contact_state(s.initial_q, s.initial_v, 0.0); })
       .def("__repr__", [](const LagrangianSystem& s) {
-        return fmt::format("<LagrangianSystem '{}' d={} n={}>", s.name(), s.dimension(), s.velocity_size());
+        return fmt::format("<LagrangianSystem '{}' d={} n={}>", s.name(), s.dimension(),
+                           s.velocity_size());
       });
 
   py::class_<CallbackSystem, LagrangianSystem, std::shared_ptr<CallbackSystem>>(m, "CallbackSystem")
-      .def(py::init([](const std::string& name, int dimension, Index n, py::function mass, py::function force) {
+      .def(py::init([](const std::string& name, int dimension, Index n, py::function mass,
+                       py::function force) {
              MassCallback M = [mass](const Vector& q) {
                py::gil_scoped_acquire gil;
                return to_matrix(mass(q), "M");
@@ -142,118 +155,143 @@ void bind_model(py::module_& m) {
              ForceCallback F = [force](const Vector& q, const Vector& v, double t) {
                py::gil_scoped_acquire gil;
                Matrix f = to_matrix(force(q, v, t), "F");
-               MOREAU_REQUIRE(f.cols() == 1, "force callback must return a vector, got {}×{}", f.rows(), f.cols());
+               MOREAU_REQUIRE(f.cols() == 1, "force callback must return a vector, got {}×{}",
+                              f.rows(), f.cols());
                return Vector(f.col(0));
              };
              return std::make_shared<CallbackSystem>(name, dimension, n, M, F);
            }),
            py::arg("name"), py::arg("dimension"), py::arg("n"), py::arg("mass"), py::arg("force"),
            "mass(q) -> n×n, force(q, v, t) -> n (F on the LEFT: M q̈ + F = Σ ∇h λ_n + H_t λ_t)")
-      .def("add_constraint",
-           [](CallbackSystem& s, py::function kin, const std::string& name, const std::string& kind, double mu,
-              double e, double gamma, double ba, double bb) {
-             CallbackConstraint c;
-             c.name = name;
-             c.kind = parse_kind(kind);
-             c.mu = mu;
-             c.restitution = e;
-             c.gamma = gamma;
-             c.baumgarte_alpha = ba;
-             c.baumgarte_beta = bb;
-             c.kinematics = wrap_kinematics(kin);
-             s.add_constraint(c);
-           },
-           py::arg("kinematics"), py::arg("name") = "", py::arg("kind") = "unilateral", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0, py::arg("gamma") = 0.0, py::arg("baumgarte_alpha") = 0.0,
-           py::arg("baumgarte_beta") = 0.0,
-           "kinematics(q, v) -> dict(gap, normal, tangent, normal_bias, tangent_bias) or a tuple in that order")
+      .def(
+          "add_constraint",
+          [](CallbackSystem& s, py::function kin, const std::string& name, const std::string& kind,
+             double mu, double e, double gamma, double ba, double bb) {
+            CallbackConstraint c;
+            c.name = name;
+            c.kind = parse_kind(kind);
+            c.mu = mu;
+            c.restitution = e;
+            c.gamma = gamma;
+            c.baumgarte_alpha = ba;
+            c.baumgarte_beta = bb;
+            c.kinematics = wrap_kinematics(kin);
+            s.add_constraint(c);
+          },
+          py::arg("kinematics"), py::arg("name") = "", py::arg("kind") = "unilateral",
+          py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("gamma") = 0.0,
+          py::arg("baumgarte_alpha") = 0.0, py::arg("baumgarte_beta") = 0.0,
+          "kinematics(q, v) -> dict(gap, normal, tangent, normal_bias, tangent_bias) or a tuple in "
+          "that order")
       .def("set_names", &CallbackSystem::set_names)
       .def_property_readonly("constraint_count", &CallbackSystem::constraint_count);
 
-  py::class_<PlanarRigidSystem, LagrangianSystem, std::shared_ptr<PlanarRigidSystem>>(m, "PlanarRigidSystem")
-      .def(py::init([](const std::string& name, double g) { return std::make_shared<PlanarRigidSystem>(name, Vector2(0.0, -g)); }),
+  py::class_<PlanarRigidSystem, LagrangianSystem, std::shared_ptr<PlanarRigidSystem>>(
+      m, "PlanarRigidSystem")
+      .def(py::init([](const std::string& name, double g) {
+             return std::make_shared<PlanarRigidSystem>(name, Vector2(0.0, -g));
+           }),
            py::arg("name") = "planar", py::arg("g") = 9.81)
-      .def("add_body", &PlanarRigidSystem::add_body, py::arg("name"), py::arg("mass"), py::arg("inertia"))
-      .def("set_applied_force", &PlanarRigidSystem::set_applied_force, py::arg("body"), py::arg("force_torque"))
-      .def("add_point_plane",
-           [](PlanarRigidSystem& s, Index b, const Vector2& p, const Vector2& pp, const Vector2& pn, Index pb,
-              const std::string& name, double mu, double e, bool bil, bool rev) {
-             s.add_point_plane(b, p, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev));
-           },
-           py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector2(0, 0),
-           py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
-           py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
-           py::arg("reverse_tangent") = false)
-      .def("add_disk_plane",
-           [](PlanarRigidSystem& s, Index b, double r, const Vector2& pp, const Vector2& pn, Index pb,
-              const std::string& name, double mu, double e, bool bil, bool rev, const Vector2& c) {
-             s.add_disk_plane(b, r, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev), c);
-           },
-           py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector2(0, 0),
-           py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
-           py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
-           py::arg("reverse_tangent") = false, py::arg("local_center") = Vector2(0, 0))
-      .def("add_segment_plane",
-           [](PlanarRigidSystem& s, Index b, double hl, const Vector2& pp, const Vector2& pn, const std::string& name,
-              double mu, double e) { s.add_segment_plane(b, hl, Plane2{-1, pp, pn}, options(name, mu, e, false, false)); },
-           py::arg("body"), py::arg("half_length"), py::arg("plane_point") = Vector2(0, 0),
-           py::arg("plane_normal") = Vector2(0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0)
-      .def("add_box_plane",
-           [](PlanarRigidSystem& s, Index b, double w, double h, const Vector2& pp, const Vector2& pn,
-              const std::string& name, double mu, double e) {
-             s.add_box_plane(b, w, h, Plane2{-1, pp, pn}, options(name, mu, e, false, false));
-           },
-           py::arg("body"), py::arg("width"), py::arg("height"), py::arg("plane_point") = Vector2(0, 0),
-           py::arg("plane_normal") = Vector2(0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0)
-      .def("add_disk_disk",
-           [](PlanarRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name, double mu, double e) {
-             s.add_disk_disk(a, ra, b, rb, options(name, mu, e, false, false));
-           },
-           py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"), py::arg("name") = "",
-           py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
+      .def("add_body", &PlanarRigidSystem::add_body, py::arg("name"), py::arg("mass"),
+           py::arg("inertia"))
+      .def("set_applied_force", &PlanarRigidSystem::set_applied_force, py::arg("body"),
+           py::arg("force_torque"))
+      .def(
+          "add_point_plane",
+          [](PlanarRigidSystem& s, Index b, const Vector2& p, const Vector2& pp, const Vector2& pn,
+             Index pb, const std::string& name, double mu, double e, bool bil, bool rev) {
+            s.add_point_plane(b, p, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev));
+          },
+          py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector2(0, 0),
+          py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
+          py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
+          py::arg("reverse_tangent") = false)
+      .def(
+          "add_disk_plane",
+          [](PlanarRigidSystem& s, Index b, double r, const Vector2& pp, const Vector2& pn,
+             Index pb, const std::string& name, double mu, double e, bool bil, bool rev,
+             const Vector2& c) {
+            s.add_disk_plane(b, r, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev), c);
+          },
+          py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector2(0, 0),
+          py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
+          py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
+          py::arg("reverse_tangent") = false, py::arg("local_center") = Vector2(0, 0))
+      .def(
+          "add_segment_plane",
+          [](PlanarRigidSystem& s, Index b, double hl, const Vector2& pp, const Vector2& pn,
+             const std::string& name, double mu, double e) {
+            s.add_segment_plane(b, hl, Plane2{-1, pp, pn}, options(name, mu, e, false, false));
+          },
+          py::arg("body"), py::arg("half_length"), py::arg("plane_point") = Vector2(0, 0),
+          py::arg("plane_normal") = Vector2(0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
+          py::arg("restitution") = 0.0)
+      .def(
+          "add_box_plane",
+          [](PlanarRigidSystem& s, Index b, double w, double h, const Vector2& pp,
+             const Vector2& pn, const std::string& name, double mu, double e) {
+            s.add_box_plane(b, w, h, Plane2{-1, pp, pn}, options(name, mu, e, false, false));
+          },
+          py::arg("body"), py::arg("width"), py::arg("height"),
+          py::arg("plane_point") = Vector2(0, 0), py::arg("plane_normal") = Vector2(0, 1),
+          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
+      .def(
+          "add_disk_disk",
+          [](PlanarRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name,
+             double mu,
+             double e) { s.add_disk_disk(a, ra, b, rb, options(name, mu, e, false, false)); },
+          py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"),
+          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
       .def_property_readonly("body_count", &PlanarRigidSystem::body_count);
 
-  py::class_<SpatialRigidSystem, LagrangianSystem, std::shared_ptr<SpatialRigidSystem>>(m, "SpatialRigidSystem")
-      .def(py::init([](const std::string& name, double g) { return std::make_shared<SpatialRigidSystem>(name, Vector3(0, 0, -g)); }),
+  py::class_<SpatialRigidSystem, LagrangianSystem, std::shared_ptr<SpatialRigidSystem>>(
+      m, "SpatialRigidSystem")
+      .def(py::init([](const std::string& name, double g) {
+             return std::make_shared<SpatialRigidSystem>(name, Vector3(0, 0, -g));
+           }),
            py::arg("name") = "spatial", py::arg("g") = 9.81)
-      .def("add_body", &SpatialRigidSystem::add_body, py::arg("name"), py::arg("mass"), py::arg("inertia"))
-      .def("set_applied_force", &SpatialRigidSystem::set_applied_force, py::arg("body"), py::arg("force"),
-           py::arg("torque"))
-      .def("add_sphere_plane",
-           [](SpatialRigidSystem& s, Index b, double r, const Vector3& pp, const Vector3& pn, const std::string& name,
-              double mu, double e, const Vector3& c) {
-             s.add_sphere_plane(b, r, Plane3{pp, pn}, options(name, mu, e, false, false), c);
-           },
-           py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector3(0, 0, 0),
-           py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0, py::arg("local_center") = Vector3(0, 0, 0))
-      .def("add_point_plane",
-           [](SpatialRigidSystem& s, Index b, const Vector3& p, const Vector3& pp, const Vector3& pn,
-              const std::string& name, double mu, double e) {
-             s.add_point_plane(b, p, Plane3{pp, pn}, options(name, mu, e, false, false));
-           },
-           py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector3(0, 0, 0),
-           py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0)
-      .def("add_box_plane",
-           [](SpatialRigidSystem& s, Index b, const Vector3& h, const Vector3& pp, const Vector3& pn,
-              const std::string& name, double mu, double e) {
-             s.add_box_plane(b, h, Plane3{pp, pn}, options(name, mu, e, false, false));
-           },
-           py::arg("body"), py::arg("half_extents"), py::arg("plane_point") = Vector3(0, 0, 0),
-           py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-           py::arg("restitution") = 0.0)
-      .def("add_sphere_sphere",
-           [](SpatialRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name, double mu, double e) {
-             s.add_sphere_sphere(a, ra, b, rb, options(name, mu, e, false, false));
-           },
-           py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"), py::arg("name") = "",
-           py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
+      .def("add_body", &SpatialRigidSystem::add_body, py::arg("name"), py::arg("mass"),
+           py::arg("inertia"))
+      .def("set_applied_force", &SpatialRigidSystem::set_applied_force, py::arg("body"),
+           py::arg("force"), py::arg("torque"))
+      .def(
+          "add_sphere_plane",
+          [](SpatialRigidSystem& s, Index b, double r, const Vector3& pp, const Vector3& pn,
+             const std::string& name, double mu, double e, const Vector3& c) {
+            s.add_sphere_plane(b, r, Plane3{pp, pn}, options(name, mu, e, false, false), c);
+          },
+          py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector3(0, 0, 0),
+          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
+          py::arg("restitution") = 0.0, py::arg("local_center") = Vector3(0, 0, 0))
+      .def(
+          "add_point_plane",
+          [](SpatialRigidSystem& s, Index b, const Vector3& p, const Vector3& pp, const Vector3& pn,
+             const std::string& name, double mu, double e) {
+            s.add_point_plane(b, p, Plane3{pp, pn}, options(name, mu, e, false, false));
+          },
+          py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector3(0, 0, 0),
+          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
+          py::arg("restitution") = 0.0)
+      .def(
+          "add_box_plane",
+          [](SpatialRigidSystem& s, Index b, const Vector3& h, const Vector3& pp, const Vector3& pn,
+             const std::string& name, double mu, double e) {
+            s.add_box_plane(b, h, Plane3{pp, pn}, options(name, mu, e, false, false));
+          },
+          py::arg("body"), py::arg("half_extents"), py::arg("plane_point") = Vector3(0, 0, 0),
+          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
+          py::arg("restitution") = 0.0)
+      .def(
+          "add_sphere_sphere",
+          [](SpatialRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name,
+             double mu,
+             double e) { s.add_sphere_sphere(a, ra, b, rb, options(name, mu, e, false, false)); },
+          py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"),
+          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
       .def_property_readonly("body_count", &SpatialRigidSystem::body_count);
 
-  m.def("make_gallery_system", &make_gallery_system, py::arg("name"), py::arg("params") = GalleryParams{},
+  m.def("make_gallery_system", &make_gallery_system, py::arg("name"),
+        py::arg("params") = GalleryParams{},
         "Builds a gallery system with its default state (moreau.gallery is the keyword form).");
   m.def("gallery_names", &gallery_names);
   m.def("gallery_catalog", [] {

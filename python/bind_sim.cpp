@@ -20,9 +20,11 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
   d["t"] = Eigen::Map<const Vector>(res.t.data(), static_cast<Index>(res.t.size())).eval();
   d["q"] = res.q_matrix();
   d["v"] = res.v_matrix();
-  d["kinetic"] = Eigen::Map<const Vector>(res.kinetic.data(), static_cast<Index>(res.kinetic.size())).eval();
+  d["kinetic"] =
+      Eigen::Map<const Vector>(res.kinetic.data(), static_cast<Index>(res.kinetic.size())).eval();
   d["potential"] =
-      Eigen::Map<const Vector>(res.potential.data(), static_cast<Index>(res.potential.size())).eval();
+      Eigen::Map<const Vector>(res.potential.data(), static_cast<Index>(res.potential.size()))
+          .eval();
   d["position_names"] = res.position_names;
   d["velocity_names"] = res.velocity_names;
   d["contact_names"] = res.contact_names;
@@ -83,10 +85,11 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
 // Any LagrangianSystem (a CallbackSystem of Python callables, a gallery system, …) from its
 // initial_q / initial_v, with an "integrator" object named as in a scene (JSON text). The GIL
 // stays held: a CallbackSystem calls back into Python at every evaluation.
-py::dict simulate_system(const LagrangianSystem& system, double t_end, const std::string& integrator_json,
-                         const std::string& out) {
+py::dict simulate_system(const LagrangianSystem& system, double t_end,
+                         const std::string& integrator_json, const std::string& out) {
   SimulationSettings settings;
-  read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator", settings);
+  read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
+                           settings);
   settings.t_end = t_end;
   const SimulationResult res = simulate(system, settings);
   if (!out.empty()) write_simulation_outputs(res, out);
@@ -99,9 +102,10 @@ void bind_sim(py::module_& m) {
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
         py::arg("t_end"), py::arg("integrator"),
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
-  m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"), py::arg("integrator_json"),
-        py::arg("out"),
-        "Runs any LagrangianSystem from its initial state; returns a dict of arrays (see moreau.simulate).");
+  m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"),
+        py::arg("integrator_json"), py::arg("out"),
+        "Runs any LagrangianSystem from its initial state; returns a dict of arrays (see "
+        "moreau.simulate).");
 }
 
 }  // namespace moreau::python

@@ -43,66 +43,76 @@ double parse_number(const std::string& field, const std::string& text) {
 }
 
 void print_text(const json& r, std::FILE* out) {
-  fmt::print(out, "system {} (d = {}), t = {}\n", r["system"].get<std::string>(), r["dimension"].get<int>(),
-             r["t"].get<double>());
+  fmt::print(out, "system {} (d = {}), t = {}\n", r["system"].get<std::string>(),
+             r["dimension"].get<int>(), r["t"].get<double>());
   fmt::print(out, "q = {}\nv = {}\n", r["q"].dump(), r["v"].dump());
   fmt::print(out, "contacts:\n");
   for (const auto& c : r["contacts"])
-    fmt::print(out, "  [{}] {:<16} {:<10} mu={:<6} gap={:<12.6g} vn={:<12.6g} vt={} {}{}\n", c["index"].get<int>(),
-               c["name"].get<std::string>(), c["kind"].get<std::string>(), c["mu"].get<double>(),
-               c["gap"].get<double>(), c["normal_velocity"].get<double>(), c["tangent_velocity"].dump(),
-               c["active"].get<bool>() ? "active" : "inactive", c["sliding"].get<bool>() ? " sliding" : "");
+    fmt::print(out, "  [{}] {:<16} {:<10} mu={:<6} gap={:<12.6g} vn={:<12.6g} vt={} {}{}\n",
+               c["index"].get<int>(), c["name"].get<std::string>(), c["kind"].get<std::string>(),
+               c["mu"].get<double>(), c["gap"].get<double>(), c["normal_velocity"].get<double>(),
+               c["tangent_velocity"].dump(), c["active"].get<bool>() ? "active" : "inactive",
+               c["sliding"].get<bool>() ? " sliding" : "");
   const json& p = r["problem"];
   fmt::print(out, "problem (active contacts {}):\n", r["active"].dump());
   fmt::print(out, "  M = {}\n  F = {}\n", p["M"].dump(), p["F"].dump());
-  fmt::print(out, "  Delassus N M⁻¹ N = {}\n  N M⁻¹ T = {}\n  T M⁻¹ T = {}\n", p["delassus_nn"].dump(),
-             p["delassus_nt"].dump(), p["delassus_tt"].dump());
+  fmt::print(out, "  Delassus N M⁻¹ N = {}\n  N M⁻¹ T = {}\n  T M⁻¹ T = {}\n",
+             p["delassus_nn"].dump(), p["delassus_nt"].dump(), p["delassus_tt"].dump());
   fmt::print(out, "  sliding matrix N M⁻¹ (N − μQ) = {}\n", p["sliding_matrix"].dump());
-  fmt::print(out, "  free acceleration = {}\n  free normal acceleration = {}\n", p["free_acceleration"].dump(),
-             p["free_normal_acceleration"].dump());
+  fmt::print(out, "  free acceleration = {}\n  free normal acceleration = {}\n",
+             p["free_acceleration"].dump(), p["free_normal_acceleration"].dump());
   const json& m = r["modes"];
   if (m.contains("error")) {
     fmt::print(out, "modes: not computed ({})\n", m["error"].get<std::string>());
   } else {
-    fmt::print(out, "modes: {} solution(s) ({})\n", m["count"].get<int>(), m["status"].get<std::string>());
+    fmt::print(out, "modes: {} solution(s) ({})\n", m["count"].get<int>(),
+               m["status"].get<std::string>());
     int k = 0;
     for (const auto& s : m["solutions"]) {
       fmt::print(out, "  solution {}: q̈ = {}\n", k++, s["qddot"].dump());
       for (const auto& e : s["contacts"])
-        fmt::print(out, "    [{}] {:<16} {:<8} λn = {:<12.6g} λt = {} an = {:.6g}\n", e["index"].get<int>(),
-                   e["name"].get<std::string>(), e["mode"].get<std::string>(),
-                   e["lambda_n"].is_null() ? NAN : e["lambda_n"].get<double>(), e["lambda_t"].dump(),
-                   e["a_n"].is_null() ? NAN : e["a_n"].get<double>());
+        fmt::print(out, "    [{}] {:<16} {:<8} λn = {:<12.6g} λt = {} an = {:.6g}\n",
+                   e["index"].get<int>(), e["name"].get<std::string>(),
+                   e["mode"].get<std::string>(),
+                   e["lambda_n"].is_null() ? NAN : e["lambda_n"].get<double>(),
+                   e["lambda_t"].dump(), e["a_n"].is_null() ? NAN : e["a_n"].get<double>());
     }
   }
   if (r["painleve"].is_null()) {
     fmt::print(out, "painleve: no active unilateral 2D contact\n");
   } else {
     const json& pj = r["painleve"];
-    fmt::print(out, "painleve (contact {}, {}, sigma = {}): alpha = {}, beta = {}, case = {}, mu_c = {}\n",
-               pj["contact"].get<int>(), pj["sliding"].get<bool>() ? "sliding" : "not sliding",
-               pj["sigma"].get<int>(), pj["alpha"].dump(), pj["beta"].dump(), pj["case"].get<std::string>(),
-               r["mu_critical"].is_null() ? std::string("inf") : r["mu_critical"].dump());
+    fmt::print(
+        out, "painleve (contact {}, {}, sigma = {}): alpha = {}, beta = {}, case = {}, mu_c = {}\n",
+        pj["contact"].get<int>(), pj["sliding"].get<bool>() ? "sliding" : "not sliding",
+        pj["sigma"].get<int>(), pj["alpha"].dump(), pj["beta"].dump(),
+        pj["case"].get<std::string>(),
+        r["mu_critical"].is_null() ? std::string("inf") : r["mu_critical"].dump());
   }
   if (!r["sliding_lcp"].is_null() && !r["sliding_lcp"].contains("error")) {
     const json& l = r["sliding_lcp"];
-    fmt::print(out, "sliding LCP (003): D = {}, b = {}\n  classification: {}\n", l["D"].dump(), l["b"].dump(),
-               l["classification"].dump());
+    fmt::print(out, "sliding LCP (003): D = {}, b = {}\n  classification: {}\n", l["D"].dump(),
+               l["b"].dump(), l["classification"].dump());
   }
   fmt::print(out, "matrix tests: {}\n", r["matrix_tests"].dump());
   if (r["quasi_velocities"].contains("error"))
-    fmt::print(out, "quasi-velocities: not computed ({})\n", r["quasi_velocities"]["error"].get<std::string>());
+    fmt::print(out, "quasi-velocities: not computed ({})\n",
+               r["quasi_velocities"]["error"].get<std::string>());
   else
-    fmt::print(out, "quasi-velocities: rho = {}, N = {}, G = {}\n", r["quasi_velocities"]["rho"].dump(),
-               r["quasi_velocities"]["N"].dump(), r["quasi_velocities"]["G"].dump());
+    fmt::print(out, "quasi-velocities: rho = {}, N = {}, G = {}\n",
+               r["quasi_velocities"]["rho"].dump(), r["quasi_velocities"]["N"].dump(),
+               r["quasi_velocities"]["G"].dump());
   if (r.contains("all_sticking")) {
     const json& a = r["all_sticking"];
     if (a.contains("error"))
       fmt::print(out, "all-sticking: not computed ({})\n", a["error"].get<std::string>());
     else
-      fmt::print(out, "all-sticking: {} (q̈ = {}, λn = {}, λt = {}, detaching {}, at cone edge {}, margin {})\n",
-                 a["status"].get<std::string>(), a["qddot"].dump(), a["lambda_n"].dump(), a["lambda_t"].dump(),
-                 a["detaching"].dump(), a["at_cone_edge"].dump(), a["min_margin"].dump());
+      fmt::print(
+          out,
+          "all-sticking: {} (q̈ = {}, λn = {}, λt = {}, detaching {}, at cone edge {}, margin {})\n",
+          a["status"].get<std::string>(), a["qddot"].dump(), a["lambda_n"].dump(),
+          a["lambda_t"].dump(), a["detaching"].dump(), a["at_cone_edge"].dump(),
+          a["min_margin"].dump());
   }
 }
 
@@ -115,10 +125,13 @@ void add_analyze_command(CLI::App& app) {
     bool json = false, all_sticking = false, list = false;
   };
   auto opt = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("analyze", "contact analysis of one state: modes, Painlevé, all-sticking");
-  cmd->add_option("scene", opt->scene, "scene JSON file (gallery form or explicit M, F, constraints)");
+  auto* cmd =
+      app.add_subcommand("analyze", "contact analysis of one state: modes, Painlevé, all-sticking");
+  cmd->add_option("scene", opt->scene,
+                  "scene JSON file (gallery form or explicit M, F, constraints)");
   cmd->add_option("--gallery,-g", opt->gallery, "gallery system name (see --list)");
-  cmd->add_option("--param,-p", opt->params, "gallery parameter key=value (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--param,-p", opt->params, "gallery parameter key=value (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--json", opt->json, "print the report as JSON");
   cmd->add_flag("--all-sticking", opt->all_sticking, "also solve the all-sticking problem of 001");
   cmd->add_flag("--list", opt->list, "list the gallery systems and their parameters");
@@ -126,7 +139,8 @@ void add_analyze_command(CLI::App& app) {
     if (opt->list) {
       for (const auto& e : gallery_catalog()) {
         fmt::print("{}: {}\n", e.name, e.description);
-        for (const auto& p : e.parameters) fmt::print("    {:<18} = {:<10g} {}\n", p.name, p.default_value, p.description);
+        for (const auto& p : e.parameters)
+          fmt::print("    {:<18} = {:<10g} {}\n", p.name, p.default_value, p.description);
       }
       return;
     }
@@ -138,7 +152,8 @@ void add_analyze_command(CLI::App& app) {
       GalleryParams params;
       for (const auto& kv : opt->params) {
         const auto eq = kv.find('=');
-        MOREAU_REQUIRE(eq != std::string::npos && eq > 0, "--param '{}' must have the form key=value", kv);
+        MOREAU_REQUIRE(eq != std::string::npos && eq > 0,
+                       "--param '{}' must have the form key=value", kv);
         const std::string key = kv.substr(0, eq);
         params[key] = parse_number(fmt::format("--param {}", key), kv.substr(eq + 1));
       }

@@ -1,5 +1,6 @@
 // `moreau impact SPEC.json [--json]`: runs an impact law on rigid bodies and point contacts
-// (format in docs/cli.md (moreau impact)). Prints a short report, or the full result as JSON with --json.
+// (format in docs/cli.md (moreau impact)). Prints a short report, or the full result as JSON with
+// --json.
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -30,17 +31,20 @@ std::string vec(const nlohmann::json& a) {
 }
 
 void print_report(const nlohmann::json& r) {
-  std::cout << fmt::format("law {}{}: {}\n", r["law"].get<std::string>(),
-                           r.contains("variant") ? " (" + r["variant"].get<std::string>() + ")" : "",
-                           r["status"].get<std::string>());
+  std::cout << fmt::format(
+      "law {}{}: {}\n", r["law"].get<std::string>(),
+      r.contains("variant") ? " (" + r["variant"].get<std::string>() + ")" : "",
+      r["status"].get<std::string>());
   if (r.contains("message")) std::cout << "  " << r["message"].get<std::string>() << "\n";
   for (const auto& b : r["bodies"])
-    std::cout << fmt::format("body {}: velocity {} angular velocity {}\n", b["name"].get<std::string>(),
-                             vec(b["velocity"]), vec(b["angular_velocity"]));
+    std::cout << fmt::format("body {}: velocity {} angular velocity {}\n",
+                             b["name"].get<std::string>(), vec(b["velocity"]),
+                             vec(b["angular_velocity"]));
   for (size_t i = 0; i < r["contacts"].size(); ++i) {
     const auto& c = r["contacts"][i];
-    std::cout << fmt::format("contact {} ({}–{}): impulse {}\n", i, c["bodies"][0].get<std::string>(),
-                             c["bodies"][1].get<std::string>(), vec(c["impulse"]));
+    std::cout << fmt::format("contact {} ({}–{}): impulse {}\n", i,
+                             c["bodies"][0].get<std::string>(), c["bodies"][1].get<std::string>(),
+                             vec(c["impulse"]));
     for (const auto& e : c["events"])
       std::cout << fmt::format("  {:<22} at normal impulse {:.6f}\n", e["kind"].get<std::string>(),
                                e["normal_impulse"].get<double>());
@@ -63,7 +67,8 @@ void add_impact_command(CLI::App& app) {
       "impact", "Impact of rigid bodies: compliant 3D (seed 004) or rigid laws (seed 003)");
   static std::string spec_path;
   static bool as_json = false;
-  cmd->add_option("spec", spec_path, "SPEC.json describing the law, bodies and contacts")->required();
+  cmd->add_option("spec", spec_path, "SPEC.json describing the law, bodies and contacts")
+      ->required();
   cmd->add_flag("--json", as_json, "print the full result as JSON");
   cmd->callback([] {
     const std::string out = moreau::run_impact_json(read_file(spec_path), 2, spec_path);

@@ -1,7 +1,8 @@
 // `moreau simulate SCENE.json [--out DIR] [--t-end T] [--integrator event|timestepping]
 //  [--no-plot]`: runs a scene (docs/scene-format.md) with the event-driven or the Moreau–Jean
 // integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json and plot.png
-// (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints it, exit 2.
+// (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints it,
+// exit 2.
 //
 // plot.png is drawn by python/moreau/_simulate.py run as a script with /usr/bin/python3
 // (`python3 _simulate.py plot DIR`); the script is looked up in $MOREAU_PYTHON_DIR/moreau, then
@@ -37,7 +38,8 @@ struct SimulateOptions {
 std::string find_plot_script() {
   namespace fs = std::filesystem;
   std::vector<fs::path> dirs;
-  if (const char* env = std::getenv("MOREAU_PYTHON_DIR")) dirs.emplace_back(fs::path(env) / "moreau");
+  if (const char* env = std::getenv("MOREAU_PYTHON_DIR"))
+    dirs.emplace_back(fs::path(env) / "moreau");
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -64,8 +66,8 @@ void run(const SimulateOptions& opt) {
   if (tty) {
     progress = [](double f) {
       const int w = 40, k = static_cast<int>(f * w);
-      std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(k, '#').c_str(), std::string(w - k, ' ').c_str(),
-                   static_cast<int>(100 * f));
+      std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(k, '#').c_str(),
+                   std::string(w - k, ' ').c_str(), static_cast<int>(100 * f));
       std::fflush(stderr);
     };
   }
@@ -77,15 +79,19 @@ void run(const SimulateOptions& opt) {
   if (run.plot && !opt.no_plot) {
     const std::string script = find_plot_script();
     if (script.empty()) {
-      std::fprintf(stderr, "moreau: plot.png skipped: python/moreau/_simulate.py not found (set MOREAU_PYTHON_DIR)\n");
+      std::fprintf(stderr,
+                   "moreau: plot.png skipped: python/moreau/_simulate.py not found (set "
+                   "MOREAU_PYTHON_DIR)\n");
     } else if (!std::filesystem::exists(opt.python)) {
       std::fprintf(stderr, "moreau: plot.png skipped: %s not found\n", opt.python.c_str());
     } else {
-      const std::string cmd = fmt::format("{} {} plot {}", shell_quote(opt.python), shell_quote(script),
-                                          shell_quote(run.out_dir));
+      const std::string cmd = fmt::format("{} {} plot {}", shell_quote(opt.python),
+                                          shell_quote(script), shell_quote(run.out_dir));
       const int rc = std::system(cmd.c_str());
       if (rc != 0)
-        std::fprintf(stderr, "moreau: plot.png skipped: the plotting script failed (python3 with matplotlib needed)\n");
+        std::fprintf(stderr,
+                     "moreau: plot.png skipped: the plotting script failed (python3 with "
+                     "matplotlib needed)\n");
       else
         plotted = true;
     }
@@ -100,12 +106,14 @@ void run(const SimulateOptions& opt) {
   }
   std::printf("%s: %s integrator, t = %g s, %ld steps, status %s%s%s\n", scene.name.c_str(),
               to_string(res.integrator).c_str(), res.t.empty() ? 0.0 : res.t.back(), res.steps,
-              to_string(res.status).c_str(),
-              res.message.empty() ? "" : ": ", res.message.c_str());
-  std::printf("events: %d impact, %d stick_to_slip, %d slip_to_stick, %d separation, %d painleve\n", impacts,
-              s2s, sl2st, sep, pain);
-  std::printf("energy: %.6g J -> %.6g J (largest gain %.3g J); largest penetration %.3g m; wall time %.3g s\n",
-              res.energy_initial, res.energy_final, res.max_energy_gain, res.max_penetration, res.wall_time);
+              to_string(res.status).c_str(), res.message.empty() ? "" : ": ", res.message.c_str());
+  std::printf("events: %d impact, %d stick_to_slip, %d slip_to_stick, %d separation, %d painleve\n",
+              impacts, s2s, sl2st, sep, pain);
+  std::printf(
+      "energy: %.6g J -> %.6g J (largest gain %.3g J); largest penetration %.3g m; wall time %.3g "
+      "s\n",
+      res.energy_initial, res.energy_final, res.max_energy_gain, res.max_penetration,
+      res.wall_time);
   const std::string dir = std::filesystem::absolute(run.out_dir).lexically_normal().string();
   std::printf("wrote %s/{trajectory.csv, contacts.csv, events.csv, summary.json%s}\n", dir.c_str(),
               plotted ? ", plot.png" : "");
@@ -115,9 +123,11 @@ void run(const SimulateOptions& opt) {
 
 void add_simulate_command(CLI::App& app) {
   auto opt = std::make_shared<SimulateOptions>();
-  auto* cmd = app.add_subcommand("simulate", "Simulate a scene (event-driven or Moreau–Jean time stepping)");
+  auto* cmd = app.add_subcommand("simulate",
+                                 "Simulate a scene (event-driven or Moreau–Jean time stepping)");
   cmd->add_option("scene", opt->scene, "Scene file (JSON, docs/scene-format.md)")->required();
-  cmd->add_option("--out", opt->out, "Output folder (default: the scene's output.dir or out/<scene>)");
+  cmd->add_option("--out", opt->out,
+                  "Output folder (default: the scene's output.dir or out/<scene>)");
   cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)");
   cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
       ->check(CLI::IsMember({"event", "timestepping"}));

@@ -61,8 +61,8 @@ std::string global_solver_name(const std::string& solver, int dimension) {
 FrictionContactResult run(const FclibFile& file, const std::string& solver,
                           const FrictionContactSettings& settings) {
   if (file.is_global())
-    return solve_global_friction_contact(file.global,
-                                         global_solver_name(solver, file.dimension()), settings);
+    return solve_global_friction_contact(file.global, global_solver_name(solver, file.dimension()),
+                                         settings);
   return solve_friction_contact(file.local, solver, settings);
 }
 
@@ -94,8 +94,8 @@ std::string problem_line(const FclibFile& f) {
     return fmt::format("global, {} contacts, {}D, {} dofs (M {} nonzeros, H {} nonzeros)",
                        f.contacts(), f.dimension(), f.global.dofs(), f.global.M.nonZeros(),
                        f.global.H.nonZeros());
-  return fmt::format("local, {} contacts, {}D (W {}×{}, {} nonzeros)", f.contacts(),
-                     f.dimension(), f.local.W.rows(), f.local.W.cols(), f.local.W.nonZeros());
+  return fmt::format("local, {} contacts, {}D (W {}×{}, {} nonzeros)", f.contacts(), f.dimension(),
+                     f.local.W.rows(), f.local.W.cols(), f.local.W.nonZeros());
 }
 
 void list_solvers() {
@@ -139,9 +139,8 @@ int execute(const SolveOptions& o) {
                  "--write-solution cannot be combined with --compare");
 
   const FclibFile file = read_fclib(o.file);
-  const FrictionContactSettings settings{.tolerance = o.tolerance,
-                                         .max_iterations = o.max_iterations,
-                                         .time_limit = o.time_limit};
+  const FrictionContactSettings settings{
+      .tolerance = o.tolerance, .max_iterations = o.max_iterations, .time_limit = o.time_limit};
 
   std::vector<FrictionContactResult> results;
   if (o.compare) {
@@ -217,8 +216,7 @@ void add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--tol", options->tolerance, "Tolerance on the natural-map residual")
       ->capture_default_str();
-  cmd->add_option("--max-iter", options->max_iterations, "Iteration budget")
-      ->capture_default_str();
+  cmd->add_option("--max-iter", options->max_iterations, "Iteration budget")->capture_default_str();
   cmd->add_option("--time-limit", options->time_limit, "Wall-clock cap per solve, seconds");
   cmd->add_flag("--json", options->json, "Print one JSON object instead of text");
   cmd->add_option("--write-solution", options->write_solution,

@@ -39,8 +39,8 @@ int main(int argc, char** argv) {
     settings.integrator = moreau::Integrator::time_stepping;
     const moreau::SimulationResult run = moreau::simulate(system, settings);
     std::printf("%s: %s, %ld steps to t = %.3f s, energy %.4f J -> %.4f J\n", scene.name.c_str(),
-                moreau::to_string(run.status).c_str(), run.steps, run.t.empty() ? 0.0 : run.t.back(),
-                run.energy_initial, run.energy_final);
+                moreau::to_string(run.status).c_str(), run.steps,
+                run.t.empty() ? 0.0 : run.t.back(), run.energy_initial, run.energy_final);
     const bool completed = run.status == moreau::SimulationStatus::completed && !run.t.empty() &&
                            run.t.back() >= settings.t_end * (1.0 - 1e-9);
     const bool no_energy_gained = run.energy_final <= run.energy_initial + 1e-6;

@@ -21,7 +21,8 @@ struct EqualitySystem {
   Vector b;
 };
 
-EqualitySystem build(const ContactState& s, const std::vector<Index>& cons, const std::vector<bool>& kept) {
+EqualitySystem build(const ContactState& s, const std::vector<Index>& cons,
+                     const std::vector<bool>& kept) {
   const Index n = s.dofs(), d = s.dimension, m = cons.size(), dt = d - 1;
   std::vector<Eigen::RowVectorXd> rows;
   std::vector<double> rhs;
@@ -77,7 +78,8 @@ EqualitySystem build(const ContactState& s, const std::vector<Index>& cons, cons
 std::vector<Index> considered_constraints(const ContactState& s, double gap_tol) {
   std::vector<Index> cons;
   for (Index i = 0; i < s.size(); ++i)
-    if (s.constraints[i].kind == ConstraintKind::bilateral || std::abs(s.constraints[i].gap) <= gap_tol)
+    if (s.constraints[i].kind == ConstraintKind::bilateral ||
+        std::abs(s.constraints[i].gap) <= gap_tol)
       cons.push_back(i);
   return cons;
 }
@@ -86,10 +88,14 @@ std::vector<Index> considered_constraints(const ContactState& s, double gap_tol)
 
 std::string to_string(AllStickingStatus s) {
   switch (s) {
-    case AllStickingStatus::sticking: return "sticking";
-    case AllStickingStatus::sticking_with_detachment: return "sticking_with_detachment";
-    case AllStickingStatus::friction_infeasible: return "friction_infeasible";
-    case AllStickingStatus::no_acceleration_solution: return "no_acceleration_solution";
+    case AllStickingStatus::sticking:
+      return "sticking";
+    case AllStickingStatus::sticking_with_detachment:
+      return "sticking_with_detachment";
+    case AllStickingStatus::friction_infeasible:
+      return "friction_infeasible";
+    case AllStickingStatus::no_acceleration_solution:
+      return "no_acceleration_solution";
   }
   return "unknown";
 }
@@ -107,8 +113,8 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
   for (Index j = 0; j < m; ++j)
     if (state.constraints[cons[j]].kind == ConstraintKind::unilateral) uni.push_back(j);
   MOREAU_REQUIRE(static_cast<int>(uni.size()) <= st.max_enumeration,
-                 "all_sticking: {} closed unilateral contacts exceed max_enumeration = {}", uni.size(),
-                 st.max_enumeration);
+                 "all_sticking: {} closed unilateral contacts exceed max_enumeration = {}",
+                 uni.size(), st.max_enumeration);
 
   // Prop 1 on J_eq = [J_nb J_tb J_tu] (frictional tangents only) — digest 001 §2.1.
   {
@@ -149,8 +155,9 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
   const Index nu = uni.size();
   std::vector<unsigned> masks;
   for (unsigned mask = 0; mask < (1u << nu); ++mask) masks.push_back(mask);
-  std::stable_sort(masks.begin(), masks.end(),
-                   [](unsigned a, unsigned b) { return __builtin_popcount(a) < __builtin_popcount(b); });
+  std::stable_sort(masks.begin(), masks.end(), [](unsigned a, unsigned b) {
+    return __builtin_popcount(a) < __builtin_popcount(b);
+  });
   bool acceleration_exists = false;
   for (unsigned mask : masks) {
     std::vector<bool> kept(m, true);
@@ -201,8 +208,8 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
     out.qddot = x.head(n);
     out.lambda_min_norm = x0.tail(d * m);
     out.null_basis = Nx.bottomRows(d * m);
-    out.unique_acceleration = Nx.rows() == 0 || Nx.cols() == 0 ||
-                              Nx.topRows(n).cwiseAbs().maxCoeff() <= 1e-9;
+    out.unique_acceleration =
+        Nx.rows() == 0 || Nx.cols() == 0 || Nx.topRows(n).cwiseAbs().maxCoeff() <= 1e-9;
     out.lambda_n.resize(m);
     out.lambda_t.resize(dt, m);
     out.a_n.resize(m);
@@ -226,23 +233,25 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
     if (ok) {
       out.status = out.detaching.empty() ? AllStickingStatus::sticking
                                          : AllStickingStatus::sticking_with_detachment;
-      out.message = out.detaching.empty() ? "all contacts stick" : "the closed contacts stick, others detach";
+      out.message =
+          out.detaching.empty() ? "all contacts stick" : "the closed contacts stick, others detach";
       return out;
     }
   }
   out.status = acceleration_exists ? AllStickingStatus::friction_infeasible
                                    : AllStickingStatus::no_acceleration_solution;
-  out.message = acceleration_exists
-                    ? "accelerations and normal forces exist, but no multiplier satisfies Coulomb's law"
-                    : "the sticking equations with normal complementarity have no solution";
+  out.message =
+      acceleration_exists
+          ? "accelerations and normal forces exist, but no multiplier satisfies Coulomb's law"
+          : "the sticking equations with normal complementarity have no solution";
   return out;
 }
 
 KktSolution all_sticking_kkt(const ContactState& state, const std::vector<Index>& constraints) {
   state.validate();
   for (Index i : constraints)
-    MOREAU_REQUIRE(i >= 0 && i < state.size(), "all_sticking_kkt: constraint index {} outside [0, {})", i,
-                   state.size());
+    MOREAU_REQUIRE(i >= 0 && i < state.size(),
+                   "all_sticking_kkt: constraint index {} outside [0, {})", i, state.size());
   const std::vector<bool> kept(constraints.size(), true);
   const EqualitySystem eq = build(state, constraints, kept);
   MOREAU_REQUIRE(in_range(eq.A, eq.b), "all_sticking_kkt: the KKT system (14a) has no solution");

@@ -40,34 +40,41 @@ Context make_context(const ContactState& state, const ContactModeSettings& st) {
   ctx.n = state.dofs();
   ctx.tol = st.tolerance;
   ctx.llt.compute(state.M);
-  MOREAU_REQUIRE(ctx.llt.info() == Eigen::Success && is_positive_definite(state.M, 1e-12),
-                 "contact modes: M must be positive definite (λ_min = {}); use all_sticking for a singular M",
-                 min_symmetric_eigenvalue(state.M));
+  MOREAU_REQUIRE(
+      ctx.llt.info() == Eigen::Success && is_positive_definite(state.M, 1e-12),
+      "contact modes: M must be positive definite (λ_min = {}); use all_sticking for a singular M",
+      min_symmetric_eigenvalue(state.M));
   const Vector a0 = -ctx.llt.solve(state.F);
   for (Index i = 0; i < state.size(); ++i) {
     const auto& c = state.constraints[i];
     const double gdot = c.normal.dot(state.v);
     const bool bil = c.kind == ConstraintKind::bilateral;
-    if (!bil && !(std::abs(c.gap) <= st.gap_tolerance && std::abs(gdot) <= st.velocity_tolerance)) continue;
+    if (!bil && !(std::abs(c.gap) <= st.gap_tolerance && std::abs(gdot) <= st.velocity_tolerance))
+      continue;
     MOREAU_REQUIRE(!bil || c.mu == 0.0,
-                   "contact modes: bilateral constraint {} ('{}') has μ = {}; friction on bilateral constraints is not supported here",
+                   "contact modes: bilateral constraint {} ('{}') has μ = {}; friction on "
+                   "bilateral constraints is not supported here",
                    i, c.name, c.mu);
     ctx.active.push_back(i);
     const Vector vt = c.tangent.transpose() * state.v;
-    Kind k = bil ? Kind::bilateral
-                 : (c.mu == 0.0 ? Kind::frictionless
-                                : (vt.norm() > st.velocity_tolerance ? Kind::sliding : Kind::resting));
+    Kind k =
+        bil ? Kind::bilateral
+            : (c.mu == 0.0 ? Kind::frictionless
+                           : (vt.norm() > st.velocity_tolerance ? Kind::sliding : Kind::resting));
     ctx.kind.push_back(k);
     ctx.slide_dir.push_back(k == Kind::sliding ? Vector(vt / vt.norm()) : Vector());
-    ctx.bias.push_back(2.0 * c.baumgarte_alpha * gdot + c.baumgarte_beta * c.baumgarte_beta * c.gap);
+    ctx.bias.push_back(2.0 * c.baumgarte_alpha * gdot +
+                       c.baumgarte_beta * c.baumgarte_beta * c.gap);
     ctx.acc_scale = std::max({ctx.acc_scale, std::abs(c.normal.dot(a0) + c.normal_bias),
                               (c.tangent.transpose() * a0 + c.tangent_bias).cwiseAbs().maxCoeff()});
   }
   return ctx;
 }
 
-// q̈, a and the mode of every active contact from the multipliers (λ_n per active, λ_t (d−1) per active).
-ContactModeSolution finish(const Context& ctx, const Vector& lambda_n, const std::vector<Vector>& lambda_t) {
+// q̈, a and the mode of every active contact from the multipliers (λ_n per active, λ_t (d−1) per
+// active).
+ContactModeSolution finish(const Context& ctx, const Vector& lambda_n,
+                           const std::vector<Vector>& lambda_t) {
   const auto& s = *ctx.s;
   Vector f = -s.F;
   for (size_t j = 0; j < ctx.active.size(); ++j)
@@ -120,7 +127,8 @@ void add_unique(ContactModeAnalysis& out, ContactModeSolution sol, double tol) {
     if (same_motion(s, sol, tol)) {
       for (size_t j = 0; j < sol.contacts.size(); ++j) {
         const double sl = std::max(1.0, std::abs(s.contacts[j].lambda_n));
-        if (std::abs(s.contacts[j].lambda_n - sol.contacts[j].lambda_n) > tol * sl) out.multipliers_unique = false;
+        if (std::abs(s.contacts[j].lambda_n - sol.contacts[j].lambda_n) > tol * sl)
+          out.multipliers_unique = false;
       }
       return;
     }
@@ -138,11 +146,11 @@ enum class Pick { separate, contact, stick, slip };
 
 // Solves the square system of one mode assignment; slip contacts use direction u (d−1).
 // Returns false when the assignment gives no consistent solution.
-bool solve_assignment(const Context& ctx, const std::vector<Pick>& pick, const std::vector<Vector>& u,
-                      ContactModeSolution& sol) {
+bool solve_assignment(const Context& ctx, const std::vector<Pick>& pick,
+                      const std::vector<Vector>& u, ContactModeSolution& sol) {
   const int dt = ctx.d - 1;
   const size_t m = ctx.active.size();
-  std::vector<Vector> cols;          // force columns
+  std::vector<Vector> cols;                 // force columns
   std::vector<std::pair<size_t, int>> var;  // (contact, 0 = λ_n, 1.. = λ_t component)
   for (size_t j = 0; j < m; ++j) {
     if (pick[j] == Pick::separate) continue;
@@ -168,23 +176,28 @@ bool solve_assignment(const Context& ctx, const std::vector<Pick>& pick, const s
     const auto [j, comp] = var[r];
     const Vector g = comp == 0 ? Vector(ctx.c(j).normal) : Vector(ctx.c(j).tangent.col(comp - 1));
     A.row(r) = g.transpose() * MinvC;
-    const double cb = comp == 0 ? ctx.c(j).normal_bias + ctx.bias[j] : ctx.c(j).tangent_bias[comp - 1];
+    const double cb =
+        comp == 0 ? ctx.c(j).normal_bias + ctx.bias[j] : ctx.c(j).tangent_bias[comp - 1];
     rhs[r] = g.dot(MinvF) - cb;
     if (comp == 0) A(r, r) += ctx.c(j).gamma;  // softening on the diagonal
   }
   Vector x = Vector::Zero(nv);
   if (nv > 0) {
     Eigen::FullPivLU<Matrix> lu(A);
-    if (lu.isInvertible()) x = lu.solve(rhs);
-    else x = Eigen::CompleteOrthogonalDecomposition<Matrix>(A).solve(rhs);
+    if (lu.isInvertible())
+      x = lu.solve(rhs);
+    else
+      x = Eigen::CompleteOrthogonalDecomposition<Matrix>(A).solve(rhs);
     if ((A * x - rhs).norm() > 1e-8 * std::max(1.0, rhs.norm())) return false;
   }
   Vector ln = Vector::Zero(m);
   std::vector<Vector> lt(m, Vector::Zero(dt));
   for (Index r = 0; r < nv; ++r) {
     const auto [j, comp] = var[r];
-    if (comp == 0) ln[j] = x[r];
-    else lt[j][comp - 1] = x[r];
+    if (comp == 0)
+      ln[j] = x[r];
+    else
+      lt[j][comp - 1] = x[r];
   }
   for (size_t j = 0; j < m; ++j)
     if (pick[j] == Pick::slip) lt[j] = -ctx.c(j).mu * ln[j] * u[j];
@@ -212,15 +225,17 @@ bool solve_assignment(const Context& ctx, const std::vector<Pick>& pick, const s
 Vector unit(double phi) { return Vector2(std::cos(phi), std::sin(phi)); }
 
 // 3D: Newton on the slip angles φ (residual: component of a_t orthogonal to u(φ)).
-void solve_3d_assignment(const Context& ctx, const std::vector<Pick>& pick, const ContactModeSettings& st,
-                         ContactModeAnalysis& out) {
+void solve_3d_assignment(const Context& ctx, const std::vector<Pick>& pick,
+                         const ContactModeSettings& st, ContactModeAnalysis& out) {
   const size_t m = ctx.active.size();
   std::vector<size_t> free_dir;
   std::vector<Vector> u(m);
   for (size_t j = 0; j < m; ++j) {
     if (pick[j] != Pick::slip) continue;
-    if (ctx.kind[j] == Kind::sliding) u[j] = ctx.slide_dir[j];
-    else free_dir.push_back(j);
+    if (ctx.kind[j] == Kind::sliding)
+      u[j] = ctx.slide_dir[j];
+    else
+      free_dir.push_back(j);
   }
   const size_t k = free_dir.size();
   ContactModeSolution sol;
@@ -238,7 +253,8 @@ void solve_3d_assignment(const Context& ctx, const std::vector<Pick>& pick, cons
     r.resize(k);
     for (size_t a = 0; a < k; ++a) {
       const Vector ua = uu[free_dir[a]];
-      const Vector& at = s2.contacts.empty() ? Vector(Vector::Zero(2)) : s2.contacts[free_dir[a]].a_t;
+      const Vector& at =
+          s2.contacts.empty() ? Vector(Vector::Zero(2)) : s2.contacts[free_dir[a]].a_t;
       r[a] = -ua[1] * at[0] + ua[0] * at[1];
     }
   };
@@ -284,10 +300,18 @@ void enumerate_modes(const Context& ctx, const ContactModeSettings& st, ContactM
   std::vector<std::vector<Pick>> options(m);
   for (size_t j = 0; j < m; ++j) {
     switch (ctx.kind[j]) {
-      case Kind::bilateral: options[j] = {Pick::contact}; break;
-      case Kind::frictionless: options[j] = {Pick::separate, Pick::contact}; break;
-      case Kind::sliding: options[j] = {Pick::separate, Pick::slip}; break;
-      case Kind::resting: options[j] = {Pick::separate, Pick::stick, Pick::slip}; break;
+      case Kind::bilateral:
+        options[j] = {Pick::contact};
+        break;
+      case Kind::frictionless:
+        options[j] = {Pick::separate, Pick::contact};
+        break;
+      case Kind::sliding:
+        options[j] = {Pick::separate, Pick::slip};
+        break;
+      case Kind::resting:
+        options[j] = {Pick::separate, Pick::stick, Pick::slip};
+        break;
     }
   }
   // "contact" for frictionless/bilateral = slip with μ = 0 (no tangential unknown) — handled as
@@ -347,13 +371,14 @@ void enumerate_modes(const Context& ctx, const ContactModeSettings& st, ContactM
 
 }  // namespace
 
-ContactModeAnalysis contact_modes_by_enumeration(const ContactState& state, const ContactModeSettings& st) {
+ContactModeAnalysis contact_modes_by_enumeration(const ContactState& state,
+                                                 const ContactModeSettings& st) {
   const Context ctx = make_context(state, st);
   ContactModeAnalysis out;
   fill_lists(ctx, out);
   MOREAU_REQUIRE(static_cast<int>(ctx.active.size()) <= st.max_enumeration_contacts,
-                 "contact modes: {} active contacts exceed max_enumeration_contacts = {}", ctx.active.size(),
-                 st.max_enumeration_contacts);
+                 "contact modes: {} active contacts exceed max_enumeration_contacts = {}",
+                 ctx.active.size(), st.max_enumeration_contacts);
   enumerate_modes(ctx, st, out);
   out.status = out.solutions.empty() ? Status::infeasible : Status::converged;
   out.message = out.solutions.empty() ? "no consistent contact mode" : "";
@@ -388,8 +413,9 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
   std::vector<Var> vars = bvars;
   vars.insert(vars.end(), zvars.begin(), zvars.end());
   const Index nb = bvars.size(), nz = zvars.size(), nv = nb + nz;
-  MOREAU_REQUIRE(nz <= st.max_lcp_size, "contact modes: the mode LCP has {} variables, above max_lcp_size = {}",
-                 nz, st.max_lcp_size);
+  MOREAU_REQUIRE(nz <= st.max_lcp_size,
+                 "contact modes: the mode LCP has {} variables, above max_lcp_size = {}", nz,
+                 st.max_lcp_size);
   // Force columns Φ (n×nv), row operators R (nv×n), direct coefficients E, constants k.
   Matrix Phi = Matrix::Zero(ctx.n, nv), R = Matrix::Zero(nv, ctx.n), E = Matrix::Zero(nv, nv);
   Vector k = Vector::Zero(nv);
@@ -430,9 +456,10 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
         E(v, pos_m[j]) = -1.0;
         break;
     }
-    out.lcp_variables.push_back(std::string(vars[v].role == 0 ? "lambda_n" : vars[v].role == 1 ? "beta+"
-                                                                          : vars[v].role == 2 ? "beta-"
-                                                                                              : "s") +
+    out.lcp_variables.push_back(std::string(vars[v].role == 0   ? "lambda_n"
+                                            : vars[v].role == 1 ? "beta+"
+                                            : vars[v].role == 2 ? "beta-"
+                                                                : "s") +
                                 fmt::format("[{}]", ctx.active[j]));
   }
   out.lcp_variables.erase(out.lcp_variables.begin(), out.lcp_variables.begin() + nb);
@@ -444,7 +471,8 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
   if (nb > 0) {
     const Matrix Kbb = K.topLeftCorner(nb, nb);
     Kbb_pinv = pseudo_inverse(Kbb);
-    if (numerical_rank(Kbb) < nb) out.message = "redundant bilateral constraints: minimum-norm bilateral forces";
+    if (numerical_rank(Kbb) < nb)
+      out.message = "redundant bilateral constraints: minimum-norm bilateral forces";
   }
   out.lcp.M = K.bottomRightCorner(nz, nz);
   out.lcp.q = kappa.tail(nz);
@@ -456,7 +484,8 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
   if (nz == 0) {
     zs.push_back(Vector(0));
   } else {
-    const auto en = enumerate_lcp(out.lcp, {.max_size = st.max_lcp_size, .tolerance = st.tolerance});
+    const auto en =
+        enumerate_lcp(out.lcp, {.max_size = st.max_lcp_size, .tolerance = st.tolerance});
     zs = en.solutions;
   }
   for (const Vector& z : zs) {
@@ -473,7 +502,8 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
     add_unique(out, finish(ctx, ln, lt), 1e-6);
   }
   out.status = out.solutions.empty() ? Status::infeasible : Status::converged;
-  if (out.solutions.empty()) out.message = "no consistent contact mode (the mode LCP has no solution)";
+  if (out.solutions.empty())
+    out.message = "no consistent contact mode (the mode LCP has no solution)";
   return out;
 }
 

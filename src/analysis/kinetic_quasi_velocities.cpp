@@ -14,23 +14,30 @@ namespace moreau {
 // M-orthonormalised (t ← t L⁻ᵀ, L Lᵀ = tᵀ M t; digest 003 §4).
 KineticQuasiVelocities kinetic_quasi_velocities(const Matrix& M, const Matrix& W, Index m) {
   const Index n = M.rows();
-  MOREAU_REQUIRE(M.cols() == n && n > 0, "kinetic quasi-velocities: M must be square and non-empty, got {}×{}",
-                 M.rows(), M.cols());
-  MOREAU_REQUIRE(W.rows() == n, "kinetic quasi-velocities: W must have n = {} rows, got {}", n, W.rows());
-  MOREAU_REQUIRE(all_finite(M) && all_finite(W), "kinetic quasi-velocities: M or W has a NaN or infinite entry");
+  MOREAU_REQUIRE(M.cols() == n && n > 0,
+                 "kinetic quasi-velocities: M must be square and non-empty, got {}×{}", M.rows(),
+                 M.cols());
+  MOREAU_REQUIRE(W.rows() == n, "kinetic quasi-velocities: W must have n = {} rows, got {}", n,
+                 W.rows());
+  MOREAU_REQUIRE(all_finite(M) && all_finite(W),
+                 "kinetic quasi-velocities: M or W has a NaN or infinite entry");
   MOREAU_REQUIRE(is_symmetric(M), "kinetic quasi-velocities: M must be symmetric");
   const Index k = W.cols();
-  MOREAU_REQUIRE(k <= n, "kinetic quasi-velocities: {} constraints exceed n = {} coordinates", k, n);
-  MOREAU_REQUIRE(m >= 0 && m <= k, "kinetic quasi-velocities: bilateral_count = {} must lie in [0, {}]", m, k);
+  MOREAU_REQUIRE(k <= n, "kinetic quasi-velocities: {} constraints exceed n = {} coordinates", k,
+                 n);
+  MOREAU_REQUIRE(m >= 0 && m <= k,
+                 "kinetic quasi-velocities: bilateral_count = {} must lie in [0, {}]", m, k);
   Eigen::LLT<Matrix> llt(M);
-  MOREAU_REQUIRE(llt.info() == Eigen::Success && is_positive_definite(M, 1e-12),
-                 "kinetic quasi-velocities: M must be positive definite (Cholesky failed or λ_min(M) = {})",
-                 min_symmetric_eigenvalue(M));
+  MOREAU_REQUIRE(
+      llt.info() == Eigen::Success && is_positive_definite(M, 1e-12),
+      "kinetic quasi-velocities: M must be positive definite (Cholesky failed or λ_min(M) = {})",
+      min_symmetric_eigenvalue(M));
   if (k > 0) {
     const double smax = largest_singular_value(W), smin = smallest_singular_value(W);
-    MOREAU_REQUIRE(smax > 0 && smin > kRankTolerance * smax,
-                   "kinetic quasi-velocities: W = ∇h must have full column rank {} (σ_min/σ_max = {})", k,
-                   smax > 0 ? smin / smax : 0.0);
+    MOREAU_REQUIRE(
+        smax > 0 && smin > kRankTolerance * smax,
+        "kinetic quasi-velocities: W = ∇h must have full column rank {} (σ_min/σ_max = {})", k,
+        smax > 0 ? smin / smax : 0.0);
   }
   KineticQuasiVelocities out;
   out.bilateral_count = m;
@@ -94,12 +101,14 @@ KineticQuasiVelocities kinetic_quasi_velocities(const ContactState& state, doubl
 }
 
 Vector KineticQuasiVelocities::to_quasi(const Vector& qdot) const {
-  MOREAU_REQUIRE(qdot.size() == M.rows(), "to_quasi: q̇ must have {} entries, got {}", M.rows(), qdot.size());
+  MOREAU_REQUIRE(qdot.size() == M.rows(), "to_quasi: q̇ must have {} entries, got {}", M.rows(),
+                 qdot.size());
   return Xi * (M * qdot);
 }
 
 Vector KineticQuasiVelocities::from_quasi(const Vector& v) const {
-  MOREAU_REQUIRE(v.size() == M.rows(), "from_quasi: v must have {} entries, got {}", M.rows(), v.size());
+  MOREAU_REQUIRE(v.size() == M.rows(), "from_quasi: v must have {} entries, got {}", M.rows(),
+                 v.size());
   const Index k = size();
   Vector Dv(v.size());
   Dv.head(k) = D_n * v.head(k);
@@ -118,8 +127,8 @@ EnergySplit KineticQuasiVelocities::energy(const Vector& qdot) const {
 }
 
 Matrix KineticQuasiVelocities::normal_tangent_coupling(const Matrix& H_T) const {
-  MOREAU_REQUIRE(H_T.rows() == M.rows(), "normal_tangent_coupling: H_T must have {} rows, got {}", M.rows(),
-                 H_T.rows());
+  MOREAU_REQUIRE(H_T.rows() == M.rows(), "normal_tangent_coupling: H_T must have {} rows, got {}",
+                 M.rows(), H_T.rows());
   return n_q.transpose() * H_T;
 }
 

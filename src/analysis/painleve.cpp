@@ -14,8 +14,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Eigen::LLT<Matrix> checked_mass(const Matrix& M, const char* who) {
-  MOREAU_REQUIRE(M.rows() == M.cols() && M.rows() > 0, "{}: M must be square and non-empty, got {}×{}", who,
-                 M.rows(), M.cols());
+  MOREAU_REQUIRE(M.rows() == M.cols() && M.rows() > 0,
+                 "{}: M must be square and non-empty, got {}×{}", who, M.rows(), M.cols());
   MOREAU_REQUIRE(all_finite(M), "{}: M has a NaN or infinite entry", who);
   MOREAU_REQUIRE(is_symmetric(M), "{}: M must be symmetric", who);
   Eigen::LLT<Matrix> llt(M);
@@ -28,13 +28,20 @@ Eigen::LLT<Matrix> checked_mass(const Matrix& M, const char* who) {
 
 std::string to_string(PainleveCase c) {
   switch (c) {
-    case PainleveCase::slip: return "slip";
-    case PainleveCase::separation: return "separation";
-    case PainleveCase::inconsistent: return "inconsistent";
-    case PainleveCase::indeterminate: return "indeterminate";
-    case PainleveCase::grazing: return "grazing";
-    case PainleveCase::singular: return "singular";
-    case PainleveCase::degenerate: return "degenerate";
+    case PainleveCase::slip:
+      return "slip";
+    case PainleveCase::separation:
+      return "separation";
+    case PainleveCase::inconsistent:
+      return "inconsistent";
+    case PainleveCase::indeterminate:
+      return "indeterminate";
+    case PainleveCase::grazing:
+      return "grazing";
+    case PainleveCase::singular:
+      return "singular";
+    case PainleveCase::degenerate:
+      return "degenerate";
   }
   return "unknown";
 }
@@ -42,8 +49,8 @@ std::string to_string(PainleveCase c) {
 double critical_friction(const Matrix& M, const Vector& w_n, const Vector& w_t, int sigma) {
   const auto llt = checked_mass(M, "critical_friction");
   MOREAU_REQUIRE(w_n.size() == M.rows() && w_t.size() == M.rows(),
-                 "critical_friction: w_n and w_t must have {} entries, got {} and {}", M.rows(), w_n.size(),
-                 w_t.size());
+                 "critical_friction: w_n and w_t must have {} entries, got {} and {}", M.rows(),
+                 w_n.size(), w_t.size());
   MOREAU_REQUIRE(sigma == 1 || sigma == -1, "critical_friction: sigma must be ±1, got {}", sigma);
   const Vector Minv_wn = llt.solve(w_n);
   const double a = w_n.dot(Minv_wn), b = w_t.dot(Minv_wn);
@@ -52,12 +59,14 @@ double critical_friction(const Matrix& M, const Vector& w_n, const Vector& w_t, 
 }
 
 // Digest 000 §A.4: α = w_nᵀM⁻¹(w_n − σμw_t), β = w_nᵀM⁻¹F − c_n (F on the left).
-PainleveResult painleve_single(const Matrix& M, const Vector& F, const Vector& w_n, const Vector& w_t,
-                               double c_n, double mu, int sigma, const PainleveSettings& settings) {
+PainleveResult painleve_single(const Matrix& M, const Vector& F, const Vector& w_n,
+                               const Vector& w_t, double c_n, double mu, int sigma,
+                               const PainleveSettings& settings) {
   const auto llt = checked_mass(M, "painleve");
   const Index n = M.rows();
   MOREAU_REQUIRE(F.size() == n && w_n.size() == n && w_t.size() == n,
-                 "painleve: F, w_n, w_t must have {} entries, got {}, {}, {}", n, F.size(), w_n.size(), w_t.size());
+                 "painleve: F, w_n, w_t must have {} entries, got {}, {}, {}", n, F.size(),
+                 w_n.size(), w_t.size());
   MOREAU_REQUIRE(all_finite(F) && all_finite(w_n) && all_finite(w_t) && std::isfinite(c_n),
                  "painleve: F, w_n, w_t or c_n has a NaN or infinite entry");
   MOREAU_REQUIRE(std::isfinite(mu) && mu >= 0.0, "painleve: mu = {} must be ≥ 0", mu);
@@ -78,22 +87,29 @@ PainleveResult painleve_single(const Matrix& M, const Vector& F, const Vector& w
   const double zb = settings.zero_tolerance * std::max({1.0, std::abs(fterm), std::abs(c_n)});
   const int sa = std::abs(r.alpha) <= za ? 0 : (r.alpha > 0 ? 1 : -1);
   const int sb = std::abs(r.beta) <= zb ? 0 : (r.beta > 0 ? 1 : -1);
-  if (sa == 0 && sb == 0) r.kind = PainleveCase::degenerate;
-  else if (sa == 0) r.kind = sb > 0 ? PainleveCase::singular : PainleveCase::separation;
-  else if (sb == 0) r.kind = PainleveCase::grazing;
-  else if (sa > 0) r.kind = sb > 0 ? PainleveCase::slip : PainleveCase::separation;
-  else r.kind = sb > 0 ? PainleveCase::inconsistent : PainleveCase::indeterminate;
-  if (r.kind == PainleveCase::slip || r.kind == PainleveCase::indeterminate) r.lambda_n = r.beta / r.alpha;
+  if (sa == 0 && sb == 0)
+    r.kind = PainleveCase::degenerate;
+  else if (sa == 0)
+    r.kind = sb > 0 ? PainleveCase::singular : PainleveCase::separation;
+  else if (sb == 0)
+    r.kind = PainleveCase::grazing;
+  else if (sa > 0)
+    r.kind = sb > 0 ? PainleveCase::slip : PainleveCase::separation;
+  else
+    r.kind = sb > 0 ? PainleveCase::inconsistent : PainleveCase::indeterminate;
+  if (r.kind == PainleveCase::slip || r.kind == PainleveCase::indeterminate)
+    r.lambda_n = r.beta / r.alpha;
   return r;
 }
 
 PainleveResult painleve_single(const ContactState& state, Index contact, int sigma_override,
                                const PainleveSettings& settings) {
   state.validate();
-  MOREAU_REQUIRE(state.dimension == 2, "painleve: the single-contact table is planar (dimension 2), got {}",
+  MOREAU_REQUIRE(state.dimension == 2,
+                 "painleve: the single-contact table is planar (dimension 2), got {}",
                  state.dimension);
-  MOREAU_REQUIRE(contact >= 0 && contact < state.size(), "painleve: contact index {} outside [0, {})", contact,
-                 state.size());
+  MOREAU_REQUIRE(contact >= 0 && contact < state.size(),
+                 "painleve: contact index {} outside [0, {})", contact, state.size());
   MOREAU_REQUIRE(sigma_override == 0 || sigma_override == 1 || sigma_override == -1,
                  "painleve: sigma_override must be 0 or ±1, got {}", sigma_override);
   const auto& c = state.constraints[contact];
@@ -101,20 +117,22 @@ PainleveResult painleve_single(const ContactState& state, Index contact, int sig
   int sigma = sigma_override;
   if (sigma == 0) {
     const double vt = w_t.dot(state.v);
-    MOREAU_REQUIRE(std::abs(vt) > settings.velocity_tolerance,
-                   "painleve: contact {} ('{}') is not sliding (v_t = {}); pass sigma_override = ±1", contact,
-                   c.name, vt);
+    MOREAU_REQUIRE(
+        std::abs(vt) > settings.velocity_tolerance,
+        "painleve: contact {} ('{}') is not sliding (v_t = {}); pass sigma_override = ±1", contact,
+        c.name, vt);
     sigma = vt > 0 ? 1 : -1;
   }
   return painleve_single(state.M, state.F, c.normal, w_t, c.normal_bias, c.mu, sigma, settings);
 }
 
-ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo, double hi, int grid,
-                              double x_tolerance) {
+ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo, double hi,
+                              int grid, double x_tolerance) {
   MOREAU_REQUIRE(std::isfinite(lo) && std::isfinite(hi) && lo < hi,
                  "minimize_scalar: need a finite interval lo < hi, got [{}, {}]", lo, hi);
   MOREAU_REQUIRE(grid >= 2, "minimize_scalar: grid must be ≥ 2, got {}", grid);
-  MOREAU_REQUIRE(x_tolerance > 0.0, "minimize_scalar: x_tolerance must be > 0, got {}", x_tolerance);
+  MOREAU_REQUIRE(x_tolerance > 0.0, "minimize_scalar: x_tolerance must be > 0, got {}",
+                 x_tolerance);
   ScalarMinimum out;
   std::vector<double> xs(grid + 1), fs(grid + 1);
   for (int i = 0; i <= grid; ++i) {
@@ -167,13 +185,14 @@ ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo,
   return out;
 }
 
-ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at, Index contact,
-                                         int sigma, double lo, double hi, int grid) {
+ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at,
+                                         Index contact, int sigma, double lo, double hi, int grid) {
   auto f = [&](double s) {
     const ContactState st = state_at(s);
     st.validate();
-    MOREAU_REQUIRE(contact >= 0 && contact < st.size(), "minimize_critical_friction: contact index {} outside [0, {})",
-                   contact, st.size());
+    MOREAU_REQUIRE(contact >= 0 && contact < st.size(),
+                   "minimize_critical_friction: contact index {} outside [0, {})", contact,
+                   st.size());
     const auto& c = st.constraints[contact];
     return critical_friction(st.M, c.normal, c.tangent.col(0), sigma);
   };
@@ -182,22 +201,29 @@ ScalarMinimum minimize_critical_friction(const std::function<ContactState(double
 
 // Digest 003 §1 (26), (87), with bilateral rows eliminated by a Schur complement.
 SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Matrix& W, Index m,
-                                      const Matrix& H_T, const Vector& c_n, const Vector& mu, const Vector& xi) {
+                                      const Matrix& H_T, const Vector& c_n, const Vector& mu,
+                                      const Vector& xi) {
   const auto llt = checked_mass(M, "sliding_contact_lcp");
   const Index n = M.rows(), k = W.cols(), p = k - m;
-  MOREAU_REQUIRE(W.rows() == n && F.size() == n, "sliding_contact_lcp: W must have {} rows and F {} entries", n, n);
-  MOREAU_REQUIRE(m >= 0 && m <= k, "sliding_contact_lcp: bilateral_count = {} outside [0, {}]", m, k);
-  MOREAU_REQUIRE(H_T.rows() == n && H_T.cols() == p,
-                 "sliding_contact_lcp: H_T must be {}×{} (one tangent per unilateral contact), got {}×{}", n, p,
-                 H_T.rows(), H_T.cols());
-  MOREAU_REQUIRE(c_n.size() == k, "sliding_contact_lcp: c_n must have {} entries, got {}", k, c_n.size());
-  MOREAU_REQUIRE(mu.size() == p && xi.size() == p, "sliding_contact_lcp: mu and xi must have {} entries", p);
-  MOREAU_REQUIRE(all_finite(F) && all_finite(W) && all_finite(H_T) && all_finite(c_n) && all_finite(mu) &&
-                     all_finite(xi),
+  MOREAU_REQUIRE(W.rows() == n && F.size() == n,
+                 "sliding_contact_lcp: W must have {} rows and F {} entries", n, n);
+  MOREAU_REQUIRE(m >= 0 && m <= k, "sliding_contact_lcp: bilateral_count = {} outside [0, {}]", m,
+                 k);
+  MOREAU_REQUIRE(
+      H_T.rows() == n && H_T.cols() == p,
+      "sliding_contact_lcp: H_T must be {}×{} (one tangent per unilateral contact), got {}×{}", n,
+      p, H_T.rows(), H_T.cols());
+  MOREAU_REQUIRE(c_n.size() == k, "sliding_contact_lcp: c_n must have {} entries, got {}", k,
+                 c_n.size());
+  MOREAU_REQUIRE(mu.size() == p && xi.size() == p,
+                 "sliding_contact_lcp: mu and xi must have {} entries", p);
+  MOREAU_REQUIRE(all_finite(F) && all_finite(W) && all_finite(H_T) && all_finite(c_n) &&
+                     all_finite(mu) && all_finite(xi),
                  "sliding_contact_lcp: data has a NaN or infinite entry");
   for (Index i = 0; i < p; ++i) {
     MOREAU_REQUIRE(mu[i] >= 0.0, "sliding_contact_lcp: mu[{}] = {} must be ≥ 0", i, mu[i]);
-    MOREAU_REQUIRE(xi[i] == 1.0 || xi[i] == -1.0, "sliding_contact_lcp: xi[{}] = {} must be ±1", i, xi[i]);
+    MOREAU_REQUIRE(xi[i] == 1.0 || xi[i] == -1.0, "sliding_contact_lcp: xi[{}] = {} must be ±1", i,
+                   xi[i]);
   }
   MOREAU_REQUIRE(k > 0 && smallest_singular_value(W) > kRankTolerance * largest_singular_value(W),
                  "sliding_contact_lcp: W must have full column rank");
@@ -228,12 +254,13 @@ SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Ma
   return out;
 }
 
-SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, const Vector& mu, const Vector& xi,
-                                              Index m) {
+SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, const Vector& mu,
+                                              const Vector& xi, Index m) {
   const Index p = lcp.D.rows();
-  MOREAU_REQUIRE(mu.size() == p && xi.size() == p, "classify_sliding_lcp: mu and xi must have {} entries", p);
-  MOREAU_REQUIRE(lcp.rho.size() == m + p, "classify_sliding_lcp: rho has {} entries, expected {}", lcp.rho.size(),
-                 m + p);
+  MOREAU_REQUIRE(mu.size() == p && xi.size() == p,
+                 "classify_sliding_lcp: mu and xi must have {} entries", p);
+  MOREAU_REQUIRE(lcp.rho.size() == m + p, "classify_sliding_lcp: rho has {} entries, expected {}",
+                 lcp.rho.size(), m + p);
   SlidingLcpClassification c;
   const auto pm = p_matrix_test(lcp.D);
   c.p_matrix = pm.is_p_matrix;
@@ -255,7 +282,8 @@ SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, cons
       // c_eff read back from the eliminated P (it does not depend on μ; needs μ > 0).
       ceff = (mu[0] > 0.0) ? -lcp.P(0, 0) / (mu[0] * xi[0]) : nan;
     }
-    c.p12_mu_critical = std::isnan(ceff) ? nan : (ceff == 0.0 ? kInf : lcp.G(0, 0) / std::abs(ceff));
+    c.p12_mu_critical =
+        std::isnan(ceff) ? nan : (ceff == 0.0 ? kInf : lcp.G(0, 0) / std::abs(ceff));
   }
   // P13: P symmetric ⇒ D(ε) = G + εP ≻ 0 for ε < ε₊ = 1/λ_max(−G^{-½} P G^{-½}).
   c.p13_applicable = p > 0 && is_symmetric(lcp.P);
@@ -265,7 +293,8 @@ SlidingLcpClassification classify_sliding_lcp(const SlidingContactLcp& lcp, cons
     Eigen::SelfAdjointEigenSolver<Matrix> eg(lcp.G);
     const Matrix Gmh = eg.operatorInverseSqrt();
     const Matrix S = -Gmh * (0.5 * (lcp.P + lcp.P.transpose())) * Gmh;
-    const double lmax = Eigen::SelfAdjointEigenSolver<Matrix>(S, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    const double lmax =
+        Eigen::SelfAdjointEigenSolver<Matrix>(S, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
     c.p13_epsilon_star = lmax > 0.0 ? 1.0 / lmax : kInf;
     c.p13_margin = c.p13_epsilon_star - 1.0;
   }

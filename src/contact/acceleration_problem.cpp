@@ -14,7 +14,8 @@ std::vector<Index> active_constraints(const ContactState& s, const ActiveSetSett
   for (Index i = 0; i < s.size(); ++i) {
     const auto& c = s.constraints[i];
     if (c.kind == ConstraintKind::bilateral ||
-        (std::abs(c.gap) <= st.gap_tolerance && std::abs(c.normal.dot(s.v)) <= st.velocity_tolerance))
+        (std::abs(c.gap) <= st.gap_tolerance &&
+         std::abs(c.normal.dot(s.v)) <= st.velocity_tolerance))
       out.push_back(i);
   }
   return out;
@@ -27,7 +28,8 @@ Matrix mass_solve(const Matrix& M, const Matrix& B, bool* pd) {
   if (ok) {
     // Reject numerically singular factors (relative pivot below 1e-12).
     const Vector d = llt.matrixLLT().diagonal();
-    ok = d.size() == 0 || d.minCoeff() > 1e-6 * std::sqrt(std::max(1e-300, M.diagonal().cwiseAbs().maxCoeff()));
+    ok = d.size() == 0 ||
+         d.minCoeff() > 1e-6 * std::sqrt(std::max(1e-300, M.diagonal().cwiseAbs().maxCoeff()));
   }
   if (pd) *pd = ok;
   if (ok) return llt.solve(B);

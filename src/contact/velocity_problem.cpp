@@ -6,8 +6,10 @@
 
 namespace moreau {
 
-VelocityProblem build_velocity_problem(const ContactState& s, double step, const ActiveSetSettings& st) {
-  MOREAU_REQUIRE(std::isfinite(step) && step >= 0.0, "velocity problem: step h = {} must be ≥ 0", step);
+VelocityProblem build_velocity_problem(const ContactState& s, double step,
+                                       const ActiveSetSettings& st) {
+  MOREAU_REQUIRE(std::isfinite(step) && step >= 0.0, "velocity problem: step h = {} must be ≥ 0",
+                 step);
   s.validate();
   VelocityProblem p;
   p.dimension = s.dimension;
@@ -50,8 +52,10 @@ VelocityProblem build_velocity_problem(const ContactState& s, double step, const
 
 FrictionContactProblem to_friction_contact_problem(const VelocityProblem& p) {
   for (std::size_t j = 0; j < p.bilateral.size(); ++j)
-    MOREAU_REQUIRE(!p.bilateral[j], "velocity problem: active constraint {} (state index {}) is bilateral; "
-                   "a FrictionContactProblem holds unilateral contacts only", j, p.active[j]);
+    MOREAU_REQUIRE(!p.bilateral[j],
+                   "velocity problem: active constraint {} (state index {}) is bilateral; "
+                   "a FrictionContactProblem holds unilateral contacts only",
+                   j, p.active[j]);
   FrictionContactProblem fc;
   fc.dimension = p.dimension;
   fc.W = p.W.sparseView();

@@ -65,8 +65,13 @@ struct RunOutput {
 class Integrator {
  public:
   Integrator(std::vector<ContactModel> models, Matrix K, Vector v0, CompliantVariant variant)
-      : models_(std::move(models)), K_(std::move(K)), v0_(std::move(v0)), variant_(variant),
-        nc_(static_cast<Index>(models_.size())), Istack_(3 * nc_), v_(3 * nc_) {}
+      : models_(std::move(models)),
+        K_(std::move(K)),
+        v0_(std::move(v0)),
+        variant_(variant),
+        nc_(static_cast<Index>(models_.size())),
+        Istack_(3 * nc_),
+        v_(3 * nc_) {}
 
   RunOutput run(double h, long max_steps, bool record) {
     RunOutput out;
@@ -236,9 +241,15 @@ class Integrator {
       const Vector3 g = y.segment<3>(kStride * i + 4);
       double* fi = &f[static_cast<size_t>(5 * i)];
       switch (m.phase[i]) {
-        case Phase::compression: fi[kEndCompression] = vn; break;
-        case Phase::restitution: fi[kEndRestitution] = -phi; break;
-        case Phase::inactive: fi[kRecontact] = -vn; continue;
+        case Phase::compression:
+          fi[kEndCompression] = vn;
+          break;
+        case Phase::restitution:
+          fi[kEndRestitution] = -phi;
+          break;
+        case Phase::inactive:
+          fi[kRecontact] = -vn;
+          continue;
       }
       if (m.mode[i] == Mode::stick) {
         fi[kStickToSlip] = g.norm() - stick_radius(i, m, phi);
@@ -370,7 +381,7 @@ class Integrator {
   }
 
   std::vector<ContactModel> models_;
-  Matrix K_;  // 3nc×3nc
+  Matrix K_;   // 3nc×3nc
   Vector v0_;  // 3nc
   CompliantVariant variant_;
   Index nc_;
@@ -442,7 +453,8 @@ CompliantImpactResult compliant_impact(const RigidBodyScene& input,
     const BodyContact& c = scene.contacts[static_cast<size_t>(i)];
     const double knn = c.normal.dot(K.block<3, 3>(3 * i, 3 * i) * c.normal);
     models.push_back({c.normal, c.mu, c.e, c.eta0_squared, std::sqrt(c.stiffness / kmax),
-                      std::sqrt(0.5 * vref * vref / knn), result.contacts[static_cast<size_t>(i)].frame});
+                      std::sqrt(0.5 * vref * vref / knn),
+                      result.contacts[static_cast<size_t>(i)].frame});
   }
   const double h = settings.step > 0.0 ? settings.step : p_est / 2000.0;
   result.step = h;
@@ -457,7 +469,8 @@ CompliantImpactResult compliant_impact(const RigidBodyScene& input,
   }
   auto post_velocity = [&](const Vector& y) {
     Vector dv = Vector::Zero(v.size());
-    for (Index i = 0; i < nc; ++i) dv += J.middleRows<3>(3 * i).transpose() * y.segment<3>(kStride * i);
+    for (Index i = 0; i < nc; ++i)
+      dv += J.middleRows<3>(3 * i).transpose() * y.segment<3>(kStride * i);
     return Vector(v + Minv * dv);
   };
   const Vector vplus = post_velocity(run.y);
@@ -481,9 +494,9 @@ CompliantImpactResult compliant_impact(const RigidBodyScene& input,
     if (half.ok) {
       double diff = (post_velocity(half.y) - vplus).cwiseAbs().maxCoeff();
       for (Index i = 0; i < nc; ++i)
-        diff = std::max(diff, (half.y.segment<3>(kStride * i) - run.y.segment<3>(kStride * i))
-                                  .cwiseAbs()
-                                  .maxCoeff());
+        diff = std::max(
+            diff,
+            (half.y.segment<3>(kStride * i) - run.y.segment<3>(kStride * i)).cwiseAbs().maxCoeff());
       result.error_estimate = 16.0 / 15.0 * diff;
     }
   }

@@ -16,7 +16,8 @@ double spectral(const Matrix& A) {
   return Eigen::JacobiSVD<Matrix>(A).singularValues()(0);
 }
 
-ConsistencyCriterion less_than(std::string name, std::string statement, double value, double bound) {
+ConsistencyCriterion less_than(std::string name, std::string statement, double value,
+                               double bound) {
   ConsistencyCriterion c;
   c.name = std::move(name);
   c.statement = std::move(statement);
@@ -70,10 +71,10 @@ CopositivityResult copositivity(const Matrix& A, double tolerance) {
 }
 
 double frictionless_energy_change(const Matrix& G, const Matrix& E, const Vector& q) {
-  MOREAU_REQUIRE(G.rows() == G.cols() && E.rows() == G.rows() && E.cols() == G.rows() &&
-                     q.size() == G.rows(),
-                 "G ({}×{}), E ({}×{}) and q̇_norm ({}) sizes disagree", G.rows(), G.cols(), E.rows(),
-                 E.cols(), q.size());
+  MOREAU_REQUIRE(
+      G.rows() == G.cols() && E.rows() == G.rows() && E.cols() == G.rows() && q.size() == G.rows(),
+      "G ({}×{}), E ({}×{}) and q̇_norm ({}) sizes disagree", G.rows(), G.cols(), E.rows(), E.cols(),
+      q.size());
   const Eigen::LLT<Matrix> llt(G);
   MOREAU_REQUIRE(llt.info() == Eigen::Success, "G must be symmetric positive definite");
   const Vector Eq = E * q;
@@ -81,9 +82,10 @@ double frictionless_energy_change(const Matrix& G, const Matrix& E, const Vector
 }
 
 ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E) {
-  MOREAU_REQUIRE(G.rows() == G.cols() && G.rows() >= 1 && E.rows() == G.rows() && E.cols() == G.rows(),
-                 "G ({}×{}) and E ({}×{}) must be square of the same size", G.rows(), G.cols(),
-                 E.rows(), E.cols());
+  MOREAU_REQUIRE(
+      G.rows() == G.cols() && G.rows() >= 1 && E.rows() == G.rows() && E.cols() == G.rows(),
+      "G ({}×{}) and E ({}×{}) must be square of the same size", G.rows(), G.cols(), E.rows(),
+      E.cols());
   const Eigen::LLT<Matrix> llt(G);
   MOREAU_REQUIRE(llt.info() == Eigen::Success && (G - G.transpose()).norm() <= 1e-10 * G.norm(),
                  "G must be symmetric positive definite");
@@ -123,9 +125,9 @@ ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E) {
   // P5: if G⁻¹E is symmetric, T_L ≤ 0 ∀q̇ ⇔ every |λ_i(E)| ≤ 1.
   {
     const Matrix GiE = Gi * E;
-    ConsistencyCriterion c = less_than(
-        "P5", "G⁻¹E symmetric ⇒ (T_L ≤ 0 ∀q̇ ⇔ max|λ_i(E)| ≤ 1)",
-        Eigen::EigenSolver<Matrix>(E).eigenvalues().cwiseAbs().maxCoeff(), 1.0);
+    ConsistencyCriterion c =
+        less_than("P5", "G⁻¹E symmetric ⇒ (T_L ≤ 0 ∀q̇ ⇔ max|λ_i(E)| ≤ 1)",
+                  Eigen::EigenSolver<Matrix>(E).eigenvalues().cwiseAbs().maxCoeff(), 1.0);
     c.applicable = (GiE - GiE.transpose()).norm() <= 1e-10 * std::max(1.0, GiE.norm());
     c.exact = true;
     c.holds = c.value <= 1.0 + 1e-12;
@@ -166,9 +168,11 @@ ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E) {
   {
     const Matrix L = llt.matrixL();
     const Matrix B = L.transpose() * (E.transpose() * Gi * E) * L;  // similar to G^½AG^½
-    const double lmax = Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (B + B.transpose())).eigenvalues()(p - 1);
-    ConsistencyCriterion c = less_than("P4", "scaling ε = 1 of EᵀG⁻¹E below ε* = 1/λ_max(G^½ EᵀG⁻¹E G^½)",
-                                       1.0, lmax > 0 ? 1.0 / lmax : std::numeric_limits<double>::infinity());
+    const double lmax =
+        Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (B + B.transpose())).eigenvalues()(p - 1);
+    ConsistencyCriterion c =
+        less_than("P4", "scaling ε = 1 of EᵀG⁻¹E below ε* = 1/λ_max(G^½ EᵀG⁻¹E G^½)", 1.0,
+                  lmax > 0 ? 1.0 / lmax : std::numeric_limits<double>::infinity());
     rep.criteria.push_back(c);
   }
   return rep;
@@ -176,7 +180,8 @@ ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E) {
 
 ConsistencyReport restitution_matrix_consistency(const KineticQuasiVelocities& k, const Matrix& E) {
   const Index n = k.Xi.rows();
-  MOREAU_REQUIRE(E.rows() == n && E.cols() == n, "𝓔 must be {}×{}, got {}×{}", n, n, E.rows(), E.cols());
+  MOREAU_REQUIRE(E.rows() == n && E.cols() == n, "𝓔 must be {}×{}, got {}×{}", n, n, E.rows(),
+                 E.cols());
   Matrix D = Matrix::Zero(n, n);
   const Index m = k.D_n.rows();
   D.topLeftCorner(m, m) = k.D_n;
@@ -189,7 +194,8 @@ ConsistencyReport restitution_matrix_consistency(const KineticQuasiVelocities& k
                                    1.0 / std::sqrt(spectral(Di) * spectral(D))));
   // Exact: T_L = ½ v⁻ᵀ(𝓔ᵀD𝓔 − D)v⁻ (64) ≤ 0 ∀v⁻ ⇔ D − 𝓔ᵀD𝓔 ⪰ 0.
   const Matrix A = D - E.transpose() * D * E;
-  const double lmin = Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (A + A.transpose())).eigenvalues()(0);
+  const double lmin =
+      Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (A + A.transpose())).eigenvalues()(0);
   ConsistencyCriterion c;
   c.name = "PD";
   c.statement = "λ_min(sym(D − 𝓔ᵀD𝓔)) ≥ 0 (T_L ≤ 0 for every v⁻, (64))";
@@ -232,8 +238,10 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
   const Matrix TH = k.t_q.transpose() * H_T;
   const Matrix Kmat = (I + E_nn).transpose() * Eq.transpose() * mubar_xi * TH.transpose() * k.D_t *
                       TH * mubar_xi * Eq * (I + E_nn);
-  const double lmin = Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (Mbar + Mbar.transpose())).eigenvalues()(0);
-  const double lmaxK = Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (Kmat + Kmat.transpose())).eigenvalues()(p - 1);
+  const double lmin =
+      Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (Mbar + Mbar.transpose())).eigenvalues()(0);
+  const double lmaxK =
+      Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (Kmat + Kmat.transpose())).eigenvalues()(p - 1);
   {
     ConsistencyCriterion c;
     c.name = "Theorem2_i";
@@ -247,8 +255,10 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
   {
     ConsistencyCriterion c;
     c.name = "Theorem2_ii";
-    c.statement = "‖q̇_norm⁻‖/‖q̇_tan⁻‖ ≥ 2‖D_t t_qᵀH_T‖‖[μ̄]‖‖I+E_nn‖‖E(q)‖/(λ_min(M̄) − λ_max(K)) [fix]";
-    const double num = 2.0 * spectral(k.D_t * TH) * spectral(mubar) * spectral(I + E_nn) * spectral(Eq);
+    c.statement =
+        "‖q̇_norm⁻‖/‖q̇_tan⁻‖ ≥ 2‖D_t t_qᵀH_T‖‖[μ̄]‖‖I+E_nn‖‖E(q)‖/(λ_min(M̄) − λ_max(K)) [fix]";
+    const double num =
+        2.0 * spectral(k.D_t * TH) * spectral(mubar) * spectral(I + E_nn) * spectral(Eq);
     c.bound = lmin > lmaxK ? num / (lmin - lmaxK) : std::numeric_limits<double>::infinity();
     c.value = qt.norm() > 0 ? qn.norm() / qt.norm() : std::numeric_limits<double>::infinity();
     c.margin = c.value - c.bound;
@@ -258,8 +268,8 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
   // Exact T_L of the slip mode ξ (normal block (49) + tangential terms, digest (77) [fix]).
   {
     const Vector w = TH * mubar_xi * Eq * (I + E_nn) * qn;
-    const double TL = 0.5 * qn.dot((E_nn.transpose() * Gi * E_nn - Gi) * qn) + 0.5 * w.dot(k.D_t * w) +
-                      qt.dot(k.D_t * w);
+    const double TL = 0.5 * qn.dot((E_nn.transpose() * Gi * E_nn - Gi) * qn) +
+                      0.5 * w.dot(k.D_t * w) + qt.dot(k.D_t * w);
     ConsistencyCriterion c;
     c.name = "T_L";
     c.statement = "exact T_L of the slip mode ξ ≤ 0";

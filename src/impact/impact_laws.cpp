@@ -59,7 +59,8 @@ void finish(const ContactState& state, ImpactResult& r) {
 // When no contact approaches (every u_n,i⁻ ≥ 0), completes r as no_impact with q̇⁺ = q̇⁻ and
 // returns true: the law has nothing to do.
 bool no_impact(const ContactState& state, ImpactResult& r) {
-  if (r.normal_velocity_before.size() > 0 && r.normal_velocity_before.minCoeff() < 0.0) return false;
+  if (r.normal_velocity_before.size() > 0 && r.normal_velocity_before.minCoeff() < 0.0)
+    return false;
   r.status = ImpactStatus::no_impact;
   r.message = "no contact approaches (every normal velocity ∇h_iᵀq̇⁻ is ≥ 0)";
   finish(state, r);
@@ -68,7 +69,8 @@ bool no_impact(const ContactState& state, ImpactResult& r) {
 
 Vector restitution_vector(const ContactState& state) {
   Vector e(state.size());
-  for (Index i = 0; i < state.size(); ++i) e[i] = state.constraints[static_cast<size_t>(i)].restitution;
+  for (Index i = 0; i < state.size(); ++i)
+    e[i] = state.constraints[static_cast<size_t>(i)].restitution;
   return e;
 }
 
@@ -97,8 +99,9 @@ void check_admissible(ImpactResult& r) {
     Index i;
     r.normal_impulse.minCoeff(&i);
     r.status = ImpactStatus::inadmissible;
-    r.message = fmt::format("contact {} receives a negative normal impulse {} (kinetic inconsistency)",
-                            i, r.normal_impulse[i]);
+    r.message =
+        fmt::format("contact {} receives a negative normal impulse {} (kinetic inconsistency)", i,
+                    r.normal_impulse[i]);
   } else if (r.normal_velocity_after.size() > 0 &&
              r.normal_velocity_after.minCoeff() < -1e-10 * scale) {
     Index i;
@@ -214,12 +217,13 @@ Matrix frictionless_restitution_matrix(const Matrix& E_nn, Index dofs) {
   return E;
 }
 
-ImpactResult restitution_matrix_impact(const ContactState& state, const Matrix& E, bool with_friction) {
+ImpactResult restitution_matrix_impact(const ContactState& state, const Matrix& E,
+                                       bool with_friction) {
   ImpactResult r = begin(state, "restitution_matrix");
   const Index n = state.dofs();
   MOREAU_REQUIRE(E.rows() == n && E.cols() == n && all_finite(E),
-                 "the restitution matrix must be finite and n×n with n = {}, got {}×{}", n, E.rows(),
-                 E.cols());
+                 "the restitution matrix must be finite and n×n with n = {}, got {}×{}", n,
+                 E.rows(), E.cols());
   if (no_impact(state, r)) return r;
   const Matrix W = state.normal_jacobian();
   const KineticQuasiVelocities k = kinetic_quasi_velocities(state.M, W);
@@ -268,7 +272,8 @@ namespace {
 
 // Mode enumeration for planar contacts (d = 2): per contact 0 separate, 1 stick, 2 slip with
 // ũ_t > 0 (r_t = −μ r_n), 3 slip with ũ_t < 0 (r_t = +μ r_n).
-std::vector<Vector> enumerate_planar(const Matrix& Wl, const Vector& q, const Vector& mu, double tol) {
+std::vector<Vector> enumerate_planar(const Matrix& Wl, const Vector& q, const Vector& mu,
+                                     double tol) {
   const Index m = mu.size();
   std::vector<Vector> sols;
   long total = 1;
@@ -316,7 +321,8 @@ std::vector<Vector> enumerate_planar(const Matrix& Wl, const Vector& q, const Ve
     }
     if (!ok) continue;
     bool dup = false;
-    for (const Vector& s : sols) dup = dup || (s - r).cwiseAbs().maxCoeff() <= 1e-8 * std::max(1.0, rs);
+    for (const Vector& s : sols)
+      dup = dup || (s - r).cwiseAbs().maxCoeff() <= 1e-8 * std::max(1.0, rs);
     if (!dup) sols.push_back(r);
   }
   return sols;
@@ -324,18 +330,19 @@ std::vector<Vector> enumerate_planar(const Matrix& Wl, const Vector& q, const Ve
 
 }  // namespace
 
-ImpactResult frictional_impact(const ContactState& state, const FrictionalImpactSettings& settings) {
+ImpactResult frictional_impact(const ContactState& state,
+                               const FrictionalImpactSettings& settings) {
   ImpactResult r = begin(state, "frictional");
   const Index m = state.size();
   const int d = state.dimension;
   for (const ContactConstraint& c : state.constraints)
-    MOREAU_REQUIRE(c.tangent.cols() == d - 1, "contact '{}' needs {} tangent columns, has {}", c.name,
-                   d - 1, c.tangent.cols());
+    MOREAU_REQUIRE(c.tangent.cols() == d - 1, "contact '{}' needs {} tangent columns, has {}",
+                   c.name, d - 1, c.tangent.cols());
   Vector et = settings.e_t.size() ? settings.e_t : Vector::Zero(m);
   MOREAU_REQUIRE(et.size() == m, "e_t needs one value per contact ({}), got {}", m, et.size());
   for (Index i = 0; i < m; ++i)
-    MOREAU_REQUIRE(et[i] >= -1.0 && et[i] <= 1.0, "e_t of contact {} must lie in [-1, 1], got {}", i,
-                   et[i]);
+    MOREAU_REQUIRE(et[i] >= -1.0 && et[i] <= 1.0, "e_t of contact {} must lie in [-1, 1], got {}",
+                   i, et[i]);
   if (no_impact(state, r)) return r;
   // Local Jacobian, normal first per contact: columns [∇h_i, H_t,i].
   Matrix H(state.dofs(), d * m);
@@ -382,8 +389,8 @@ ImpactResult frictional_impact(const ContactState& state, const FrictionalImpact
     rl = res.r;
     if (rl.size() != d * m || !res.converged()) {
       r.status = ImpactStatus::not_converged;
-      r.message = fmt::format("the frictional-contact solver '{}' did not converge ({})", res.solver,
-                              res.message);
+      r.message = fmt::format("the frictional-contact solver '{}' did not converge ({})",
+                              res.solver, res.message);
       finish(state, r);
       return r;
     }

@@ -5,11 +5,16 @@ namespace moreau {
 
 std::string_view to_string(ImpactStatus status) {
   switch (status) {
-    case ImpactStatus::resolved: return "resolved";
-    case ImpactStatus::no_impact: return "no_impact";
-    case ImpactStatus::inadmissible: return "inadmissible";
-    case ImpactStatus::not_converged: return "not_converged";
-    case ImpactStatus::numerical_failure: return "numerical_failure";
+    case ImpactStatus::resolved:
+      return "resolved";
+    case ImpactStatus::no_impact:
+      return "no_impact";
+    case ImpactStatus::inadmissible:
+      return "inadmissible";
+    case ImpactStatus::not_converged:
+      return "not_converged";
+    case ImpactStatus::numerical_failure:
+      return "numerical_failure";
   }
   return "unknown";
 }

@@ -67,7 +67,8 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
     MOREAU_REQUIRE(len > 1e-12, "contact {}: the normal has zero length ({}, {}, {})", i,
                    c.normal.x(), c.normal.y(), c.normal.z());
     c.normal /= len;
-    MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "contact {}: mu must be ≥ 0, got {}", i, c.mu);
+    MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "contact {}: mu must be ≥ 0, got {}", i,
+                   c.mu);
     MOREAU_REQUIRE(std::isfinite(c.e) && c.e >= 0.0 && c.e <= 1.0,
                    "contact {}: e must lie in [0, 1], got {}", i, c.e);
     MOREAU_REQUIRE(std::isfinite(c.e_t) && c.e_t >= -1.0 && c.e_t <= 1.0,

@@ -80,9 +80,16 @@ json matrix_tests(const Matrix& A) {
 }
 
 json painleve_json(const PainleveResult& r, Index contact, const std::string& name, bool sliding) {
-  return json{{"contact", contact}, {"name", name}, {"sliding", sliding}, {"sigma", r.sigma}, {"mu", r.mu},
-              {"alpha", num(r.alpha)}, {"beta", num(r.beta)}, {"case", to_string(r.kind)},
-              {"lambda_n", num(r.lambda_n)}, {"free_normal_acceleration", num(r.free_normal_acceleration)},
+  return json{{"contact", contact},
+              {"name", name},
+              {"sliding", sliding},
+              {"sigma", r.sigma},
+              {"mu", r.mu},
+              {"alpha", num(r.alpha)},
+              {"beta", num(r.beta)},
+              {"case", to_string(r.kind)},
+              {"lambda_n", num(r.lambda_n)},
+              {"free_normal_acceleration", num(r.free_normal_acceleration)},
               {"mu_critical", num(r.mu_critical)}};
 }
 
@@ -96,28 +103,46 @@ json contacts_json(const ContactState& state, const AccelerationProblem& p) {
   json contacts = json::array();
   for (Index i = 0; i < state.size(); ++i) {
     const auto& c = state.constraints[i];
-    contacts.push_back(json{
-        {"index", i}, {"name", c.name},
-        {"kind", c.kind == ConstraintKind::bilateral ? "bilateral" : "unilateral"}, {"mu", c.mu},
-        {"restitution", c.restitution}, {"gap", c.gap}, {"normal_velocity", c.normal.dot(state.v)},
-        {"tangent_velocity", vec(c.tangent.transpose() * state.v)}, {"active", static_cast<bool>(active[i])},
-        {"sliding", static_cast<bool>(sliding[i])}, {"normal", vec(c.normal)},
-        {"tangent", mat(c.tangent.transpose())}, {"normal_bias", c.normal_bias},
-        {"tangent_bias", vec(c.tangent_bias)}});
+    contacts.push_back(
+        json{{"index", i},
+             {"name", c.name},
+             {"kind", c.kind == ConstraintKind::bilateral ? "bilateral" : "unilateral"},
+             {"mu", c.mu},
+             {"restitution", c.restitution},
+             {"gap", c.gap},
+             {"normal_velocity", c.normal.dot(state.v)},
+             {"tangent_velocity", vec(c.tangent.transpose() * state.v)},
+             {"active", static_cast<bool>(active[i])},
+             {"sliding", static_cast<bool>(sliding[i])},
+             {"normal", vec(c.normal)},
+             {"tangent", mat(c.tangent.transpose())},
+             {"normal_bias", c.normal_bias},
+             {"tangent_bias", vec(c.tangent_bias)}});
   }
   return contacts;
 }
 
 // problem: the acceleration-level data (contact/acceleration_problem.hpp).
 json problem_json(const AccelerationProblem& p) {
-  return json{{"M", mat(p.M)}, {"F", vec(p.F)}, {"mass_positive_definite", p.mass_positive_definite},
-              {"N", mat(p.N)}, {"T", mat(p.T)}, {"c_n", vec(p.c_n)}, {"c_t", vec(p.c_t)}, {"mu", vec(p.mu)},
-              {"gamma", vec(p.gamma)}, {"kN", vec(p.kN)}, {"slip_direction", mat(p.slip_direction.transpose())},
-              {"N_minus_muQ", mat(p.N_minus_muQ)}, {"free_acceleration", vec(p.free_acceleration)},
+  return json{{"M", mat(p.M)},
+              {"F", vec(p.F)},
+              {"mass_positive_definite", p.mass_positive_definite},
+              {"N", mat(p.N)},
+              {"T", mat(p.T)},
+              {"c_n", vec(p.c_n)},
+              {"c_t", vec(p.c_t)},
+              {"mu", vec(p.mu)},
+              {"gamma", vec(p.gamma)},
+              {"kN", vec(p.kN)},
+              {"slip_direction", mat(p.slip_direction.transpose())},
+              {"N_minus_muQ", mat(p.N_minus_muQ)},
+              {"free_acceleration", vec(p.free_acceleration)},
               {"free_normal_acceleration", vec(p.free_normal_acceleration)},
               {"free_tangent_acceleration", vec(p.free_tangent_acceleration)},
-              {"delassus_nn", mat(p.delassus_nn)}, {"delassus_nt", mat(p.delassus_nt)},
-              {"delassus_tt", mat(p.delassus_tt)}, {"sliding_matrix", mat(p.sliding_matrix)}};
+              {"delassus_nn", mat(p.delassus_nn)},
+              {"delassus_nt", mat(p.delassus_nt)},
+              {"delassus_tt", mat(p.delassus_tt)},
+              {"sliding_matrix", mat(p.sliding_matrix)}};
 }
 
 // modes: every consistent contact mode (analysis/contact_modes.hpp); throws if not computable.
@@ -127,14 +152,23 @@ json modes_json(const ContactState& state) {
   for (const auto& s : m.solutions) {
     json cs = json::array();
     for (const auto& e : s.contacts)
-      cs.push_back(json{{"index", e.constraint}, {"name", state.constraints[e.constraint].name},
-                        {"mode", to_string(e.mode)}, {"already_sliding", e.already_sliding},
-                        {"lambda_n", num(e.lambda_n)}, {"lambda_t", vec(e.lambda_t)}, {"a_n", num(e.a_n)},
-                        {"a_t", vec(e.a_t)}, {"direction", vec(e.direction)}});
+      cs.push_back(json{{"index", e.constraint},
+                        {"name", state.constraints[e.constraint].name},
+                        {"mode", to_string(e.mode)},
+                        {"already_sliding", e.already_sliding},
+                        {"lambda_n", num(e.lambda_n)},
+                        {"lambda_t", vec(e.lambda_t)},
+                        {"a_n", num(e.a_n)},
+                        {"a_t", vec(e.a_t)},
+                        {"direction", vec(e.direction)}});
     sols.push_back(json{{"qddot", vec(s.qddot)}, {"contacts", cs}});
   }
-  return json{{"status", std::string(to_string(m.status))}, {"count", m.solutions.size()},
-              {"unique", m.unique()}, {"exists", m.exists()}, {"message", m.message}, {"solutions", sols}};
+  return json{{"status", std::string(to_string(m.status))},
+              {"count", m.solutions.size()},
+              {"unique", m.unique()},
+              {"exists", m.exists()},
+              {"message", m.message},
+              {"solutions", sols}};
 }
 
 // painleve_contacts, painleve and mu_critical: every active unilateral contact (2D); σ = sgn v_t
@@ -159,7 +193,8 @@ void painleve_sections(const ContactState& state, const AccelerationProblem& p, 
             mu_c = r.mu_critical;
           }
         } else {
-          const PainleveResult rp = painleve_single(state, i, +1), rm = painleve_single(state, i, -1);
+          const PainleveResult rp = painleve_single(state, i, +1),
+                               rm = painleve_single(state, i, -1);
           json pjx = painleve_json(rp, i, c.name, false);
           pjx["mu_critical"] = num(std::min(rp.mu_critical, rm.mu_critical));
           pjx["alpha_sigma_minus"] = num(rm.alpha);
@@ -182,12 +217,17 @@ void painleve_sections(const ContactState& state, const AccelerationProblem& p, 
 
 // The matrix-class classification of 003's sliding LCP (analysis/painleve.hpp).
 json classification_json(const SlidingLcpClassification& cl) {
-  return json{{"p_matrix", cl.p_matrix}, {"min_principal_minor", num(cl.min_principal_minor)},
+  return json{{"p_matrix", cl.p_matrix},
+              {"min_principal_minor", num(cl.min_principal_minor)},
               {"positive_definite", cl.positive_definite},
-              {"min_symmetric_eigenvalue", num(cl.min_symmetric_eigenvalue)}, {"copositive", cl.copositive},
-              {"strictly_copositive", cl.strictly_copositive}, {"p12_mu_critical", num(cl.p12_mu_critical)},
-              {"p13_applicable", cl.p13_applicable}, {"p13_epsilon_star", num(cl.p13_epsilon_star)},
-              {"p13_margin", num(cl.p13_margin)}, {"p14_value_frobenius", num(cl.p14_value_frobenius)},
+              {"min_symmetric_eigenvalue", num(cl.min_symmetric_eigenvalue)},
+              {"copositive", cl.copositive},
+              {"strictly_copositive", cl.strictly_copositive},
+              {"p12_mu_critical", num(cl.p12_mu_critical)},
+              {"p13_applicable", cl.p13_applicable},
+              {"p13_epsilon_star", num(cl.p13_epsilon_star)},
+              {"p13_margin", num(cl.p13_margin)},
+              {"p14_value_frobenius", num(cl.p14_value_frobenius)},
               {"p14_bound_frobenius", num(cl.p14_bound_frobenius)},
               {"p14_margin_frobenius", num(cl.p14_margin_frobenius)},
               {"p14_value_spectral", num(cl.p14_value_spectral)},
@@ -201,7 +241,8 @@ json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
   std::vector<Index> bil, uni;
   bool all_sliding = true;
   for (Index j = 0; j < p.size(); ++j) {
-    if (p.bilateral[j]) bil.push_back(j);
+    if (p.bilateral[j])
+      bil.push_back(j);
     else {
       uni.push_back(j);
       all_sliding = all_sliding && p.sliding[j];
@@ -210,7 +251,8 @@ json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
   if (uni.empty() || !all_sliding) return nullptr;
   return section([&] {
     const Index d1 = state.dimension - 1;
-    const Index n = state.dofs(), nb = static_cast<Index>(bil.size()), nu = static_cast<Index>(uni.size());
+    const Index n = state.dofs(), nb = static_cast<Index>(bil.size()),
+                nu = static_cast<Index>(uni.size());
     Matrix W(n, nb + nu), HT(n, nu);
     Vector cn(nb + nu), mu(nu), xi(nu);
     for (Index k = 0; k < nb; ++k) {
@@ -227,8 +269,13 @@ json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
     }
     const SlidingContactLcp lcp = sliding_contact_lcp(state.M, state.F, W, nb, HT, cn, mu, xi);
     const SlidingLcpClassification cl = classify_sliding_lcp(lcp, mu, xi, nb);
-    return json{{"G", mat(lcp.G)}, {"P", mat(lcp.P)}, {"D", mat(lcp.D)}, {"b", vec(lcp.b)},
-                {"rho", vec(lcp.rho)}, {"xi", vec(xi)}, {"classification", classification_json(cl)}};
+    return json{{"G", mat(lcp.G)},
+                {"P", mat(lcp.P)},
+                {"D", mat(lcp.D)},
+                {"b", vec(lcp.b)},
+                {"rho", vec(lcp.rho)},
+                {"xi", vec(xi)},
+                {"classification", classification_json(cl)}};
   });
 }
 
@@ -236,9 +283,14 @@ json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
 json quasi_velocities_json(const ContactState& state) {
   const KineticQuasiVelocities k = kinetic_quasi_velocities(state);
   const EnergySplit e = k.energy(state.v);
-  return json{{"constraints", indices(k.constraint_index)}, {"bilateral_count", k.bilateral_count},
-              {"rho", vec(k.rho)}, {"N", mat(k.N)}, {"angles", mat(k.angles)}, {"G", mat(k.G)},
-              {"energy", json{{"total", e.total}, {"normal", e.normal}, {"tangential", e.tangential}}}};
+  return json{
+      {"constraints", indices(k.constraint_index)},
+      {"bilateral_count", k.bilateral_count},
+      {"rho", vec(k.rho)},
+      {"N", mat(k.N)},
+      {"angles", mat(k.angles)},
+      {"G", mat(k.G)},
+      {"energy", json{{"total", e.total}, {"normal", e.normal}, {"tangential", e.tangential}}}};
 }
 
 // all_sticking: analysis/all_sticking.hpp; throws if not computable.
@@ -253,10 +305,16 @@ json all_sticking_json(const ContactState& state) {
                              {"range_condition", a.prop1.range_condition},
                              {"kkt_invertible", a.prop1.kkt_invertible},
                              {"unique_acceleration", a.prop1.unique_acceleration}}},
-              {"qddot", vec(a.qddot)}, {"lambda_n", vec(a.lambda_n)}, {"lambda_t", mat(a.lambda_t.transpose())},
-              {"a_n", vec(a.a_n)}, {"lambda_min_norm", vec(a.lambda_min_norm)}, {"null_basis", mat(a.null_basis)},
-              {"unique_acceleration", a.unique_acceleration}, {"detaching", indices(a.detaching)},
-              {"at_cone_edge", indices(a.at_cone_edge)}, {"min_margin", num(a.min_margin)},
+              {"qddot", vec(a.qddot)},
+              {"lambda_n", vec(a.lambda_n)},
+              {"lambda_t", mat(a.lambda_t.transpose())},
+              {"a_n", vec(a.a_n)},
+              {"lambda_min_norm", vec(a.lambda_min_norm)},
+              {"null_basis", mat(a.null_basis)},
+              {"unique_acceleration", a.unique_acceleration},
+              {"detaching", indices(a.detaching)},
+              {"at_cone_edge", indices(a.at_cone_edge)},
+              {"min_margin", num(a.min_margin)},
               {"message", a.message}};
 }
 
@@ -264,7 +322,8 @@ json all_sticking_json(const ContactState& state) {
 
 // The whole report for one state. `system` is a label for the output.
 
-nlohmann::json analysis_report(const ContactState& state, const std::string& system, bool with_all_sticking) {
+nlohmann::json analysis_report(const ContactState& state, const std::string& system,
+                               bool with_all_sticking) {
   state.validate();
   json out;
   out["system"] = system;

@@ -39,10 +39,13 @@ void replace_file_atomically(const std::filesystem::path& path,
 void write_file_atomically(const std::string& path, const std::string& text) {
   replace_file_atomically(path, [&](const std::filesystem::path& tmp) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}': cannot create a file there", path));
+    if (!out)
+      throw std::runtime_error(fmt::format("cannot write '{}': cannot create a file there", path));
     out << text;
     out.flush();
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}': the write failed (disk full?)", path));
+    if (!out)
+      throw std::runtime_error(
+          fmt::format("cannot write '{}': the write failed (disk full?)", path));
   });
 }
 

@@ -83,8 +83,8 @@ class Reader {
                                              nullptr, 0, H5P_DEFAULT);
       if (len < 0) continue;
       std::string name(static_cast<std::size_t>(len) + 1, '\0');
-      H5Lget_name_by_idx(file_.get(), "/", H5_INDEX_NAME, H5_ITER_INC, k, name.data(),
-                         name.size(), H5P_DEFAULT);
+      H5Lget_name_by_idx(file_.get(), "/", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(),
+                         H5P_DEFAULT);
       name.resize(static_cast<std::size_t>(len));
       names.push_back(name);
     }
@@ -337,8 +337,9 @@ FclibFile read_fclib(const std::filesystem::path& path) {
 
   const bool global = out.is_global();
   if (reader.is_group("/guesses")) {
-    const long long count =
-        reader.exists("/guesses/number_of_guesses") ? reader.scalar_int("/guesses/number_of_guesses") : 0;
+    const long long count = reader.exists("/guesses/number_of_guesses")
+                                ? reader.scalar_int("/guesses/number_of_guesses")
+                                : 0;
     if (count < 0 || count > 100000) reader.fail("/guesses/number_of_guesses = {}", count);
     for (long long k = 1; k <= count; ++k) {
       auto guess = read_solution_group(reader, fmt::format("/guesses/{}", k), m, n, global);

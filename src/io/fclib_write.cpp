@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 #include <fmt/format.h>
 
 #include "fclib_hdf5.hpp"
@@ -56,8 +55,8 @@ class Writer {
     H5Id set(H5Dcreate2(file_, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
                         H5P_DEFAULT),
              H5Dclose);
-    if (!set.valid() || H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                 value.c_str()) < 0)
+    if (!set.valid() ||
+        H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, value.c_str()) < 0)
       fail("cannot write string {}", name);
   }
 

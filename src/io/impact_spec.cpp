@@ -22,7 +22,8 @@ using namespace json_io;
 
 Vector3 vec3(const json& j, const std::string& where) { return Vector3(numbers(j, where, 3)); }
 
-Vector3 vec3_or(const json& obj, const char* key, const Vector3& fallback, const std::string& where) {
+Vector3 vec3_or(const json& obj, const char* key, const Vector3& fallback,
+                const std::string& where) {
   return obj.contains(key) ? vec3(obj.at(key), join(where, key)) : fallback;
 }
 
@@ -31,8 +32,9 @@ json nullable(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 RigidBodyScene scene_from(const json& spec) {
   MOREAU_REQUIRE(spec.is_object(), "the impact SPEC must be a JSON object");
-  check_keys(spec, "", {"description", "law", "variant", "step", "curve_samples", "error_estimate", "bodies",
-                        "contacts", "E", "E_nn", "with_friction", "solver"});
+  check_keys(spec, "",
+             {"description", "law", "variant", "step", "curve_samples", "error_estimate", "bodies",
+              "contacts", "E", "E_nn", "with_friction", "solver"});
   MOREAU_REQUIRE(spec.contains("bodies") && spec["bodies"].is_array(),
                  "the impact SPEC needs an array 'bodies'");
   MOREAU_REQUIRE(spec.contains("contacts") && spec["contacts"].is_array(),
@@ -57,8 +59,9 @@ RigidBodyScene scene_from(const json& spec) {
   for (size_t i = 0; i < spec["contacts"].size(); ++i) {
     const json& jc = spec["contacts"][i];
     const std::string w = fmt::format("contacts[{}]", i);
-    check_keys(jc, w, {"bodies", "point", "normal", "mu", "e", "e_t", "stiffness", "poisson_ratio",
-                       "eta0_squared"});
+    check_keys(jc, w,
+               {"bodies", "point", "normal", "mu", "e", "e_t", "stiffness", "poisson_ratio",
+                "eta0_squared"});
     BodyContact c;
     MOREAU_REQUIRE(jc.contains("bodies") && jc["bodies"].is_array() && !jc["bodies"].empty() &&
                        jc["bodies"].size() <= 2,
@@ -79,7 +82,8 @@ RigidBodyScene scene_from(const json& spec) {
                    "{}: give either poisson_ratio or eta0_squared, not both", w);
     if (jc.contains("poisson_ratio")) {
       const double nu = as_number(jc["poisson_ratio"], w + ".poisson_ratio");
-      MOREAU_REQUIRE(nu >= 0.0 && nu <= 0.5, "{}.poisson_ratio must lie in [0, 0.5], got {}", w, nu);
+      MOREAU_REQUIRE(nu >= 0.0 && nu <= 0.5, "{}.poisson_ratio must lie in [0, 0.5], got {}", w,
+                     nu);
       c.eta0_squared = eta0_squared_from_poisson(nu);
     } else if (jc.contains("eta0_squared")) {
       c.eta0_squared = as_number(jc["eta0_squared"], w + ".eta0_squared");
@@ -102,13 +106,15 @@ RigidBodyScene scene_from(const json& spec) {
 json bodies_json(const RigidBodyScene& s) {
   json a = json::array();
   for (const ImpactBody& b : s.bodies)
-    a.push_back({{"name", b.name}, {"velocity", to_json(b.velocity)},
+    a.push_back({{"name", b.name},
+                 {"velocity", to_json(b.velocity)},
                  {"angular_velocity", to_json(b.angular_velocity)}});
   return a;
 }
 
 json frame_json(const Matrix3& F) {
-  return {{"normal", to_json(Vector3(F.col(0)))}, {"u", to_json(Vector3(F.col(1)))},
+  return {{"normal", to_json(Vector3(F.col(0)))},
+          {"u", to_json(Vector3(F.col(1)))},
           {"w", to_json(Vector3(F.col(2)))}};
 }
 
@@ -146,7 +152,8 @@ json run_compliant(const json& spec, RigidBodyScene scene) {
     jc["frame"] = frame_json(c.frame);
     json ev = json::array();
     for (const CompliantEvent& e : c.events)
-      ev.push_back({{"kind", e.kind}, {"normal_impulse", e.normal_impulse},
+      ev.push_back({{"kind", e.kind},
+                    {"normal_impulse", e.normal_impulse},
                     {"tangential_impulse", {e.impulse[1], e.impulse[2]}},
                     {"velocity", to_json(e.velocity)}});
     jc["events"] = ev;
@@ -181,9 +188,14 @@ json run_compliant(const json& spec, RigidBodyScene scene) {
 json criteria_json(const ConsistencyReport& rep) {
   json a = json::array();
   for (const ConsistencyCriterion& c : rep.criteria)
-    a.push_back({{"name", c.name}, {"statement", c.statement}, {"applicable", c.applicable},
-                 {"exact", c.exact}, {"holds", c.holds}, {"value", nullable(c.value)},
-                 {"bound", nullable(c.bound)}, {"margin", nullable(c.margin)}});
+    a.push_back({{"name", c.name},
+                 {"statement", c.statement},
+                 {"applicable", c.applicable},
+                 {"exact", c.exact},
+                 {"holds", c.holds},
+                 {"value", nullable(c.value)},
+                 {"bound", nullable(c.bound)},
+                 {"margin", nullable(c.margin)}});
   return a;
 }
 
@@ -230,7 +242,8 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
   out["bodies"] = bodies_json(with_velocity(scene, r.v_post));
   json contacts = json::array();
   for (Index i = 0; i < m; ++i) {
-    const Matrix3 F = contact_frame(scene.contacts[static_cast<size_t>(i)].normal, 3);  // as scene_contact_state
+    const Matrix3 F =
+        contact_frame(scene.contacts[static_cast<size_t>(i)].normal, 3);  // as scene_contact_state
     Vector3 I = F.col(0) * r.normal_impulse[i];
     if (r.tangential_impulse.size() == 2 * m)
       I += F.col(1) * r.tangential_impulse[2 * i] + F.col(2) * r.tangential_impulse[2 * i + 1];
@@ -240,8 +253,9 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
     jc["impulse"] = to_json(I);
     jc["normal_impulse"] = r.normal_impulse[i];
     jc["frame"] = frame_json(F);
-    jc["normal_velocity"] = {{"before", r.normal_velocity_before[i]},
-                             {"after", r.normal_velocity_after.size() ? r.normal_velocity_after[i] : 0.0}};
+    jc["normal_velocity"] = {
+        {"before", r.normal_velocity_before[i]},
+        {"after", r.normal_velocity_after.size() ? r.normal_velocity_after[i] : 0.0}};
     jc["events"] = json::array();
     contacts.push_back(jc);
   }

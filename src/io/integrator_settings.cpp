@@ -22,7 +22,8 @@ constexpr double kInf = INFINITY;
 std::string bounds_text(const IntegratorKey& k) {
   const bool lo = std::isfinite(k.low), hi = std::isfinite(k.high);
   if (lo && hi)
-    return fmt::format("must lie in {}{}, {}{}", k.low_open ? "(" : "[", k.low, k.high, k.high_open ? ")" : "]");
+    return fmt::format("must lie in {}{}, {}{}", k.low_open ? "(" : "[", k.low, k.high,
+                       k.high_open ? ")" : "]");
   if (lo) return fmt::format("must be {} {}", k.low_open ? ">" : "≥", k.low);
   if (hi) return fmt::format("must be {} {}", k.high_open ? "<" : "≤", k.high);
   return "";
@@ -46,44 +47,49 @@ const std::vector<IntegratorKey>& integrator_keys() {
        "frictional-contact solver of the steps and impacts (solvers/fc registry name, or auto)"},
       {"tolerance", +[](S& s) -> double& { return s.solver.tolerance; }, 0, kInf, true, false,
        "tolerance of the contact solver on the frictional-contact residual"},
-      {"max_iterations", +[](S& s) -> int& { return s.solver.max_iterations; }, 1, kInf, false, false,
-       "iteration budget of the contact solver"},
+      {"max_iterations", +[](S& s) -> int& { return s.solver.max_iterations; }, 1, kInf, false,
+       false, "iteration budget of the contact solver"},
       {"dt", +[](S& s) -> double& { return s.time_stepping.dt; }, 0, kInf, true, false,
        "s, time step (timestepping)"},
       {"theta", +[](S& s) -> double& { return s.time_stepping.theta; }, 0, 1, false, false,
        "θ of the θ-method (timestepping)"},
-      {"projection", +[](S& s) -> bool& { return s.time_stepping.projection; }, -kInf, kInf, false, false,
-       "post-stabilization of penetrations and joint drift (timestepping)"},
-      {"mode_velocity", +[](S& s) -> double& { return s.time_stepping.mode_velocity; }, 0, kInf, true, false,
-       "m/s, sliding speed above which a step's contact slips (timestepping)"},
-      {"separation_steps", +[](S& s) -> int& { return s.time_stepping.separation_steps; }, 0, kInf, false, false,
+      {"projection", +[](S& s) -> bool& { return s.time_stepping.projection; }, -kInf, kInf, false,
+       false, "post-stabilization of penetrations and joint drift (timestepping)"},
+      {"mode_velocity", +[](S& s) -> double& { return s.time_stepping.mode_velocity; }, 0, kInf,
+       true, false, "m/s, sliding speed above which a step's contact slips (timestepping)"},
+      {"separation_steps", +[](S& s) -> int& { return s.time_stepping.separation_steps; }, 0, kInf,
+       false, false,
        "steps a closed contact may leave the index set without a separation event (timestepping)"},
-      {"activation_margin", +[](S& s) -> double& { return s.time_stepping.contacts.activation_margin; }, 0, kInf,
-       false, false, "m, a contact enters the step when g + h/2 u_n is below it (timestepping)"},
-      {"projection_tolerance", +[](S& s) -> double& { return s.time_stepping.contacts.projection_tolerance; }, 0,
-       kInf, true, false, "m, violation left by the projection (timestepping)"},
-      {"bilateral_feedback", +[](S& s) -> double& { return s.time_stepping.contacts.bilateral_feedback; }, 0, kInf,
-       false, false, "κ of the joints' velocity feedback u_b = −κ h_b/h (timestepping)"},
-      {"relaxation", +[](S& s) -> double& { return s.time_stepping.contacts.nsgs_relaxation; }, 0, 2, true, true,
-       "over-relaxation ω of body-block NSGS (timestepping)"},
-      {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf, kInf, false,
-       false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},
+      {"activation_margin",
+       +[](S& s) -> double& { return s.time_stepping.contacts.activation_margin; }, 0, kInf, false,
+       false, "m, a contact enters the step when g + h/2 u_n is below it (timestepping)"},
+      {"projection_tolerance",
+       +[](S& s) -> double& { return s.time_stepping.contacts.projection_tolerance; }, 0, kInf,
+       true, false, "m, violation left by the projection (timestepping)"},
+      {"bilateral_feedback",
+       +[](S& s) -> double& { return s.time_stepping.contacts.bilateral_feedback; }, 0, kInf, false,
+       false, "κ of the joints' velocity feedback u_b = −κ h_b/h (timestepping)"},
+      {"relaxation", +[](S& s) -> double& { return s.time_stepping.contacts.nsgs_relaxation; }, 0,
+       2, true, true, "over-relaxation ω of body-block NSGS (timestepping)"},
+      {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
+       kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},
       {"rtol", +[](S& s) -> double& { return s.event_driven.rtol; }, 0, kInf, true, false,
        "relative tolerance of the Dormand–Prince steps (event)"},
       {"atol", +[](S& s) -> double& { return s.event_driven.atol; }, 0, kInf, true, false,
        "absolute tolerance of the Dormand–Prince steps (event)"},
       {"max_step", +[](S& s) -> double& { return s.event_driven.max_step; }, 0, kInf, true, false,
        "s, largest smooth step (event)"},
-      {"contact_tolerance", +[](S& s) -> double& { return s.event_driven.contact_tolerance; }, 0, kInf, true,
-       false, "m and m/s, a contact is closed when |g| and |u_n| are below it (event)"},
-      {"force_tolerance", +[](S& s) -> double& { return s.event_driven.force_tolerance; }, 0, kInf, true, false,
-       "N, slack of the mode consistency tests (event)"},
-      {"baumgarte_alpha", +[](S& s) -> double& { return s.event_driven.baumgarte_alpha; }, 0, kInf, false, false,
-       "1/s, α of the stabilization g'' + 2α g' + β² g = 0 (event)"},
-      {"baumgarte_beta", +[](S& s) -> double& { return s.event_driven.baumgarte_beta; }, 0, kInf, false, false,
-       "1/s, β of the stabilization (event)"},
-      {"painleve_policy", +[](S& s) -> PainlevePolicy& { return s.event_driven.painleve_policy; }, -kInf, kInf,
-       false, false, "at a Painlevé inconsistency: \"tangential_impact\" or \"stop\" (event)"},
+      {"contact_tolerance", +[](S& s) -> double& { return s.event_driven.contact_tolerance; }, 0,
+       kInf, true, false, "m and m/s, a contact is closed when |g| and |u_n| are below it (event)"},
+      {"force_tolerance", +[](S& s) -> double& { return s.event_driven.force_tolerance; }, 0, kInf,
+       true, false, "N, slack of the mode consistency tests (event)"},
+      {"baumgarte_alpha", +[](S& s) -> double& { return s.event_driven.baumgarte_alpha; }, 0, kInf,
+       false, false, "1/s, α of the stabilization g'' + 2α g' + β² g = 0 (event)"},
+      {"baumgarte_beta", +[](S& s) -> double& { return s.event_driven.baumgarte_beta; }, 0, kInf,
+       false, false, "1/s, β of the stabilization (event)"},
+      {"painleve_policy", +[](S& s) -> PainlevePolicy& { return s.event_driven.painleve_policy; },
+       -kInf, kInf, false, false,
+       "at a Painlevé inconsistency: \"tangential_impact\" or \"stop\" (event)"},
       {"max_events", +[](S& s) -> int& { return s.event_driven.max_events; }, 1, kInf, false, false,
        "the run stops after this many events (event)"},
   };
@@ -91,18 +97,22 @@ const std::vector<IntegratorKey>& integrator_keys() {
 }
 
 json integrator_value(const IntegratorKey& key, const SimulationSettings& settings) {
-  SimulationSettings& s = const_cast<SimulationSettings&>(settings);  // the accessors only read here
+  SimulationSettings& s =
+      const_cast<SimulationSettings&>(settings);  // the accessors only read here
   return std::visit(
       [&](auto field) -> json {
         const auto& value = field(s);
         using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, Integrator> || std::is_same_v<T, PainlevePolicy>) return to_string(value);
-        else return value;
+        if constexpr (std::is_same_v<T, Integrator> || std::is_same_v<T, PainlevePolicy>)
+          return to_string(value);
+        else
+          return value;
       },
       key.field);
 }
 
-void read_integrator_settings(const json& j, const std::string& path, SimulationSettings& settings) {
+void read_integrator_settings(const json& j, const std::string& path,
+                              SimulationSettings& settings) {
   std::set<std::string> allowed;
   for (const IntegratorKey& k : integrator_keys()) allowed.insert(k.key);
   json_io::check_keys(j, path, allowed);

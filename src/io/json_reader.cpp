@@ -51,7 +51,8 @@ class JsonPathTracker final : public nlohmann::json_sax<json> {
     return true;
   }
   bool end_array() override { return end_container(); }
-  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& ex) override {
     failed = true;
     byte = position;
     token = last_token;
@@ -127,7 +128,8 @@ std::string excerpt(const std::string& text, size_t byte) {
   auto is_space = [&](size_t i) { return std::isspace(static_cast<unsigned char>(text[i])) != 0; };
   size_t from = at;
   for (int shown = 0; from > 0 && shown < 30; --from)
-    if (!(is_space(from - 1) && from < at && is_space(from))) ++shown;  // a run of spaces counts once
+    if (!(is_space(from - 1) && from < at && is_space(from)))
+      ++shown;  // a run of spaces counts once
   auto squeeze = [](const std::string& s) {
     std::string out;
     for (char c : s) {
@@ -147,7 +149,9 @@ std::string excerpt(const std::string& text, size_t byte) {
 std::string word_at(const std::string& text, size_t byte) {
   if (text.empty()) return "";
   size_t at = std::min(byte == 0 ? 0 : byte - 1, text.size() - 1);
-  auto wordy = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '-' || c == '+'; };
+  auto wordy = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '-' || c == '+';
+  };
   size_t a = at, b = at;
   while (a > 0 && wordy(text[a - 1])) --a;
   while (b < text.size() && wordy(text[b])) ++b;
@@ -159,7 +163,8 @@ std::string word_at(const std::string& text, size_t byte) {
 
 // Turns a failed parse into one sentence: file, line and column, field path, nlohmann's reason,
 // and the text before the error.
-[[noreturn]] void throw_json_syntax(const std::string& text, const std::string& source, const json::exception& e) {
+[[noreturn]] void throw_json_syntax(const std::string& text, const std::string& source,
+                                    const json::exception& e) {
   JsonPathTracker tracker;
   json::sax_parse(text, &tracker);
   size_t byte = tracker.byte;
@@ -181,8 +186,8 @@ std::string word_at(const std::string& text, size_t byte) {
       hint = " (NaN and Infinity are not JSON numbers; every value must be a finite number)";
   }
   throw_invalid("{}: {} at line {}, column {}{}: {}{}; the text there: \"{}\"", source,
-                overflow ? "number out of range" : "not valid JSON", line, column, field, strip_json_prefix(what, true), hint,
-                excerpt(text, byte));
+                overflow ? "number out of range" : "not valid JSON", line, column, field,
+                strip_json_prefix(what, true), hint, excerpt(text, byte));
 }
 
 }  // namespace
@@ -206,8 +211,9 @@ std::string strip_json_prefix(std::string s, bool drop_last_read) {
   return s;
 }
 
-
-std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
 
 std::string show(const json& j) {
   std::string s = j.dump();
@@ -217,7 +223,8 @@ std::string show(const json& j) {
 
 // Rejects keys outside `allowed`, naming the path.
 void check_keys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
-  MOREAU_REQUIRE(obj.is_object(), "{} = {}: must be an object", path.empty() ? "scene" : path, show(obj));
+  MOREAU_REQUIRE(obj.is_object(), "{} = {}: must be an object", path.empty() ? "scene" : path,
+                 show(obj));
   for (const auto& [k, v] : obj.items()) {
     if (allowed.count(k)) continue;
     std::string list;
@@ -225,7 +232,6 @@ void check_keys(const json& obj, const std::string& path, const std::set<std::st
     throw_invalid("{}{}: unknown field (allowed: {})", path.empty() ? "" : path + ".", k, list);
   }
 }
-
 
 double as_number(const json& j, const std::string& path) {
   MOREAU_REQUIRE(j.is_number(), "{} = {}: must be a number", path, show(j));
@@ -244,7 +250,8 @@ double required_number(const json& obj, const std::string& path, const std::stri
   return as_number(obj.at(key), join(path, key));
 }
 
-std::string string_field(const json& obj, const std::string& path, const std::string& key, const std::string& fallback) {
+std::string string_field(const json& obj, const std::string& path, const std::string& key,
+                         const std::string& fallback) {
   if (!obj.contains(key)) return fallback;
   const json& j = obj.at(key);
   MOREAU_REQUIRE(j.is_string(), "{} = {}: must be a string", join(path, key), show(j));
@@ -274,17 +281,19 @@ Vector numbers(const json& j, const std::string& path, Index n) {
     MOREAU_REQUIRE(j.is_array(), "{} = {}: must be an array of numbers", path, show(j));
     n = static_cast<Index>(j.size());
   }
-  MOREAU_REQUIRE(j.is_array() && static_cast<Index>(j.size()) == n, "{} = {}: must be an array of {} numbers", path,
-                 show(j), n);
+  MOREAU_REQUIRE(j.is_array() && static_cast<Index>(j.size()) == n,
+                 "{} = {}: must be an array of {} numbers", path, show(j), n);
   Vector v(n);
-  for (Index i = 0; i < n; ++i) v[i] = as_number(j[static_cast<size_t>(i)], fmt::format("{}[{}]", path, i));
+  for (Index i = 0; i < n; ++i)
+    v[i] = as_number(j[static_cast<size_t>(i)], fmt::format("{}[{}]", path, i));
   return v;
 }
 
 // An array of `rows` arrays of `cols` numbers (counts free when < 0; every row one length).
 Matrix matrix(const json& j, const std::string& path, Index rows, Index cols) {
   MOREAU_REQUIRE(j.is_array() && !j.empty() && (rows < 0 || static_cast<Index>(j.size()) == rows),
-                 "{} = {}: must be an array of {} rows", path, show(j), rows < 0 ? std::string("nonempty") : fmt::format("{}", rows));
+                 "{} = {}: must be an array of {} rows", path, show(j),
+                 rows < 0 ? std::string("nonempty") : fmt::format("{}", rows));
   if (cols < 0) {
     MOREAU_REQUIRE(j[0].is_array(), "{}[0] = {}: must be an array of numbers", path, show(j[0]));
     cols = static_cast<Index>(j[0].size());
@@ -301,9 +310,12 @@ json parse_text(const std::string& text, const std::string& source) {
   std::vector<std::set<std::string>> open_objects;
   bool repeated = false;
   const json::parser_callback_t note_repeats = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) open_objects.emplace_back();
-    else if (event == json::parse_event_t::object_end) open_objects.pop_back();
-    else if (event == json::parse_event_t::key && !open_objects.back().insert(parsed.get<std::string>()).second)
+    if (event == json::parse_event_t::object_start)
+      open_objects.emplace_back();
+    else if (event == json::parse_event_t::object_end)
+      open_objects.pop_back();
+    else if (event == json::parse_event_t::key &&
+             !open_objects.back().insert(parsed.get<std::string>()).second)
       repeated = true;
     return true;
   };
@@ -317,8 +329,9 @@ json parse_text(const std::string& text, const std::string& source) {
     JsonPathTracker duplicates;
     duplicates.check_duplicates = true;
     json::sax_parse(text, &duplicates);
-    throw_invalid("{}: the key \"{}\" is given twice in one object ({}); each field may appear once", source,
-                  duplicates.what, duplicates.path.empty() ? "top level" : duplicates.path);
+    throw_invalid(
+        "{}: the key \"{}\" is given twice in one object ({}); each field may appear once", source,
+        duplicates.what, duplicates.path.empty() ? "top level" : duplicates.path);
   }
   return doc;
 }

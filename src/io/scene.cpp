@@ -22,27 +22,32 @@ using json = nlohmann::json;
 using namespace json_io;
 
 // A d-vector field embedded in 3D (z = 0 in 2D).
-Vector3 vec_field(const json& obj, const std::string& path, const std::string& key, int d, const Vector3& fallback) {
+Vector3 vec_field(const json& obj, const std::string& path, const std::string& key, int d,
+                  const Vector3& fallback) {
   if (!obj.contains(key)) return fallback;
   const Vector v = numbers(obj.at(key), join(path, key), d);
   return d == 2 ? Vector3(v[0], v[1], 0.0) : Vector3(v);
 }
 
-// Orientation: 2D "angle" (rad); 3D "orientation" [w, x, y, z] (unit) or "axis_angle" [ax, ay, az, angle].
+// Orientation: 2D "angle" (rad); 3D "orientation" [w, x, y, z] (unit) or "axis_angle" [ax, ay, az,
+// angle].
 Quaternion orientation_field(const json& obj, const std::string& path, int d) {
-  if (d == 2) return Quaternion(Eigen::AngleAxisd(number(obj, path, "angle", 0.0), Vector3::UnitZ()));
+  if (d == 2)
+    return Quaternion(Eigen::AngleAxisd(number(obj, path, "angle", 0.0), Vector3::UnitZ()));
   MOREAU_REQUIRE(!(obj.contains("orientation") && obj.contains("axis_angle")),
                  "{}: give either orientation or axis_angle, not both", path);
   if (obj.contains("orientation")) {
     const Vector w = numbers(obj.at("orientation"), join(path, "orientation"), 4);
-    MOREAU_REQUIRE(std::abs(w.norm() - 1.0) <= 1e-6, "{} = {}: must be a unit quaternion [w, x, y, z] (norm {})",
+    MOREAU_REQUIRE(std::abs(w.norm() - 1.0) <= 1e-6,
+                   "{} = {}: must be a unit quaternion [w, x, y, z] (norm {})",
                    join(path, "orientation"), show(obj.at("orientation")), w.norm());
     return Quaternion(w[0], w[1], w[2], w[3]).normalized();
   }
   if (obj.contains("axis_angle")) {
     const Vector w = numbers(obj.at("axis_angle"), join(path, "axis_angle"), 4);
     const Vector3 axis = w.head<3>();
-    MOREAU_REQUIRE(axis.norm() > 1e-12, "{} = {}: axis must be nonzero", join(path, "axis_angle"), show(obj.at("axis_angle")));
+    MOREAU_REQUIRE(axis.norm() > 1e-12, "{} = {}: axis must be nonzero", join(path, "axis_angle"),
+                   show(obj.at("axis_angle")));
     return Quaternion(Eigen::AngleAxisd(w[3], axis.normalized()));
   }
   return Quaternion::Identity();
@@ -61,12 +66,24 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
   std::set<std::string> keys = {"type", "name", "position", d == 2 ? "angle" : "orientation"};
   if (d == 3) keys.insert("axis_angle");
   switch (s.kind) {
-    case ShapeKind::sphere: keys.insert("radius"); break;
-    case ShapeKind::box: keys.insert("half_extents"); break;
-    case ShapeKind::capsule: keys.insert({"radius", "half_length"}); break;
-    case ShapeKind::cylinder: keys.insert({"radius", "half_length"}); break;
-    case ShapeKind::plane: keys = {"type", "name", "normal", "offset"}; break;
-    case ShapeKind::convex: keys.insert({"vertices", "radius"}); break;
+    case ShapeKind::sphere:
+      keys.insert("radius");
+      break;
+    case ShapeKind::box:
+      keys.insert("half_extents");
+      break;
+    case ShapeKind::capsule:
+      keys.insert({"radius", "half_length"});
+      break;
+    case ShapeKind::cylinder:
+      keys.insert({"radius", "half_length"});
+      break;
+    case ShapeKind::plane:
+      keys = {"type", "name", "normal", "offset"};
+      break;
+    case ShapeKind::convex:
+      keys.insert({"vertices", "radius"});
+      break;
   }
   check_keys(j, path, keys);
   s.name = string_field(j, path, "name", "");
@@ -80,17 +97,21 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
   }
   s.offset.position = vec_field(j, path, "position", d, Vector3::Zero());
   s.offset.orientation = orientation_field(j, path, d);
-  if (s.kind == ShapeKind::sphere || s.kind == ShapeKind::cylinder) s.radius = required_number(j, path, "radius");
-  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::convex) s.radius = number(j, path, "radius", 0.0);
-  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::cylinder) s.half_length = required_number(j, path, "half_length");
+  if (s.kind == ShapeKind::sphere || s.kind == ShapeKind::cylinder)
+    s.radius = required_number(j, path, "radius");
+  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::convex)
+    s.radius = number(j, path, "radius", 0.0);
+  if (s.kind == ShapeKind::capsule || s.kind == ShapeKind::cylinder)
+    s.half_length = required_number(j, path, "half_length");
   if (s.kind == ShapeKind::box) {
     MOREAU_REQUIRE(j.contains("half_extents"), "{}.half_extents: missing required field", path);
     s.half_extents = vec_field(j, path, "half_extents", d, Vector3::Zero());
     if (d == 2) s.half_extents.z() = 0.5 * std::max(s.half_extents.x(), s.half_extents.y());
   }
   if (s.kind == ShapeKind::convex) {
-    MOREAU_REQUIRE(j.contains("vertices") && j.at("vertices").is_array() && !j.at("vertices").empty(),
-                   "{}.vertices: must be a nonempty array of points", path);
+    MOREAU_REQUIRE(
+        j.contains("vertices") && j.at("vertices").is_array() && !j.at("vertices").empty(),
+        "{}.vertices: must be a nonempty array of points", path);
     const json& vs = j.at("vertices");
     for (size_t i = 0; i < vs.size(); ++i) {
       const Vector v = numbers(vs[i], fmt::format("{}.vertices[{}]", path, i), d);
@@ -109,7 +130,8 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
   ContactMaterial m = base;
   m.mu = number(j, path, "mu", m.mu);
   m.restitution = number(j, path, "e", m.restitution);
-  if (j.contains("law")) m.law = enum_from_name<ImpactLaw>(string_field(j, path, "law", ""), join(path, "law"));
+  if (j.contains("law"))
+    m.law = enum_from_name<ImpactLaw>(string_field(j, path, "law", ""), join(path, "law"));
   m.gamma = number(j, path, "gamma", m.gamma);
   m.alpha = number(j, path, "alpha", m.alpha);
   m.beta = number(j, path, "beta", m.beta);
@@ -119,9 +141,10 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
 
 RigidBody parse_body(const json& j, const std::string& path, int d) {
   check_keys(j, path,
-             {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation", "axis_angle",
-              "velocity", "angular_velocity", "shapes"});
-  MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"", path);
+             {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation",
+              "axis_angle", "velocity", "angular_velocity", "shapes"});
+  MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"",
+                 path);
   RigidBody b;
   b.name = string_field(j, path, "name", "");
   b.is_static = bool_field(j, path, "static", false);
@@ -129,17 +152,22 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
   b.pose.orientation = orientation_field(j, path, d);
   b.linear_velocity = vec_field(j, path, "velocity", d, Vector3::Zero());
   if (j.contains("angular_velocity")) {
-    if (d == 2) b.angular_velocity = Vector3(0, 0, as_number(j.at("angular_velocity"), path + ".angular_velocity"));
-    else b.angular_velocity = vec_field(j, path, "angular_velocity", 3, Vector3::Zero());
+    if (d == 2)
+      b.angular_velocity =
+          Vector3(0, 0, as_number(j.at("angular_velocity"), path + ".angular_velocity"));
+    else
+      b.angular_velocity = vec_field(j, path, "angular_velocity", 3, Vector3::Zero());
   }
   if (j.contains("shapes")) {
     const json& ss = j.at("shapes");
     MOREAU_REQUIRE(ss.is_array(), "{}.shapes = {}: must be an array", path, show(ss));
-    for (size_t k = 0; k < ss.size(); ++k) b.shapes.push_back(parse_shape(ss[k], fmt::format("{}.shapes[{}]", path, k), d));
+    for (size_t k = 0; k < ss.size(); ++k)
+      b.shapes.push_back(parse_shape(ss[k], fmt::format("{}.shapes[{}]", path, k), d));
   }
   if (b.is_static) {
-    MOREAU_REQUIRE(all_finite(b.linear_velocity) && b.linear_velocity.isZero() && b.angular_velocity.isZero(),
-                   "{}: a static body cannot move (velocity must be 0)", path);
+    MOREAU_REQUIRE(
+        all_finite(b.linear_velocity) && b.linear_velocity.isZero() && b.angular_velocity.isZero(),
+        "{}: a static body cannot move (velocity must be 0)", path);
     return b;
   }
   MOREAU_REQUIRE(j.contains("mass"), "{}.mass: missing required field", path);
@@ -159,9 +187,10 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
     } else if (I.is_array() && I.size() == 3 && I[0].is_number()) {
       b.inertia = Matrix3(Vector3(numbers(I, ip, 3)).asDiagonal());
     } else {
-      MOREAU_REQUIRE(I.is_array() && I.size() == 3, "{} = {}: must be a number, [Ixx, Iyy, Izz] or a 3×3 array", ip,
-                     show(I));
-      for (int r = 0; r < 3; ++r) b.inertia.row(r) = numbers(I[r], fmt::format("{}[{}]", ip, r), 3).transpose();
+      MOREAU_REQUIRE(I.is_array() && I.size() == 3,
+                     "{} = {}: must be a number, [Ixx, Iyy, Izz] or a 3×3 array", ip, show(I));
+      for (int r = 0; r < 3; ++r)
+        b.inertia.row(r) = numbers(I[r], fmt::format("{}[{}]", ip, r), 3).transpose();
     }
   } else {
     // from the first shape, moved to the body frame (parallel axes)
@@ -201,7 +230,8 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   scene.name = source;
   const bool gallery = doc.contains("gallery");
   if (gallery) {
-    check_keys(doc, "", {"$schema", "description", "gallery", "params", "integrator", "t_end", "output"});
+    check_keys(doc, "",
+               {"$schema", "description", "gallery", "params", "integrator", "t_end", "output"});
     scene.gallery = string_field(doc, "", "gallery", "");
     MOREAU_REQUIRE(!scene.gallery.empty(), "gallery: must be a nonempty system name");
     if (doc.contains("params")) {
@@ -212,12 +242,15 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
       scene.gallery_params = p;
     }
   } else {
-    check_keys(doc, "", {"$schema", "description", "dimension", "gravity", "bodies", "static_shapes", "joints",
-                         "contact", "integrator", "t_end", "output"});
+    check_keys(doc, "",
+               {"$schema", "description", "dimension", "gravity", "bodies", "static_shapes",
+                "joints", "contact", "integrator", "t_end", "output"});
   }
-  MOREAU_REQUIRE(doc.contains("description"), "description: missing required field (one line saying what the scene is)");
+  MOREAU_REQUIRE(doc.contains("description"),
+                 "description: missing required field (one line saying what the scene is)");
   scene.description = string_field(doc, "", "description", "");
-  if (doc.contains("integrator")) read_integrator_settings(doc.at("integrator"), "integrator", scene.settings);
+  if (doc.contains("integrator"))
+    read_integrator_settings(doc.at("integrator"), "integrator", scene.settings);
   if (doc.contains("output")) scene.output = parse_output(doc.at("output"), "output");
   scene.settings.t_end = number(doc, "", "t_end", scene.settings.t_end);
   MOREAU_REQUIRE(scene.settings.t_end > 0.0, "t_end = {}: must be > 0", scene.settings.t_end);
@@ -228,7 +261,8 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   MOREAU_REQUIRE(d == 2 || d == 3, "dimension = {}: must be 2 or 3", d);
   scene.dimension = d;
   auto world = std::make_shared<RigidWorld>(d);
-  if (doc.contains("gravity")) world->set_gravity(vec_field(doc, "", "gravity", d, Vector3::Zero()));
+  if (doc.contains("gravity"))
+    world->set_gravity(vec_field(doc, "", "gravity", d, Vector3::Zero()));
 
   if (doc.contains("static_shapes")) {
     const json& ss = doc.at("static_shapes");
@@ -236,15 +270,18 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
     RigidBody ground;
     ground.name = "ground";
     ground.is_static = true;
-    for (size_t k = 0; k < ss.size(); ++k) ground.shapes.push_back(parse_shape(ss[k], fmt::format("static_shapes[{}]", k), d));
+    for (size_t k = 0; k < ss.size(); ++k)
+      ground.shapes.push_back(parse_shape(ss[k], fmt::format("static_shapes[{}]", k), d));
     world->add_body(ground);
   }
-  MOREAU_REQUIRE(doc.contains("bodies") && doc.at("bodies").is_array(), "bodies: missing required array of bodies");
+  MOREAU_REQUIRE(doc.contains("bodies") && doc.at("bodies").is_array(),
+                 "bodies: missing required array of bodies");
   const json& bodies = doc.at("bodies");
   for (size_t i = 0; i < bodies.size(); ++i) {
     const std::string path = fmt::format("bodies[{}]", i);
     RigidBody b = parse_body(bodies[i], path, d);
-    MOREAU_REQUIRE(b.name.empty() || world->find_body(b.name) < 0, "{}.name = \"{}\": name already used", path, b.name);
+    MOREAU_REQUIRE(b.name.empty() || world->find_body(b.name) < 0,
+                   "{}.name = \"{}\": name already used", path, b.name);
     if (b.name.empty()) b.name = fmt::format("body{}", i);
     try {
       b.validate(path, d);
@@ -270,7 +307,8 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
       joint.name = string_field(j, path, "name", fmt::format("joint{}", k));
       MOREAU_REQUIRE(j.contains("body_a"), "{}.body_a: missing required field", path);
       joint.body_a = body_ref(*world, j.at("body_a"), path + ".body_a", false);
-      joint.body_b = j.contains("body_b") ? body_ref(*world, j.at("body_b"), path + ".body_b", true) : -1;
+      joint.body_b =
+          j.contains("body_b") ? body_ref(*world, j.at("body_b"), path + ".body_b", true) : -1;
       joint.anchor_a = vec_field(j, path, "anchor_a", d, Vector3::Zero());
       joint.anchor_b = vec_field(j, path, "anchor_b", d, Vector3::Zero());
       joint.axis_a = vec_field(j, path, "axis", d, d == 2 ? Vector3::UnitX() : Vector3::UnitZ());
@@ -286,17 +324,22 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
     const json& c = doc.at("contact");
     check_keys(c, "contact", {"margin", "tolerance", "default", "pairs"});
     scene.collision.margin = number(c, "contact", "margin", scene.collision.margin);
-    MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0", scene.collision.margin);
+    MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0",
+                   scene.collision.margin);
     scene.contact_tolerance = number(c, "contact", "tolerance", scene.contact_tolerance);
-    MOREAU_REQUIRE(scene.contact_tolerance >= 0.0, "contact.tolerance = {}: must be ≥ 0", scene.contact_tolerance);
-    if (c.contains("default")) world->set_default_material(parse_material(c.at("default"), "contact.default", ContactMaterial{}));
+    MOREAU_REQUIRE(scene.contact_tolerance >= 0.0, "contact.tolerance = {}: must be ≥ 0",
+                   scene.contact_tolerance);
+    if (c.contains("default"))
+      world->set_default_material(
+          parse_material(c.at("default"), "contact.default", ContactMaterial{}));
     if (c.contains("pairs")) {
       const json& ps = c.at("pairs");
       MOREAU_REQUIRE(ps.is_array(), "contact.pairs = {}: must be an array", show(ps));
       for (size_t k = 0; k < ps.size(); ++k) {
         const std::string path = fmt::format("contact.pairs[{}]", k);
         const json& p = ps[k];
-        MOREAU_REQUIRE(p.is_object() && p.contains("bodies") && p.at("bodies").is_array() && p.at("bodies").size() == 2,
+        MOREAU_REQUIRE(p.is_object() && p.contains("bodies") && p.at("bodies").is_array() &&
+                           p.at("bodies").size() == 2,
                        "{}.bodies: must be an array of two body names", path);
         const Index a = body_ref(*world, p.at("bodies")[0], path + ".bodies[0]", false);
         const Index b = body_ref(*world, p.at("bodies")[1], path + ".bodies[1]", false);
@@ -310,17 +353,19 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   probe.margin = 0.0;
   for (const Contact& c : detect_contacts(*world, q0, probe)) {
     MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
-                   "initial configuration: bodies '{}' and '{}' interpenetrate (gap = {:.6g} m < −contact.tolerance = "
+                   "initial configuration: bodies '{}' and '{}' interpenetrate (gap = {:.6g} m < "
+                   "−contact.tolerance = "
                    "−{:.3g} m)",
-                   world->body(c.body_a).name, world->body(c.body_b).name, c.gap, scene.contact_tolerance);
+                   world->body(c.body_a).name, world->body(c.body_b).name, c.gap,
+                   scene.contact_tolerance);
   }
   // joints satisfied at the start
   const Vector v0 = world->initial_velocities();
   for (Index j = 0; j < static_cast<Index>(world->joints().size()); ++j) {
     const BodyPairRows r = world->joint_rows(q0, v0, j);
     MOREAU_REQUIRE(r.residual.cwiseAbs().maxCoeff() <= std::max(1e-6, 10 * scene.contact_tolerance),
-                   "joints[{}] ('{}'): violated at the start (residual {:.3g})", j, world->joints()[j].name,
-                   r.residual.cwiseAbs().maxCoeff());
+                   "joints[{}] ('{}'): violated at the start (residual {:.3g})", j,
+                   world->joints()[j].name, r.residual.cwiseAbs().maxCoeff());
   }
   scene.world = world;
   return scene;

@@ -107,7 +107,8 @@ Matrix read_dense(TokenReader& in, Index rows, Index cols, Storage storage, cons
   Matrix M(rows, cols);
   const bool by_column = storage == Storage::column_major;
   for (Index a = 0; a < (by_column ? cols : rows); ++a)
-    for (Index b = 0; b < (by_column ? rows : cols); ++b) (by_column ? M(b, a) : M(a, b)) = in.real(what);
+    for (Index b = 0; b < (by_column ? rows : cols); ++b)
+      (by_column ? M(b, a) : M(a, b)) = in.real(what);
   return M;
 }
 
@@ -126,36 +127,42 @@ Matrix read_sbm(TokenReader& in, Index size0, Index size1) {
   const long long nbblocks = in.integer("SBM number of blocks", 0, kMaxDim * kMaxDim);
   const long long nb0 = in.integer("SBM number of block rows", 0, kMaxDim);
   const long long nb1 = in.integer("SBM number of block columns", 0, kMaxDim);
-  std::vector<Index> rows_end(static_cast<std::size_t>(nb0)), cols_end(static_cast<std::size_t>(nb1));
+  std::vector<Index> rows_end(static_cast<std::size_t>(nb0)),
+      cols_end(static_cast<std::size_t>(nb1));
   in.need(nb0 + nb1, "SBM block sizes");
   Index prev = 0;
   for (auto& r : rows_end) {
     r = in.integer("SBM cumulative block row size", prev + 1, size0);
     prev = r;
   }
-  if (nb0 > 0 && rows_end.back() != size0) in.fail(fmt::format("SBM block rows end at {} instead of {}", rows_end.back(), size0));
+  if (nb0 > 0 && rows_end.back() != size0)
+    in.fail(fmt::format("SBM block rows end at {} instead of {}", rows_end.back(), size0));
   prev = 0;
   for (auto& c : cols_end) {
     c = in.integer("SBM cumulative block column size", prev + 1, size1);
     prev = c;
   }
-  if (nb1 > 0 && cols_end.back() != size1) in.fail(fmt::format("SBM block columns end at {} instead of {}", cols_end.back(), size1));
+  if (nb1 > 0 && cols_end.back() != size1)
+    in.fail(fmt::format("SBM block columns end at {} instead of {}", cols_end.back(), size1));
   const long long filled1 = in.integer("SBM filled1", nb0 + 1, nb0 + 1);
   const long long filled2 = in.integer("SBM filled2", nbblocks, nbblocks);
   in.need(filled1 + filled2, "SBM block indices");
-  std::vector<long long> index1(static_cast<std::size_t>(filled1)), index2(static_cast<std::size_t>(filled2));
+  std::vector<long long> index1(static_cast<std::size_t>(filled1)),
+      index2(static_cast<std::size_t>(filled2));
   long long prev_ptr = 0;
   for (auto& p : index1) {
     p = in.integer("SBM block row pointer", prev_ptr, filled2);
     prev_ptr = p;
   }
-  if (index1.front() != 0 || index1.back() != filled2) in.fail("SBM block row pointers must run from 0 to the number of blocks");
+  if (index1.front() != 0 || index1.back() != filled2)
+    in.fail("SBM block row pointers must run from 0 to the number of blocks");
   for (auto& c : index2) c = in.integer("SBM block column index", 0, nb1 - 1);
   Matrix M = Matrix::Zero(size0, size1);
   for (long long br = 0; br < nb0; ++br) {
     const Index r0 = br == 0 ? 0 : rows_end[static_cast<std::size_t>(br - 1)];
     const Index nr = rows_end[static_cast<std::size_t>(br)] - r0;
-    for (long long k = index1[static_cast<std::size_t>(br)]; k < index1[static_cast<std::size_t>(br + 1)]; ++k) {
+    for (long long k = index1[static_cast<std::size_t>(br)];
+         k < index1[static_cast<std::size_t>(br + 1)]; ++k) {
       in.integer("SBM block number", k, k);
       const long long bc = index2[static_cast<std::size_t>(k)];
       const Index c0 = bc == 0 ? 0 : cols_end[static_cast<std::size_t>(bc - 1)];

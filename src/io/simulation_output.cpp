@@ -46,11 +46,13 @@ std::string contacts_csv(const SimulationResult& r) {
   for (int j = 1; j < r.dimension; ++j) out += fmt::format(",r_t{}", j);
   out += ",mode\n";
   for (const auto& c : r.contacts) {
-    const std::string name = c.contact >= 0 && c.contact < static_cast<Index>(r.contact_names.size())
-                                 ? r.contact_names[c.contact]
-                                 : "";
+    const std::string name =
+        c.contact >= 0 && c.contact < static_cast<Index>(r.contact_names.size())
+            ? r.contact_names[c.contact]
+            : "";
     out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact, csv(name), c.gap, c.r_n);
-    for (int j = 0; j < r.dimension - 1; ++j) out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
+    for (int j = 0; j < r.dimension - 1; ++j)
+      out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
     out += "," + to_string(c.mode) + "\n";
   }
   return out;
@@ -59,10 +61,12 @@ std::string contacts_csv(const SimulationResult& r) {
 std::string events_csv(const SimulationResult& r) {
   std::string out = "t,kind,contact,name,detail\n";
   for (const auto& e : r.events) {
-    const std::string name = e.contact >= 0 && e.contact < static_cast<Index>(r.contact_names.size())
-                                 ? r.contact_names[e.contact]
-                                 : "";
-    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, to_string(e.kind), e.contact, csv(name), csv(e.detail));
+    const std::string name =
+        e.contact >= 0 && e.contact < static_cast<Index>(r.contact_names.size())
+            ? r.contact_names[e.contact]
+            : "";
+    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, to_string(e.kind), e.contact, csv(name),
+                       csv(e.detail));
   }
   return out;
 }
@@ -81,8 +85,8 @@ std::string simulation_summary_json(const SimulationResult& r) {
   j["records"] = r.records();
   j["solver_failures"] = r.solver_failures;
   std::map<std::string, int> counts;
-  for (EventKind k : {EventKind::impact, EventKind::separation, EventKind::stick_to_slip, EventKind::slip_to_stick,
-                      EventKind::painleve})
+  for (EventKind k : {EventKind::impact, EventKind::separation, EventKind::stick_to_slip,
+                      EventKind::slip_to_stick, EventKind::painleve})
     counts[to_string(k)] = 0;
   for (const auto& e : r.events) ++counts[to_string(e.kind)];
   j["event_counts"] = counts;
@@ -99,7 +103,9 @@ std::string simulation_summary_json(const SimulationResult& r) {
 void write_simulation_outputs(const SimulationResult& r, const std::string& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
+  if (ec)
+    throw std::runtime_error(
+        fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
   const std::filesystem::path dir(folder);
   write_file_atomically((dir / "trajectory.csv").string(), trajectory_csv(r));
   write_file_atomically((dir / "contacts.csv").string(), contacts_csv(r));

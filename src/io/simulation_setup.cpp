@@ -29,12 +29,15 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
     }
     run.system = make_gallery_system(scene.gallery, params);
   } else {
-    MOREAU_REQUIRE(scene.world != nullptr, "scene '{}' has neither bodies nor a gallery system", scene.name);
+    MOREAU_REQUIRE(scene.world != nullptr, "scene '{}' has neither bodies nor a gallery system",
+                   scene.name);
     CollisionSettings cs = scene.collision;
     // Event-driven: every feature pair (closings are located by root finding on the gaps).
     // Time stepping: contacts within a margin that a body cannot cross in a few steps.
-    if (st.integrator == Integrator::event_driven) cs.margin = INFINITY;
-    else cs.margin = std::max(cs.margin, 0.02);
+    if (st.integrator == Integrator::event_driven)
+      cs.margin = INFINITY;
+    else
+      cs.margin = std::max(cs.margin, 0.02);
     run.system = std::make_shared<RigidWorldSystem>(scene.world, cs, scene.name);
   }
   run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;

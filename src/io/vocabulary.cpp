@@ -13,19 +13,22 @@ const std::vector<Integrator>& enum_values() {
 
 template <>
 const std::vector<PainlevePolicy>& enum_values() {
-  static const std::vector<PainlevePolicy> v = {PainlevePolicy::tangential_impact, PainlevePolicy::stop};
+  static const std::vector<PainlevePolicy> v = {PainlevePolicy::tangential_impact,
+                                                PainlevePolicy::stop};
   return v;
 }
 
 template <>
 const std::vector<ImpactLaw>& enum_values() {
-  static const std::vector<ImpactLaw> v = {ImpactLaw::newton, ImpactLaw::poisson, ImpactLaw::moreau};
+  static const std::vector<ImpactLaw> v = {ImpactLaw::newton, ImpactLaw::poisson,
+                                           ImpactLaw::moreau};
   return v;
 }
 
 template <>
 const std::vector<ContactMode>& enum_values() {
-  static const std::vector<ContactMode> v = {ContactMode::separate, ContactMode::stick, ContactMode::slip};
+  static const std::vector<ContactMode> v = {ContactMode::separate, ContactMode::stick,
+                                             ContactMode::slip};
   return v;
 }
 
@@ -41,8 +44,9 @@ const std::vector<EventKind>& enum_values() {
 template <>
 const std::vector<SimulationStatus>& enum_values() {
   static const std::vector<SimulationStatus> v = {
-      SimulationStatus::completed,      SimulationStatus::painleve,           SimulationStatus::unsupported,
-      SimulationStatus::event_limit,    SimulationStatus::solver_failure,     SimulationStatus::no_consistent_mode,
+      SimulationStatus::completed,      SimulationStatus::painleve,
+      SimulationStatus::unsupported,    SimulationStatus::event_limit,
+      SimulationStatus::solver_failure, SimulationStatus::no_consistent_mode,
       SimulationStatus::step_failure};
   return v;
 }

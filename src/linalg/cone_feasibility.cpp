@@ -21,7 +21,8 @@ LpResult margin_lp(int d, const Vector& r0, const Matrix& B, const Vector& mu,
   std::vector<Eigen::RowVectorXd> rows;
   std::vector<double> rhs;
   // Row form: g(y) + s ≤ h  with  g = a·(r0 + B y)
-  auto add = [&](const Eigen::RowVectorXd& a, double with_margin) {  // a over r: a·r ≥ s·with_margin
+  auto add = [&](const Eigen::RowVectorXd& a,
+                 double with_margin) {  // a over r: a·r ≥ s·with_margin
     Eigen::RowVectorXd row(k + 1);
     row.head(k) = -a * B;
     row[k] = with_margin;
@@ -80,9 +81,12 @@ LpResult margin_lp(int d, const Vector& r0, const Matrix& B, const Vector& mu,
 
 std::string to_string(ConeFeasibility s) {
   switch (s) {
-    case ConeFeasibility::feasible: return "feasible";
-    case ConeFeasibility::infeasible: return "infeasible";
-    case ConeFeasibility::undecided: return "undecided";
+    case ConeFeasibility::feasible:
+      return "feasible";
+    case ConeFeasibility::infeasible:
+      return "infeasible";
+    case ConeFeasibility::undecided:
+      return "undecided";
   }
   return "unknown";
 }
@@ -93,17 +97,20 @@ ConeFeasibilityResult coulomb_cone_feasibility(int d, const Vector& r0, const Ma
                                                const ConeFeasibilitySettings& settings) {
   MOREAU_REQUIRE(d == 2 || d == 3, "cone feasibility: dimension must be 2 or 3, got {}", d);
   const Index m = mu.size();
-  MOREAU_REQUIRE(r0.size() == d * m, "cone feasibility: r0 must have {}·{} = {} entries, got {}", d, m,
-                 d * m, r0.size());
+  MOREAU_REQUIRE(r0.size() == d * m, "cone feasibility: r0 must have {}·{} = {} entries, got {}", d,
+                 m, d * m, r0.size());
   MOREAU_REQUIRE(B.rows() == r0.size() || (B.size() == 0 && B.rows() == 0),
                  "cone feasibility: B must have {} rows, got {}", r0.size(), B.rows());
   const Matrix Bm = B.rows() == r0.size() ? B : Matrix(r0.size(), 0);
   MOREAU_REQUIRE(bilateral.empty() || static_cast<Index>(bilateral.size()) == m,
-                 "cone feasibility: bilateral flags must have {} entries, got {}", m, bilateral.size());
+                 "cone feasibility: bilateral flags must have {} entries, got {}", m,
+                 bilateral.size());
   MOREAU_REQUIRE(C.rows() == c.size() && (C.rows() == 0 || C.cols() == Bm.cols()),
-                 "cone feasibility: C must be {}×{}, got {}×{}", c.size(), Bm.cols(), C.rows(), C.cols());
-  MOREAU_REQUIRE(all_finite(r0) && all_finite(Bm) && all_finite(mu) && all_finite(C) && all_finite(c),
-                 "cone feasibility: data has a NaN or infinite entry");
+                 "cone feasibility: C must be {}×{}, got {}×{}", c.size(), Bm.cols(), C.rows(),
+                 C.cols());
+  MOREAU_REQUIRE(
+      all_finite(r0) && all_finite(Bm) && all_finite(mu) && all_finite(C) && all_finite(c),
+      "cone feasibility: data has a NaN or infinite entry");
   for (Index i = 0; i < m; ++i)
     MOREAU_REQUIRE(mu[i] >= 0.0, "cone feasibility: mu[{}] = {} must be ≥ 0", i, mu[i]);
   const Matrix Cm = C.rows() ? C : Matrix(0, Bm.cols());
@@ -117,8 +124,10 @@ ConeFeasibilityResult coulomb_cone_feasibility(int d, const Vector& r0, const Ma
   std::vector<Index> branch;
   for (Index i = 0; i < m; ++i)
     if (!bilateral.empty() && bilateral[i] && mu[i] > 0.0) branch.push_back(i);
-  MOREAU_REQUIRE(branch.size() <= 12, "cone feasibility: {} bilateral contacts with friction exceed the branching limit 12",
-                 branch.size());
+  MOREAU_REQUIRE(
+      branch.size() <= 12,
+      "cone feasibility: {} bilateral contacts with friction exceed the branching limit 12",
+      branch.size());
 
   ConeFeasibilityResult best;
   best.margin = -std::numeric_limits<double>::infinity();

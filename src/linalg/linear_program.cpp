@@ -15,8 +15,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Bland's rule (smallest entering index with negative reduced cost; ratio ties → smallest basic
 // variable index), which cannot cycle.
 struct Tableau {
-  Index m, n;          // rows, structural+slack columns (artificials are n..n+m−1)
-  Matrix T;            // (m+1)×(n+m+1): rows 0..m−1 constraints, row m the reduced costs; last col rhs
+  Index m, n;  // rows, structural+slack columns (artificials are n..n+m−1)
+  Matrix T;    // (m+1)×(n+m+1): rows 0..m−1 constraints, row m the reduced costs; last col rhs
   std::vector<Index> basis;
   double tol;
   int iterations = 0;
@@ -75,10 +75,14 @@ struct Tableau {
 
 std::string to_string(LpStatus s) {
   switch (s) {
-    case LpStatus::optimal: return "optimal";
-    case LpStatus::infeasible: return "infeasible";
-    case LpStatus::unbounded: return "unbounded";
-    case LpStatus::iteration_limit: return "iteration_limit";
+    case LpStatus::optimal:
+      return "optimal";
+    case LpStatus::infeasible:
+      return "infeasible";
+    case LpStatus::unbounded:
+      return "unbounded";
+    case LpStatus::iteration_limit:
+      return "iteration_limit";
   }
   return "unknown";
 }
@@ -87,9 +91,11 @@ LpResult solve_linear_program(const LinearProgram& lp, const LpSettings& setting
   const Index n = lp.c.size();
   const Index meq = lp.b_eq.size(), mub = lp.b_ub.size();
   MOREAU_REQUIRE(lp.A_eq.rows() == meq && (meq == 0 || lp.A_eq.cols() == n),
-                 "linear program: A_eq must be {}×{}, got {}×{}", meq, n, lp.A_eq.rows(), lp.A_eq.cols());
+                 "linear program: A_eq must be {}×{}, got {}×{}", meq, n, lp.A_eq.rows(),
+                 lp.A_eq.cols());
   MOREAU_REQUIRE(lp.A_ub.rows() == mub && (mub == 0 || lp.A_ub.cols() == n),
-                 "linear program: A_ub must be {}×{}, got {}×{}", mub, n, lp.A_ub.rows(), lp.A_ub.cols());
+                 "linear program: A_ub must be {}×{}, got {}×{}", mub, n, lp.A_ub.rows(),
+                 lp.A_ub.cols());
   const Vector lower = lp.lower.size() ? lp.lower : Vector::Zero(n);
   const Vector upper = lp.upper.size() ? lp.upper : Vector::Constant(n, kInf);
   MOREAU_REQUIRE(lower.size() == n && upper.size() == n,
@@ -167,8 +173,13 @@ LpResult solve_linear_program(const LinearProgram& lp, const LpSettings& setting
     cost.head(nv) = expand(crow).row(0).transpose();
   }
 
-  Tableau tab{m, ncol, Matrix::Zero(m + 1, ncol + m + 1), std::vector<Index>(m), settings.tolerance,
-              0, settings.max_iterations};
+  Tableau tab{m,
+              ncol,
+              Matrix::Zero(m + 1, ncol + m + 1),
+              std::vector<Index>(m),
+              settings.tolerance,
+              0,
+              settings.max_iterations};
   tab.T.block(0, 0, m, ncol) = A;
   tab.T.block(0, ncol, m, m).setIdentity();
   tab.T.col(ncol + m).head(m) = b;

@@ -17,9 +17,10 @@ void require_square(const Matrix& A, const char* who) {
 }
 
 void require_small(const Matrix& A, const char* who) {
-  MOREAU_REQUIRE(A.rows() <= kMaxExactSize,
-                 "{}: exact test enumerates 2ⁿ principal submatrices and is limited to n ≤ {}, got n = {}",
-                 who, kMaxExactSize, A.rows());
+  MOREAU_REQUIRE(
+      A.rows() <= kMaxExactSize,
+      "{}: exact test enumerates 2ⁿ principal submatrices and is limited to n ≤ {}, got n = {}",
+      who, kMaxExactSize, A.rows());
 }
 
 double scale_of(const Matrix& A) { return std::max(1.0, A.size() ? A.cwiseAbs().maxCoeff() : 0.0); }

@@ -23,8 +23,8 @@ Index rank_of(const Vector& sigma, double tau) {
 }
 
 void check_tau(double tau) {
-  MOREAU_REQUIRE(tau > 0.0 && tau < 1.0, "linalg: relative rank tolerance must lie in (0, 1), got {}",
-                 tau);
+  MOREAU_REQUIRE(tau > 0.0 && tau < 1.0,
+                 "linalg: relative rank tolerance must lie in (0, 1), got {}", tau);
 }
 
 }  // namespace

@@ -8,24 +8,30 @@ namespace moreau {
 
 CallbackSystem::CallbackSystem(std::string name, int dimension, Index n, MassCallback mass,
                                ForceCallback force)
-    : name_(std::move(name)), dimension_(dimension), n_(n), mass_(std::move(mass)),
+    : name_(std::move(name)),
+      dimension_(dimension),
+      n_(n),
+      mass_(std::move(mass)),
       force_(std::move(force)) {
   MOREAU_REQUIRE(dimension == 2 || dimension == 3,
                  "callback system '{}': dimension must be 2 or 3, got {}", name_, dimension);
   MOREAU_REQUIRE(n > 0, "callback system '{}': the number of coordinates must be positive, got {}",
                  name_, n);
-  MOREAU_REQUIRE(static_cast<bool>(mass_), "callback system '{}': the mass callback is empty", name_);
-  MOREAU_REQUIRE(static_cast<bool>(force_), "callback system '{}': the force callback is empty", name_);
+  MOREAU_REQUIRE(static_cast<bool>(mass_), "callback system '{}': the mass callback is empty",
+                 name_);
+  MOREAU_REQUIRE(static_cast<bool>(force_), "callback system '{}': the force callback is empty",
+                 name_);
 }
 
 void CallbackSystem::add_constraint(CallbackConstraint c) {
-  MOREAU_REQUIRE(static_cast<bool>(c.kinematics), "constraint '{}': the kinematics callback is empty",
-                 c.name);
-  MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "constraint '{}': mu = {} must be ≥ 0", c.name, c.mu);
+  MOREAU_REQUIRE(static_cast<bool>(c.kinematics),
+                 "constraint '{}': the kinematics callback is empty", c.name);
+  MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "constraint '{}': mu = {} must be ≥ 0", c.name,
+                 c.mu);
   MOREAU_REQUIRE(c.restitution >= 0.0 && c.restitution <= 1.0,
                  "constraint '{}': restitution e = {} must lie in [0, 1]", c.name, c.restitution);
-  MOREAU_REQUIRE(std::isfinite(c.gamma) && c.gamma >= 0.0, "constraint '{}': gamma = {} must be ≥ 0",
-                 c.name, c.gamma);
+  MOREAU_REQUIRE(std::isfinite(c.gamma) && c.gamma >= 0.0,
+                 "constraint '{}': gamma = {} must be ≥ 0", c.name, c.gamma);
   MOREAU_REQUIRE(std::isfinite(c.baumgarte_alpha) && std::isfinite(c.baumgarte_beta),
                  "constraint '{}': Baumgarte alpha, beta must be finite", c.name);
   if (c.name.empty()) c.name = fmt::format("c{}", constraints_.size());
@@ -63,13 +69,15 @@ ContactState CallbackSystem::contact_state(const Vector& q, const Vector& v, dou
   MOREAU_REQUIRE(s.M.rows() == n_ && s.M.cols() == n_,
                  "system '{}': the mass callback returned a {}×{} matrix, expected {}×{}", name_,
                  s.M.rows(), s.M.cols(), n_, n_);
-  MOREAU_REQUIRE(s.F.size() == n_, "system '{}': the force callback returned {} entries, expected {}",
-                 name_, s.F.size(), n_);
+  MOREAU_REQUIRE(s.F.size() == n_,
+                 "system '{}': the force callback returned {} entries, expected {}", name_,
+                 s.F.size(), n_);
   const Index k = dimension_ - 1;
   for (const auto& c : constraints_) {
     ConstraintKinematics kin = c.kinematics(q, v);
-    MOREAU_REQUIRE(kin.normal.size() == n_, "constraint '{}': the normal ∇h has {} entries, expected {}",
-                   c.name, kin.normal.size(), n_);
+    MOREAU_REQUIRE(kin.normal.size() == n_,
+                   "constraint '{}': the normal ∇h has {} entries, expected {}", c.name,
+                   kin.normal.size(), n_);
     if (kin.tangent.size() == 0) kin.tangent = Matrix::Zero(n_, k);
     MOREAU_REQUIRE(kin.tangent.rows() == n_ && kin.tangent.cols() == k,
                    "constraint '{}': the tangent H_t is {}×{}, expected {}×{}", c.name,

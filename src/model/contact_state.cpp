@@ -39,10 +39,11 @@ Vector ContactState::friction() const {
 }
 
 void ContactState::validate() const {
-  MOREAU_REQUIRE(dimension == 2 || dimension == 3, "contact state: dimension must be 2 or 3, got {}",
-                 dimension);
+  MOREAU_REQUIRE(dimension == 2 || dimension == 3,
+                 "contact state: dimension must be 2 or 3, got {}", dimension);
   const Index n = dofs();
-  MOREAU_REQUIRE(q.size() >= n, "contact state: q has {} entries, fewer than the {} of v", q.size(), n);
+  MOREAU_REQUIRE(q.size() >= n, "contact state: q has {} entries, fewer than the {} of v", q.size(),
+                 n);
   MOREAU_REQUIRE(M.rows() == n && M.cols() == n, "contact state: M must be {}×{}, got {}×{}", n, n,
                  M.rows(), M.cols());
   MOREAU_REQUIRE(F.size() == n, "contact state: F has {} entries but q has {}", F.size(), n);
@@ -54,18 +55,19 @@ void ContactState::validate() const {
   for (Index i = 0; i < size(); ++i) {
     const auto& c = constraints[i];
     const std::string& nm = c.name;
-    MOREAU_REQUIRE(c.normal.size() == n, "constraint {} ('{}'): normal has {} entries, expected {}", i,
-                   nm, c.normal.size(), n);
+    MOREAU_REQUIRE(c.normal.size() == n, "constraint {} ('{}'): normal has {} entries, expected {}",
+                   i, nm, c.normal.size(), n);
     MOREAU_REQUIRE(c.tangent.rows() == n && c.tangent.cols() == dimension - 1,
-                   "constraint {} ('{}'): tangent must be {}×{}, got {}×{}", i, nm, n, dimension - 1,
-                   c.tangent.rows(), c.tangent.cols());
+                   "constraint {} ('{}'): tangent must be {}×{}, got {}×{}", i, nm, n,
+                   dimension - 1, c.tangent.rows(), c.tangent.cols());
     MOREAU_REQUIRE(c.tangent_bias.size() == dimension - 1,
                    "constraint {} ('{}'): tangent_bias must have {} entries, got {}", i, nm,
                    dimension - 1, c.tangent_bias.size());
-    MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "constraint {} ('{}'): mu = {} must be ≥ 0", i,
-                   nm, c.mu);
+    MOREAU_REQUIRE(std::isfinite(c.mu) && c.mu >= 0.0, "constraint {} ('{}'): mu = {} must be ≥ 0",
+                   i, nm, c.mu);
     MOREAU_REQUIRE(c.restitution >= 0.0 && c.restitution <= 1.0,
-                   "constraint {} ('{}'): restitution e = {} must lie in [0, 1]", i, nm, c.restitution);
+                   "constraint {} ('{}'): restitution e = {} must lie in [0, 1]", i, nm,
+                   c.restitution);
     MOREAU_REQUIRE(all_finite(c.normal) && all_finite(c.tangent) && std::isfinite(c.gap) &&
                        std::isfinite(c.normal_bias) && all_finite(c.tangent_bias),
                    "constraint {} ('{}') has a NaN or infinite entry", i, nm);

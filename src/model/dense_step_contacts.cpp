@@ -1,6 +1,6 @@
-// The dense contact layer of a Moreau–Jean step, for any LagrangianSystem (model/step_contacts.hpp):
-// the constraints of contact_state(q, v, t), identity by constraint name, W = Hᵀ M⁻¹ H formed by
-// solve_velocity_level (model/velocity_level.hpp).
+// The dense contact layer of a Moreau–Jean step, for any LagrangianSystem
+// (model/step_contacts.hpp): the constraints of contact_state(q, v, t), identity by constraint
+// name, W = Hᵀ M⁻¹ H formed by solve_velocity_level (model/velocity_level.hpp).
 #include <optional>
 #include <unordered_map>
 
@@ -55,7 +55,8 @@ class DenseStepContacts final : public StepContacts {
     std::vector<DenseRow> rows;
     for (const auto& c : s_.constraints) {
       const bool bil = c.kind == ConstraintKind::bilateral;
-      if (bil ? std::abs(c.gap) <= st_.projection_tolerance : c.gap >= st_.activation_margin) continue;
+      if (bil ? std::abs(c.gap) <= st_.projection_tolerance : c.gap >= st_.activation_margin)
+        continue;
       DenseRow r;
       r.bilateral = bil;
       r.J = c.normal;
@@ -69,7 +70,8 @@ class DenseStepContacts final : public StepContacts {
 
   // v_free = v − h M⁻¹F; I_k = {g + ½h u_n ≤ margin}; bilateral rows u_b = ∇h_bᵀv⁺ + κ h_b/h;
   // a contact continues the history entry of the same name, warm-started when it was active.
-  const std::vector<StepContact>& build(const Vector& /*q*/, const Vector& v, double /*t*/, double h) override {
+  const std::vector<StepContact>& build(const Vector& /*q*/, const Vector& v, double /*t*/,
+                                        double h) override {
     step_ = std::move(s_);
     const ContactState& s = step_;
     mass_.emplace(s.M);
@@ -155,8 +157,8 @@ class DenseStepContacts final : public StepContacts {
 
 }  // namespace
 
-std::unique_ptr<StepContacts> LagrangianSystem::step_contacts(const StepContactSettings& settings,
-                                                             const ContactSolverSettings& solver) const {
+std::unique_ptr<StepContacts> LagrangianSystem::step_contacts(
+    const StepContactSettings& settings, const ContactSolverSettings& solver) const {
   return std::make_unique<DenseStepContacts>(*this, settings, solver);
 }
 

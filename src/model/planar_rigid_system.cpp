@@ -20,10 +20,10 @@ Matrix2 rot(double th) {
 // Kinematic state of one side of a contact (a body or the world).
 struct Side {
   bool world = true;
-  Index offset = 0;                    // first index of (x, y, θ) in q
-  Vector2 c = Vector2::Zero();         // centre, m
-  Vector2 cdot = Vector2::Zero();      // m/s
-  double theta = 0.0, omega = 0.0;     // rad, rad/s
+  Index offset = 0;                 // first index of (x, y, θ) in q
+  Vector2 c = Vector2::Zero();      // centre, m
+  Vector2 cdot = Vector2::Zero();   // m/s
+  double theta = 0.0, omega = 0.0;  // rad, rad/s
   Vector2 velocity_at(const Vector2& x) const {
     return world ? Vector2::Zero() : Vector2(cdot + omega * kcross(x - c));
   }
@@ -68,13 +68,14 @@ double bias(const Side& A, const Side& B, const Vector2& d, const Vector2& ddot,
 
 PlanarRigidSystem::PlanarRigidSystem(std::string name, Vector2 gravity)
     : name_(std::move(name)), gravity_(gravity) {
-  MOREAU_REQUIRE(all_finite(gravity), "planar system '{}': gravity has a NaN or infinite entry", name_);
+  MOREAU_REQUIRE(all_finite(gravity), "planar system '{}': gravity has a NaN or infinite entry",
+                 name_);
 }
 
 Index PlanarRigidSystem::add_body(const std::string& name, double mass, double inertia) {
   MOREAU_REQUIRE(std::isfinite(mass) && mass > 0.0, "body '{}': mass = {} must be > 0", name, mass);
-  MOREAU_REQUIRE(std::isfinite(inertia) && inertia >= 0.0, "body '{}': inertia = {} must be ≥ 0", name,
-                 inertia);
+  MOREAU_REQUIRE(std::isfinite(inertia) && inertia >= 0.0, "body '{}': inertia = {} must be ≥ 0",
+                 name, inertia);
   bodies_.push_back(Body{name.empty() ? fmt::format("body{}", bodies_.size()) : name, mass, inertia,
                          Vector3::Zero()});
   return static_cast<Index>(bodies_.size()) - 1;
@@ -93,7 +94,8 @@ void PlanarRigidSystem::set_applied_force(Index body, const Vector3& f) {
 
 void PlanarRigidSystem::add(Contact c) {
   auto& o = c.options;
-  MOREAU_REQUIRE(std::isfinite(o.mu) && o.mu >= 0.0, "contact '{}': mu = {} must be ≥ 0", o.name, o.mu);
+  MOREAU_REQUIRE(std::isfinite(o.mu) && o.mu >= 0.0, "contact '{}': mu = {} must be ≥ 0", o.name,
+                 o.mu);
   MOREAU_REQUIRE(o.restitution >= 0.0 && o.restitution <= 1.0,
                  "contact '{}': restitution e = {} must lie in [0, 1]", o.name, o.restitution);
   if (o.name.empty()) o.name = fmt::format("contact{}", contacts_.size());
@@ -111,8 +113,8 @@ void PlanarRigidSystem::add_disk_plane(Index body, double radius, const Plane2& 
   MOREAU_REQUIRE(plane.body == -1 || (plane.body >= 0 && plane.body < body_count()),
                  "contact '{}': plane body index {} is out of range", o.name, plane.body);
   MOREAU_REQUIRE(plane.body != body, "contact '{}': a body cannot touch its own plane", o.name);
-  MOREAU_REQUIRE(std::isfinite(radius) && radius >= 0.0, "contact '{}': radius = {} must be ≥ 0", o.name,
-                 radius);
+  MOREAU_REQUIRE(std::isfinite(radius) && radius >= 0.0, "contact '{}': radius = {} must be ≥ 0",
+                 o.name, radius);
   MOREAU_REQUIRE(all_finite(local_center) && all_finite(plane.point) && all_finite(plane.normal),
                  "contact '{}': a point or normal has a NaN or infinite entry", o.name);
   MOREAU_REQUIRE(plane.normal.norm() > 1e-12, "contact '{}': the plane normal is zero", o.name);
@@ -224,7 +226,7 @@ ContactState PlanarRigidSystem::contact_state(const Vector& q, const Vector& v, 
       const Vector2 o = A.world ? c.plane.point : Vector2(A.c + RA * c.plane.point);
       nrm = RA * c.plane.normal;
       ndot = A.omega * kcross(nrm);
-      const Vector2 p = B.c + rot(B.theta) * c.local;   // material centre of the disk
+      const Vector2 p = B.c + rot(B.theta) * c.local;  // material centre of the disk
       const Vector2 pdot = B.velocity_at(p);
       cc.gap = nrm.dot(p - o) - c.radius_b;
       xB = p - c.radius_b * nrm;
@@ -247,7 +249,8 @@ ContactState PlanarRigidSystem::contact_state(const Vector& q, const Vector& v, 
       xAdot = A.cdot + c.radius_a * ndot;
     }
     const double ts = c.options.reverse_tangent ? -1.0 : 1.0;
-    const Vector2 tan = ts * planar_tangent(nrm), tdot = ts * planar_tangent(ndot);  // model/contact_frame.hpp
+    const Vector2 tan = ts * planar_tangent(nrm),
+                  tdot = ts * planar_tangent(ndot);  // model/contact_frame.hpp
     add_column(cc.normal, A, B, nrm, xA, xB);
     add_column(cc.tangent.col(0), A, B, tan, xA, xB);
     cc.normal_bias = bias(A, B, nrm, ndot, xA, xB, xAdot, xBdot);

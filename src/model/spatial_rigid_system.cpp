@@ -80,7 +80,8 @@ Matrix3 left_jacobian_inverse(const Vector3& phi) {
 
 SpatialRigidSystem::SpatialRigidSystem(std::string name, Vector3 gravity)
     : name_(std::move(name)), gravity_(gravity) {
-  MOREAU_REQUIRE(all_finite(gravity), "spatial system '{}': gravity has a NaN or infinite entry", name_);
+  MOREAU_REQUIRE(all_finite(gravity), "spatial system '{}': gravity has a NaN or infinite entry",
+                 name_);
 }
 
 Index SpatialRigidSystem::add_body(const std::string& name, double mass, const Matrix3& inertia) {
@@ -103,7 +104,8 @@ void SpatialRigidSystem::check_body(Index b, const char* what) const {
                  body_count());
 }
 
-void SpatialRigidSystem::set_applied_force(Index body, const Vector3& force, const Vector3& torque) {
+void SpatialRigidSystem::set_applied_force(Index body, const Vector3& force,
+                                           const Vector3& torque) {
   check_body(body, "applied force");
   MOREAU_REQUIRE(all_finite(force) && all_finite(torque),
                  "applied force on body {} has a NaN or infinite entry", body);
@@ -113,7 +115,8 @@ void SpatialRigidSystem::set_applied_force(Index body, const Vector3& force, con
 
 void SpatialRigidSystem::add(Contact c) {
   auto& o = c.options;
-  MOREAU_REQUIRE(std::isfinite(o.mu) && o.mu >= 0.0, "contact '{}': mu = {} must be ≥ 0", o.name, o.mu);
+  MOREAU_REQUIRE(std::isfinite(o.mu) && o.mu >= 0.0, "contact '{}': mu = {} must be ≥ 0", o.name,
+                 o.mu);
   MOREAU_REQUIRE(o.restitution >= 0.0 && o.restitution <= 1.0,
                  "contact '{}': restitution e = {} must lie in [0, 1]", o.name, o.restitution);
   if (o.name.empty()) o.name = fmt::format("contact{}", contacts_.size());
@@ -138,15 +141,16 @@ void SpatialRigidSystem::add_sphere_plane(Index body, double radius, const Plane
   add(std::move(c));
 }
 
-void SpatialRigidSystem::add_point_plane(Index body, const Vector3& local_point, const Plane3& plane,
-                                         ContactOptions o) {
+void SpatialRigidSystem::add_point_plane(Index body, const Vector3& local_point,
+                                         const Plane3& plane, ContactOptions o) {
   add_sphere_plane(body, 0.0, plane, std::move(o), local_point);
 }
 
 void SpatialRigidSystem::add_box_plane(Index body, const Vector3& h, const Plane3& plane,
                                        ContactOptions o) {
   MOREAU_REQUIRE(all_finite(h) && h.minCoeff() > 0.0,
-                 "box contact '{}': half extents ({}, {}, {}) must be > 0", o.name, h.x(), h.y(), h.z());
+                 "box contact '{}': half extents ({}, {}, {}) must be > 0", o.name, h.x(), h.y(),
+                 h.z());
   const std::string base = o.name.empty() ? fmt::format("box{}", contacts_.size()) : o.name;
   for (int sz : {-1, 1})
     for (int sy : {-1, 1})
@@ -158,7 +162,8 @@ void SpatialRigidSystem::add_box_plane(Index body, const Vector3& h, const Plane
       }
 }
 
-void SpatialRigidSystem::add_sphere_sphere(Index a, double ra, Index b, double rb, ContactOptions o) {
+void SpatialRigidSystem::add_sphere_sphere(Index a, double ra, Index b, double rb,
+                                           ContactOptions o) {
   check_body(a, "sphere-sphere contact");
   check_body(b, "sphere-sphere contact");
   MOREAU_REQUIRE(a != b, "contact '{}': a sphere cannot touch itself (body {})", o.name, a);
@@ -177,7 +182,8 @@ void SpatialRigidSystem::add_sphere_sphere(Index a, double ra, Index b, double r
 std::vector<std::string> SpatialRigidSystem::position_names() const {
   std::vector<std::string> out;
   for (const auto& b : bodies_)
-    for (const char* s : {"x", "y", "z", "phi_x", "phi_y", "phi_z"}) out.push_back(b.name + "." + s);
+    for (const char* s : {"x", "y", "z", "phi_x", "phi_y", "phi_z"})
+      out.push_back(b.name + "." + s);
   return out;
 }
 
@@ -194,7 +200,8 @@ Vector SpatialRigidSystem::position_rate(const Vector& q, const Vector& v) const
                  q.size(), v.size());
   Vector qd = v;
   for (Index b = 0; b < body_count(); ++b)
-    qd.segment<3>(6 * b + 3) = left_jacobian_inverse(q.segment<3>(6 * b + 3)) * v.segment<3>(6 * b + 3);
+    qd.segment<3>(6 * b + 3) =
+        left_jacobian_inverse(q.segment<3>(6 * b + 3)) * v.segment<3>(6 * b + 3);
   return qd;
 }
 

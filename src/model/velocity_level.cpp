@@ -10,7 +10,8 @@ MassSolver::MassSolver(const Matrix& M) {
   const Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
   ldlt_.compute(S);
   MOREAU_REQUIRE(ldlt_.info() == Eigen::Success,
-                 "simulation: the mass matrix ({}×{}) is not positive definite", M.rows(), M.cols());
+                 "simulation: the mass matrix ({}×{}) is not positive definite", M.rows(),
+                 M.cols());
 }
 
 Vector MassSolver::solve(const Vector& b) const { return ldlt_.solve(b); }
@@ -65,8 +66,8 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   Eigen::SparseMatrix<double> WUU = HU.transpose() * XU;
   Vector qU = HU.transpose() * v_free + in.w_unilateral;
 
-  Matrix G;  // W_BB⁺ W_BU (|B| × d|U|)
-  Vector gB; // W_BB⁺ q_B
+  Matrix G;   // W_BB⁺ W_BU (|B| × d|U|)
+  Vector gB;  // W_BB⁺ q_B
   if (nb > 0) {
     const Matrix WBB = Matrix(HB.transpose() * XB);
     const Matrix WBU = Matrix(HB.transpose() * XU);

@@ -10,44 +10,55 @@ void BodyBlockFrictionContactProblem::validate() const {
   MOREAU_REQUIRE(dimension == 2 || dimension == 3,
                  "body-block frictional contact: dimension must be 2 or 3, got {}", dimension);
   const Index nb = bodies(), nc = contact_count(), m = body_size();
-  MOREAU_REQUIRE(v_free.size() == nb * m, "body-block frictional contact: v_free has {} entries, expected {} ({} bodies × {})",
-                 v_free.size(), nb * m, nb, m);
-  MOREAU_REQUIRE(w.size() == dimension * nc, "body-block frictional contact: w has {} entries, expected {}", w.size(),
+  MOREAU_REQUIRE(
+      v_free.size() == nb * m,
+      "body-block frictional contact: v_free has {} entries, expected {} ({} bodies × {})",
+      v_free.size(), nb * m, nb, m);
+  MOREAU_REQUIRE(w.size() == dimension * nc,
+                 "body-block frictional contact: w has {} entries, expected {}", w.size(),
                  dimension * nc);
-  MOREAU_REQUIRE(mu.size() == nc, "body-block frictional contact: mu has {} entries, expected {}", mu.size(), nc);
+  MOREAU_REQUIRE(mu.size() == nc, "body-block frictional contact: mu has {} entries, expected {}",
+                 mu.size(), nc);
   MOREAU_REQUIRE(w_bilateral.size() == static_cast<Index>(bilateral.size()),
-                 "body-block frictional contact: w_bilateral has {} entries, expected {}", w_bilateral.size(),
-                 bilateral.size());
+                 "body-block frictional contact: w_bilateral has {} entries, expected {}",
+                 w_bilateral.size(), bilateral.size());
   MOREAU_REQUIRE(compliance.size() == 0 || compliance.size() == nc,
-                 "body-block frictional contact: compliance has {} entries, expected 0 or {}", compliance.size(), nc);
+                 "body-block frictional contact: compliance has {} entries, expected 0 or {}",
+                 compliance.size(), nc);
   for (Index c = 0; c < compliance.size(); ++c)
     MOREAU_REQUIRE(std::isfinite(compliance[c]) && compliance[c] >= 0.0,
-                   "body-block frictional contact: compliance[{}] = {} must be finite and ≥ 0", c, compliance[c]);
-  MOREAU_REQUIRE(all_finite(v_free) && all_finite(w) && all_finite(w_bilateral),
-                 "body-block frictional contact: v_free, w or w_bilateral has a NaN or infinite entry");
+                   "body-block frictional contact: compliance[{}] = {} must be finite and ≥ 0", c,
+                   compliance[c]);
+  MOREAU_REQUIRE(
+      all_finite(v_free) && all_finite(w) && all_finite(w_bilateral),
+      "body-block frictional contact: v_free, w or w_bilateral has a NaN or infinite entry");
   for (Index b = 0; b < nb; ++b)
-    MOREAU_REQUIRE(all_finite(mass_inverse[b]), "body-block frictional contact: mass_inverse[{}] is not finite", b);
+    MOREAU_REQUIRE(all_finite(mass_inverse[b]),
+                   "body-block frictional contact: mass_inverse[{}] is not finite", b);
   for (Index c = 0; c < nc; ++c) {
     const auto& k = contacts[c];
-    MOREAU_REQUIRE(k.body_a >= -1 && k.body_a < nb && k.body_b >= -1 && k.body_b < nb,
-                   "body-block frictional contact: contacts[{}] bodies ({}, {}) out of range [−1, {})", c, k.body_a,
-                   k.body_b, nb);
-    MOREAU_REQUIRE(all_finite(k.J_a) && all_finite(k.J_b), "body-block frictional contact: contacts[{}] has a non-finite row",
-                   c);
-    MOREAU_REQUIRE(std::isfinite(mu[c]) && mu[c] >= 0.0, "body-block frictional contact: mu[{}] = {} must be finite and ≥ 0",
-                   c, mu[c]);
+    MOREAU_REQUIRE(
+        k.body_a >= -1 && k.body_a < nb && k.body_b >= -1 && k.body_b < nb,
+        "body-block frictional contact: contacts[{}] bodies ({}, {}) out of range [−1, {})", c,
+        k.body_a, k.body_b, nb);
+    MOREAU_REQUIRE(all_finite(k.J_a) && all_finite(k.J_b),
+                   "body-block frictional contact: contacts[{}] has a non-finite row", c);
+    MOREAU_REQUIRE(std::isfinite(mu[c]) && mu[c] >= 0.0,
+                   "body-block frictional contact: mu[{}] = {} must be finite and ≥ 0", c, mu[c]);
   }
   for (size_t j = 0; j < bilateral.size(); ++j) {
     const auto& g = bilateral[j];
-    MOREAU_REQUIRE(g.body_a >= -1 && g.body_a < nb && g.body_b >= -1 && g.body_b < nb,
-                   "body-block frictional contact: bilateral[{}] bodies ({}, {}) out of range [−1, {})", j, g.body_a,
-                   g.body_b, nb);
+    MOREAU_REQUIRE(
+        g.body_a >= -1 && g.body_a < nb && g.body_b >= -1 && g.body_b < nb,
+        "body-block frictional contact: bilateral[{}] bodies ({}, {}) out of range [−1, {})", j,
+        g.body_a, g.body_b, nb);
   }
 }
 
 namespace {
 // Appends the d × m rows of body `b` as columns of H (n × d·nc) at column `col0`.
-void append_columns(std::vector<Triplet>& t, Index b, const ContactBodyRows& J, int d, Index m, Index col0) {
+void append_columns(std::vector<Triplet>& t, Index b, const ContactBodyRows& J, int d, Index m,
+                    Index col0) {
   if (b < 0) return;
   for (int k = 0; k < d; ++k)
     for (Index i = 0; i < m; ++i)
@@ -57,8 +68,10 @@ void append_columns(std::vector<Triplet>& t, Index b, const ContactBodyRows& J, 
 
 GlobalFrictionContactProblem BodyBlockFrictionContactProblem::to_global() const {
   validate();
-  MOREAU_REQUIRE(bilateral.empty(), "body-block frictional contact: to_global() does not take bilateral rows ({} given)",
-                 bilateral.size());
+  MOREAU_REQUIRE(
+      bilateral.empty(),
+      "body-block frictional contact: to_global() does not take bilateral rows ({} given)",
+      bilateral.size());
   MOREAU_REQUIRE(compliance.size() == 0 || compliance.isZero(0.0),
                  "body-block frictional contact: to_global() does not take a nonzero compliance");
   const Index nb = bodies(), m = body_size(), n = nb * m, nc = contact_count();
@@ -86,15 +99,19 @@ GlobalFrictionContactProblem BodyBlockFrictionContactProblem::to_global() const 
   return g;
 }
 
-// W_ce = Σ_{b ∈ bodies(c) ∩ bodies(e)} J_{c,b} M_b⁻¹ J_{e,b}ᵀ, q_c = J_{c,a} v_free,a + J_{c,b} v_free,b + w_c.
+// W_ce = Σ_{b ∈ bodies(c) ∩ bodies(e)} J_{c,b} M_b⁻¹ J_{e,b}ᵀ, q_c = J_{c,a} v_free,a + J_{c,b}
+// v_free,b + w_c.
 FrictionContactProblem BodyBlockFrictionContactProblem::condensed() const {
   validate();
-  MOREAU_REQUIRE(bilateral.empty(), "body-block frictional contact: condensed() does not take bilateral rows ({} given)",
-                 bilateral.size());
+  MOREAU_REQUIRE(
+      bilateral.empty(),
+      "body-block frictional contact: condensed() does not take bilateral rows ({} given)",
+      bilateral.size());
   const int d = dimension;
   const Index m = body_size(), nc = contact_count();
   // contacts touching each body
-  std::vector<std::vector<std::pair<Index, const ContactBodyRows*>>> at(static_cast<size_t>(bodies()));
+  std::vector<std::vector<std::pair<Index, const ContactBodyRows*>>> at(
+      static_cast<size_t>(bodies()));
   for (Index c = 0; c < nc; ++c) {
     if (contacts[c].body_a >= 0) at[contacts[c].body_a].push_back({c, &contacts[c].J_a});
     if (contacts[c].body_b >= 0) at[contacts[c].body_b].push_back({c, &contacts[c].J_b});
@@ -120,8 +137,10 @@ FrictionContactProblem BodyBlockFrictionContactProblem::condensed() const {
   p.q = w;
   for (Index c = 0; c < nc; ++c) {
     const auto& k = contacts[c];
-    if (k.body_a >= 0) p.q.segment(d * c, d) += k.J_a.topLeftCorner(d, m) * v_free.segment(k.body_a * m, m);
-    if (k.body_b >= 0) p.q.segment(d * c, d) += k.J_b.topLeftCorner(d, m) * v_free.segment(k.body_b * m, m);
+    if (k.body_a >= 0)
+      p.q.segment(d * c, d) += k.J_a.topLeftCorner(d, m) * v_free.segment(k.body_a * m, m);
+    if (k.body_b >= 0)
+      p.q.segment(d * c, d) += k.J_b.topLeftCorner(d, m) * v_free.segment(k.body_b * m, m);
   }
   p.mu = mu;
   return p;

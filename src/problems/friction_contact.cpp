@@ -67,7 +67,8 @@ double natural_map_error(int d, const Vector& mu, const Vector& r, const Vector&
 }
 }  // namespace
 
-double friction_contact_residual(const FrictionContactProblem& p, const Vector& r, const Vector& u) {
+double friction_contact_residual(const FrictionContactProblem& p, const Vector& r,
+                                 const Vector& u) {
   MOREAU_REQUIRE(r.size() == p.q.size() && u.size() == p.q.size(),
                  "frictional contact residual: r, u have {}, {} entries, the problem has {}",
                  r.size(), u.size(), p.q.size());

@@ -7,7 +7,8 @@
 namespace moreau {
 
 void Lcp::validate() const {
-  MOREAU_REQUIRE(M.rows() == M.cols(), "LCP matrix M must be square, got {}×{}", M.rows(), M.cols());
+  MOREAU_REQUIRE(M.rows() == M.cols(), "LCP matrix M must be square, got {}×{}", M.rows(),
+                 M.cols());
   MOREAU_REQUIRE(M.rows() == q.size(), "LCP matrix M is {}×{} but q has {} entries", M.rows(),
                  M.cols(), q.size());
   MOREAU_REQUIRE(all_finite(M), "LCP matrix M has a NaN or infinite entry");

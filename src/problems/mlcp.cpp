@@ -10,8 +10,8 @@ namespace moreau {
 void Mlcp::validate() const {
   const Index n = a.size(), m = b.size();
   auto check = [](const Matrix& X, Index rows, Index cols, const char* name) {
-    MOREAU_REQUIRE(X.rows() == rows && X.cols() == cols,
-                   "MLCP block {} must be {}×{}, got {}×{}", name, rows, cols, X.rows(), X.cols());
+    MOREAU_REQUIRE(X.rows() == rows && X.cols() == cols, "MLCP block {} must be {}×{}, got {}×{}",
+                   name, rows, cols, X.rows(), X.cols());
     MOREAU_REQUIRE(all_finite(X), "MLCP block {} has a NaN or infinite entry", name);
   };
   check(A, n, n, "A");

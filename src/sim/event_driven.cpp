@@ -28,7 +28,8 @@ using namespace event;
 // impact explains).
 std::optional<EventKind> transition_kind(const HybridMode& a, const HybridMode& b, bool impacted) {
   using M = ContactMode;
-  if (a.mode == b.mode && !(a.mode == M::slip && a.s.size() > 0 && b.s.size() > 0 && a.s.dot(b.s) < 0))
+  if (a.mode == b.mode &&
+      !(a.mode == M::slip && a.s.size() > 0 && b.s.size() > 0 && a.s.dot(b.s) < 0))
     return std::nullopt;
   if (a.mode == M::stick && b.mode == M::slip) return EventKind::stick_to_slip;
   if (a.mode == M::slip && b.mode == M::stick) return EventKind::slip_to_stick;
@@ -59,10 +60,18 @@ struct Crossing {
 
 class EventDrivenRun {
  public:
-  EventDrivenRun(const LagrangianSystem& sys, const SimulationSettings& st, const Vector& q0, const Vector& v0)
-      : sys_(sys), st_(st), s0_(sys.contact_state(q0, v0, 0.0)), np_(sys.position_size()),
-        nv_(sys.velocity_size()), m_(s0_.size()), eps_g_(st.event_driven.contact_tolerance), hy_(sys, st),
-        select_{.sys = sys, .st = st, .dynamics = hy_}, impact_{.sys = sys, .st = st} {
+  EventDrivenRun(const LagrangianSystem& sys, const SimulationSettings& st, const Vector& q0,
+                 const Vector& v0)
+      : sys_(sys),
+        st_(st),
+        s0_(sys.contact_state(q0, v0, 0.0)),
+        np_(sys.position_size()),
+        nv_(sys.velocity_size()),
+        m_(s0_.size()),
+        eps_g_(st.event_driven.contact_tolerance),
+        hy_(sys, st),
+        select_{.sys = sys, .st = st, .dynamics = hy_},
+        impact_{.sys = sys, .st = st} {
     check_impact_laws(s0_, Integrator::event_driven);
     detail::start_result(res_, sys, Integrator::event_driven, s0_);
     for (const auto& c : s0_.constraints) {
@@ -73,12 +82,16 @@ class EventDrivenRun {
     select_.eps_g = impact_.eps_g = eps_g_;
     select_.tol_v = impact_.tol_v = st.event_driven.contact_tolerance;
     select_.tol_f = st.event_driven.force_tolerance;
-    select_.limits = {.gap_tolerance = 0.0, .velocity_tolerance = select_.tol_v, .tolerance = select_.tol_f,
-                      .max_lcp_size = 12, .max_enumeration_contacts = 8};
+    select_.limits = {.gap_tolerance = 0.0,
+                      .velocity_tolerance = select_.tol_v,
+                      .tolerance = select_.tol_f,
+                      .max_lcp_size = 12,
+                      .max_enumeration_contacts = 8};
     // analysis::contact_modes chooses the mode for planar systems without bilateral constraints;
     // joints and 3D keep the enumeration (mode_enumeration.hpp).
-    select_.analysis_applies = s0_.dimension == 2 && std::find(select_.unilateral.begin(), select_.unilateral.end(),
-                                                               false) == select_.unilateral.end();
+    select_.analysis_applies =
+        s0_.dimension == 2 && std::find(select_.unilateral.begin(), select_.unilateral.end(),
+                                        false) == select_.unilateral.end();
     impact_.fcs.tolerance = st.solver.tolerance;
     impact_.fcs.max_iterations = st.solver.max_iterations;
     y_.resize(np_ + nv_);
@@ -110,8 +123,12 @@ class EventDrivenRun {
     const Dynamics dy = hy_(t_, q(y_), v(y_), modes_);
     for (Index i = 0; i < m_; ++i) {
       if (!unilateral(i) || modes_[i].mode == ContactMode::separate) continue;
-      res_.contacts.push_back({.t = t_, .contact = i, .gap = dy.g[i], .r_n = dy.lambda_n[i],
-                               .r_t = dy.lambda_t.col(i), .mode = modes_[i].mode});
+      res_.contacts.push_back({.t = t_,
+                               .contact = i,
+                               .gap = dy.g[i],
+                               .r_n = dy.lambda_n[i],
+                               .r_t = dy.lambda_t.col(i),
+                               .mode = modes_[i].mode});
     }
     for (Index i = 0; i < m_; ++i)
       if (unilateral(i)) res_.max_penetration = std::max(res_.max_penetration, -dy.g[i]);
@@ -124,8 +141,10 @@ class EventDrivenRun {
   }
 
   bool resolve(ModeExclusions excl, bool emit = true);
-  bool tangential_impact_then_choose(ModeChoice& choice, std::vector<bool>& impacted, ModeExclusions& excl);
-  Crossing first_crossing(const std::vector<Root>& roots, const ContactState& sc, const DopriStep& step, double h);
+  bool tangential_impact_then_choose(ModeChoice& choice, std::vector<bool>& impacted,
+                                     ModeExclusions& excl);
+  Crossing first_crossing(const std::vector<Root>& roots, const ContactState& sc,
+                          const DopriStep& step, double h);
   bool event_at(const Crossing& x, const std::vector<Root>& roots);
 
   const LagrangianSystem& sys_;
@@ -139,9 +158,9 @@ class EventDrivenRun {
   ImpactContext impact_;
   SimulationResult res_;
   double t_ = 0.0;
-  Vector y_;                   // (q, v)
+  Vector y_;  // (q, v)
   Modes modes_;
-  std::vector<char> armed_;    // closing root of a free contact armed (event_location.hpp)
+  std::vector<char> armed_;  // closing root of a free contact armed (event_location.hpp)
   double emin_ = 0.0;
   int events_here_ = 0;
   double last_event_t_ = -1.0;
@@ -156,8 +175,11 @@ bool EventDrivenRun::tangential_impact_then_choose(ModeChoice& choice, std::vect
   const Index pc = choice.painleve_contact;
   const bool applied = tangential_impact(impact_, t_, q(y_), vv, pc, detail);
   if (applied) y_.tail(nv_) = vv;
-  res_.events.push_back({t_, EventKind::painleve, pc, choice.painleve + "; policy: tangential impact: " + detail});
-  if (!applied) return stop(SimulationStatus::painleve, choice.painleve + "; the tangential impact failed: " + detail);
+  res_.events.push_back(
+      {t_, EventKind::painleve, pc, choice.painleve + "; policy: tangential impact: " + detail});
+  if (!applied)
+    return stop(SimulationStatus::painleve,
+                choice.painleve + "; the tangential impact failed: " + detail);
   if (pc >= 0) impacted[pc] = true;
   std::fill(excl.begin(), excl.end(), ModeExclusion{});
   choice = choose_modes(select_, t_, q(y_), v(y_), excl);
@@ -180,13 +202,16 @@ bool EventDrivenRun::resolve(ModeExclusions excl, bool emit) {
   if (std::find(impacted.begin(), impacted.end(), true) != impacted.end())
     std::fill(excl.begin(), excl.end(), ModeExclusion{});
   ModeChoice choice = choose_modes(select_, t_, q(y_), v(y_), excl);
-  if (!choice.ok && choice.painleve_case == 3 && ed_.painleve_policy == PainlevePolicy::tangential_impact &&
+  if (!choice.ok && choice.painleve_case == 3 &&
+      ed_.painleve_policy == PainlevePolicy::tangential_impact &&
       !tangential_impact_then_choose(choice, impacted, excl))
     return false;
-  if (!choice.painleve.empty()) res_.events.push_back({t_, EventKind::painleve, choice.painleve_contact, choice.painleve});
+  if (!choice.painleve.empty())
+    res_.events.push_back({t_, EventKind::painleve, choice.painleve_contact, choice.painleve});
   if (!choice.ok) {
     if (!choice.unsupported.empty()) return stop(SimulationStatus::unsupported, choice.unsupported);
-    if (choice.painleve.empty()) return stop(SimulationStatus::no_consistent_mode, "no consistent contact mode at this state");
+    if (choice.painleve.empty())
+      return stop(SimulationStatus::no_consistent_mode, "no consistent contact mode at this state");
     return stop(SimulationStatus::painleve, choice.painleve);
   }
   modes_ = choice.modes;
@@ -215,7 +240,8 @@ Crossing EventDrivenRun::first_crossing(const std::vector<Root>& roots, const Co
     const Vector yy = state_at(tt);
     const Dynamics dy = hy_(tt, q(yy), v(yy), modes_);
     std::vector<double> out(roots.size());
-    for (std::size_t j = 0; j < roots.size(); ++j) out[j] = root_value(roots[j], dy, modes_, select_.mu, eps_g_);
+    for (std::size_t j = 0; j < roots.size(); ++j)
+      out[j] = root_value(roots[j], dy, modes_, select_.mu, eps_g_);
     return out;
   };
   Crossing x;
@@ -224,7 +250,10 @@ Crossing EventDrivenRun::first_crossing(const std::vector<Root>& roots, const Co
   for (std::size_t j = 0; j < roots.size(); ++j) {
     if (!(f0[j] > 0.0 && f1[j] <= 0.0)) continue;
     const double b = locate([&](double c) { return values_at(c)[j]; }, t, t + h, f0[j], f1[j], t);
-    if (b < x.t_star) { x.t_star = b; x.fired = j; }
+    if (b < x.t_star) {
+      x.t_star = b;
+      x.fired = j;
+    }
   }
   if (x.fired < roots.size()) return x;
   const ContactState s1 = sys_.contact_state(q(step.y1), v(step.y1), t + h);
@@ -238,7 +267,10 @@ Crossing EventDrivenRun::first_crossing(const std::vector<Root>& roots, const Co
     const double c0 = sc.constraints[i].gap + 10.0 * eps_g_;
     if (!(c0 > 0.0)) continue;  // already below at the start: counted as penetration
     const double b = locate(chi, t, t + h, c0, s1.constraints[i].gap + 10.0 * eps_g_, t);
-    if (b < x.t_star) { x.t_star = b; x.missed = i; }
+    if (b < x.t_star) {
+      x.t_star = b;
+      x.missed = i;
+    }
   }
   return x;
 }
@@ -251,7 +283,8 @@ bool EventDrivenRun::event_at(const Crossing& x, const std::vector<Root>& roots)
   if (!resolve(exclusions_after(r, modes_))) return false;
   if (std::abs(t_ - last_event_t_) < 1e-12) {
     if (++events_here_ > 50)
-      return stop(SimulationStatus::event_limit, fmt::format("more than 50 events at t = {} s (chattering)", t_));
+      return stop(SimulationStatus::event_limit,
+                  fmt::format("more than 50 events at t = {} s (chattering)", t_));
   } else {
     events_here_ = 0;
     last_event_t_ = t_;
@@ -266,7 +299,8 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
   // Initial state: impacts / modes. When they change the velocities (an impact or a tangential
   // impact at t = 0) the state before is recorded first, so that the energy summary sees the jump.
   const Vector y_pre = y_;
-  const bool ok = resolve(ModeExclusions(m_), false);  // the initial mode choice is not a transition
+  const bool ok =
+      resolve(ModeExclusions(m_), false);  // the initial mode choice is not a transition
   if (y_ != y_pre) detail::record_state(res_, sys_, t_, q(y_pre), v(y_pre), emin_);
   record();
   if (!ok) return res_;
@@ -315,7 +349,8 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
                        sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)))});
     }
     if (x.fired < roots.size() || x.missed >= 0) {
-      // (after an apex t_ = t_star already, so this reads the dense output at t_star, as it always has)
+      // (after an apex t_ = t_star already, so this reads the dense output at t_star, as it always
+      // has)
       y_ = state_at(x.t_star);
       t_ = x.t_star;
       if (!event_at(x, roots)) break;
@@ -330,13 +365,17 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
       k1 = step.k7;
       if (st_.record_interval <= 0.0 || t_ >= next_record - 1e-12 || t_ >= st_.t_end - 1e-14) {
         record();
-        while (st_.record_interval > 0.0 && next_record <= t_ + 1e-12) next_record += st_.record_interval;
+        while (st_.record_interval > 0.0 && next_record <= t_ + 1e-12)
+          next_record += st_.record_interval;
       }
       h *= std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(en, 1e-10), -0.2)));  // accepted
     }
     if (progress) {
       const int pc = static_cast<int>(100.0 * t_ / st_.t_end);
-      if (pc != last_percent) { last_percent = pc; progress(t_ / st_.t_end); }
+      if (pc != last_percent) {
+        last_percent = pc;
+        progress(t_ / st_.t_end);
+      }
     }
   }
   return std::move(res_);

@@ -14,11 +14,13 @@ namespace {
 
 // newton: the velocity-level problem (model/velocity_level.hpp) over the closed contacts and the
 // joints, w_n = e·min(u_n⁻, 0), w_b = 0, exact Coulomb cone (= impact::frictional_impact, e_t = 0).
-ImpactJump newton_jump(const ContactState& s, const Vector& v, const ContactSolverSettings& solver) {
+ImpactJump newton_jump(const ContactState& s, const Vector& v,
+                       const ContactSolverSettings& solver) {
   const int d = s.dimension;
   VelocityLevelInput in;
   for (Index i = 0; i < s.size(); ++i)
-    (s.constraints[i].kind == ConstraintKind::bilateral ? in.bilateral : in.unilateral).push_back(i);
+    (s.constraints[i].kind == ConstraintKind::bilateral ? in.bilateral : in.unilateral)
+        .push_back(i);
   const Index nu = static_cast<Index>(in.unilateral.size());
   in.w_unilateral = Vector::Zero(d * nu);
   in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
@@ -29,7 +31,8 @@ ImpactJump newton_jump(const ContactState& s, const Vector& v, const ContactSolv
   FrictionContactSettings fcs;
   fcs.tolerance = solver.tolerance;
   fcs.max_iterations = solver.max_iterations;
-  const VelocityLevelSolution sol = solve_velocity_level(s, MassSolver(s.M), v, in, solver.name, fcs);
+  const VelocityLevelSolution sol =
+      solve_velocity_level(s, MassSolver(s.M), v, in, solver.name, fcs);
   ImpactJump j;
   j.v_post = sol.v;
   j.pn = Vector::Zero(nu);
@@ -39,7 +42,8 @@ ImpactJump newton_jump(const ContactState& s, const Vector& v, const ContactSolv
 }
 
 // poisson / moreau: the impact layer's law on the closed contacts (frictionless, no joints).
-ImpactJump layer_jump(ImpactResult (*law)(const ContactState&), const ContactState& s, const Vector& v) {
+ImpactJump layer_jump(ImpactResult (*law)(const ContactState&), const ContactState& s,
+                      const Vector& v) {
   ContactState sub = s;
   sub.v = v;
   const ImpactResult ir = law(sub);
@@ -65,10 +69,12 @@ ImpactJump moreau_jump(const ContactState& s, const Vector& v, const ContactSolv
 }  // namespace
 
 const std::vector<ImpactLawRule>& impact_law_rules() {
-  //                                         law      friction joints time_stepping per_contact apply
-  static const std::vector<ImpactLawRule> kRules = {{ImpactLaw::newton, true, true, true, true, newton_jump},
-                                                    {ImpactLaw::poisson, false, false, false, false, poisson_jump},
-                                                    {ImpactLaw::moreau, false, false, false, false, moreau_jump}};
+  //                                         law      friction joints time_stepping per_contact
+  //                                         apply
+  static const std::vector<ImpactLawRule> kRules = {
+      {ImpactLaw::newton, true, true, true, true, newton_jump},
+      {ImpactLaw::poisson, false, false, false, false, poisson_jump},
+      {ImpactLaw::moreau, false, false, false, false, moreau_jump}};
   return kRules;
 }
 
@@ -81,7 +87,8 @@ const ImpactLawRule& impact_law_rule(ImpactLaw law) {
 
 void check_impact_law(ImpactLaw law, Integrator integrator, const std::string& owner) {
   MOREAU_REQUIRE(impact_law_rule(law).time_stepping || integrator == Integrator::event_driven,
-                 "{} has the impact law '{}', but the time-stepping integrator supports only 'newton'; use the "
+                 "{} has the impact law '{}', but the time-stepping integrator supports only "
+                 "'newton'; use the "
                  "event-driven integrator or the law 'newton'",
                  owner, to_string(law));
 }
@@ -90,7 +97,10 @@ void check_impact_law(ImpactLaw law, Integrator integrator, const std::string& o
 void check_impact_laws(const ContactState& state, Integrator integrator) {
   const ContactConstraint* joint = nullptr;
   for (const auto& c : state.constraints)
-    if (c.kind == ConstraintKind::bilateral) { joint = &c; break; }
+    if (c.kind == ConstraintKind::bilateral) {
+      joint = &c;
+      break;
+    }
   for (const auto& c : state.constraints) {
     if (c.kind == ConstraintKind::bilateral) continue;
     check_impact_law(c.law, integrator, fmt::format("contact '{}'", c.name));
@@ -107,15 +117,17 @@ void check_impact_laws(const ContactState& state, Integrator integrator) {
   }
 }
 
-ImpactLaw common_impact_law(const ContactState& state, const std::vector<Index>& contacts, double t) {
+ImpactLaw common_impact_law(const ContactState& state, const std::vector<Index>& contacts,
+                            double t) {
   if (contacts.empty()) return ImpactLaw::newton;
   const ContactConstraint& first = state.constraints[contacts.front()];
   for (Index i : contacts) {
     const ContactConstraint& c = state.constraints[i];
-    MOREAU_REQUIRE(c.law == first.law,
-                   "at t = {} s the contacts '{}' (law '{}') and '{}' (law '{}') close in one impact; "
-                   "contacts that impact together must share one impact law",
-                   t, first.name, to_string(first.law), c.name, to_string(c.law));
+    MOREAU_REQUIRE(
+        c.law == first.law,
+        "at t = {} s the contacts '{}' (law '{}') and '{}' (law '{}') close in one impact; "
+        "contacts that impact together must share one impact law",
+        t, first.name, to_string(first.law), c.name, to_string(c.law));
   }
   return first.law;
 }

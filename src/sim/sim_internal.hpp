@@ -11,8 +11,8 @@
 namespace moreau::detail {
 
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary.
-inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t, const Vector& q,
-                         const Vector& v, double& running_min_energy) {
+inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
+                         const Vector& q, const Vector& v, double& running_min_energy) {
   res.t.push_back(t);
   res.q.push_back(q);
   res.v.push_back(v);
@@ -46,8 +46,8 @@ inline void start_result(SimulationResult& res, const LagrangianSystem& sys, Int
 //   r_n ≈ 0 (solver round-off): separate when u_n⁺ > v_tol (separating) or when the contact is
 //   new; otherwise the contact grazes and keeps its previous mode, so that a resting contact
 //   whose impulse vanishes does not flicker.
-inline ContactMode contact_mode(int d, const double* r, const double* u, double rn_max, double v_tol,
-                                std::optional<ContactMode> previous) {
+inline ContactMode contact_mode(int d, const double* r, const double* u, double rn_max,
+                                double v_tol, std::optional<ContactMode> previous) {
   if (r[0] <= 1e-9 * rn_max || r[0] <= 1e-300)
     return (u[0] > v_tol || !previous) ? ContactMode::separate : *previous;
   const double ut = d == 2 ? std::abs(u[1]) : std::sqrt(u[1] * u[1] + u[2] * u[2]);
@@ -57,14 +57,17 @@ inline ContactMode contact_mode(int d, const double* r, const double* u, double 
 // The event of one contact between two time steps, from its mode before (pm) and after (m):
 // impact when it was open and closes approaching faster than zeno_velocity (u_n⁻ < −zeno),
 // stick_to_slip, slip_to_stick, and separation when it opens.
-inline void push_step_event(SimulationResult& res, double t, Index id, ContactMode pm, ContactMode m,
-                            double un_minus, double un_plus, double r_n, double mu, double e, double zeno_velocity) {
+inline void push_step_event(SimulationResult& res, double t, Index id, ContactMode pm,
+                            ContactMode m, double un_minus, double un_plus, double r_n, double mu,
+                            double e, double zeno_velocity) {
   using M = ContactMode;
   if (pm == M::separate && m != M::separate && un_minus < -zeno_velocity)
-    res.events.push_back({t, EventKind::impact, id,
-                          fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e)});
+    res.events.push_back(
+        {t, EventKind::impact, id,
+         fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e)});
   else if (pm == M::stick && m == M::slip)
-    res.events.push_back({t, EventKind::stick_to_slip, id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu)});
+    res.events.push_back(
+        {t, EventKind::stick_to_slip, id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu)});
   else if (pm == M::slip && m == M::stick)
     res.events.push_back({t, EventKind::slip_to_stick, id, "sliding velocity vanished"});
   else if (pm != M::separate && m == M::separate)

@@ -34,28 +34,44 @@ std::string to_string(PainlevePolicy policy) {
 
 std::string to_string(SimulationStatus status) {
   switch (status) {
-    case SimulationStatus::completed: return "completed";
-    case SimulationStatus::painleve: return "painleve";
-    case SimulationStatus::unsupported: return "unsupported";
-    case SimulationStatus::event_limit: return "event_limit";
-    case SimulationStatus::solver_failure: return "solver_failure";
-    case SimulationStatus::no_consistent_mode: return "no_consistent_mode";
-    case SimulationStatus::step_failure: return "step_failure";
+    case SimulationStatus::completed:
+      return "completed";
+    case SimulationStatus::painleve:
+      return "painleve";
+    case SimulationStatus::unsupported:
+      return "unsupported";
+    case SimulationStatus::event_limit:
+      return "event_limit";
+    case SimulationStatus::solver_failure:
+      return "solver_failure";
+    case SimulationStatus::no_consistent_mode:
+      return "no_consistent_mode";
+    case SimulationStatus::step_failure:
+      return "step_failure";
   }
   return "unknown";
 }
 
 std::string to_string(EventKind kind) {
   switch (kind) {
-    case EventKind::impact: return "impact";
-    case EventKind::contact: return "contact";
-    case EventKind::separation: return "separation";
-    case EventKind::stick_to_slip: return "stick_to_slip";
-    case EventKind::slip_to_stick: return "slip_to_stick";
-    case EventKind::slip_reversal: return "slip_reversal";
-    case EventKind::painleve: return "painleve";
-    case EventKind::zeno: return "zeno";
-    case EventKind::solver_failure: return "solver_failure";
+    case EventKind::impact:
+      return "impact";
+    case EventKind::contact:
+      return "contact";
+    case EventKind::separation:
+      return "separation";
+    case EventKind::stick_to_slip:
+      return "stick_to_slip";
+    case EventKind::slip_to_stick:
+      return "slip_to_stick";
+    case EventKind::slip_reversal:
+      return "slip_reversal";
+    case EventKind::painleve:
+      return "painleve";
+    case EventKind::zeno:
+      return "zeno";
+    case EventKind::solver_failure:
+      return "solver_failure";
   }
   return "unknown";
 }
@@ -70,21 +86,25 @@ void validate(const SimulationSettings& s) {
   MOREAU_REQUIRE(s.zeno_velocity >= 0.0, "simulation: zeno_velocity = {} m/s must be ≥ 0",
                  s.zeno_velocity);
   MOREAU_REQUIRE(s.solver.tolerance > 0.0 && s.solver.max_iterations > 0,
-                 "simulation: solver tolerance {} and iterations {} must be > 0", s.solver.tolerance,
-                 s.solver.max_iterations);
+                 "simulation: solver tolerance {} and iterations {} must be > 0",
+                 s.solver.tolerance, s.solver.max_iterations);
   MOREAU_REQUIRE(std::isfinite(ts.dt) && ts.dt > 0.0, "simulation: dt = {} s must be > 0", ts.dt);
   MOREAU_REQUIRE(ts.theta >= 0.0 && ts.theta <= 1.0, "simulation: theta = {} must lie in [0, 1]",
                  ts.theta);
   MOREAU_REQUIRE(ts.contacts.nsgs_relaxation > 0.0 && ts.contacts.nsgs_relaxation < 2.0,
-                 "simulation: nsgs_relaxation = {} must lie in (0, 2)", ts.contacts.nsgs_relaxation);
-  MOREAU_REQUIRE(ts.separation_steps >= 0, "simulation: separation_steps = {} must be ≥ 0", ts.separation_steps);
-  MOREAU_REQUIRE(ts.mode_velocity > 0.0, "simulation: mode_velocity = {} m/s must be > 0", ts.mode_velocity);
-  MOREAU_REQUIRE(ts.contacts.projection_tolerance > 0.0, "simulation: projection_tolerance = {} m must be > 0",
+                 "simulation: nsgs_relaxation = {} must lie in (0, 2)",
+                 ts.contacts.nsgs_relaxation);
+  MOREAU_REQUIRE(ts.separation_steps >= 0, "simulation: separation_steps = {} must be ≥ 0",
+                 ts.separation_steps);
+  MOREAU_REQUIRE(ts.mode_velocity > 0.0, "simulation: mode_velocity = {} m/s must be > 0",
+                 ts.mode_velocity);
+  MOREAU_REQUIRE(ts.contacts.projection_tolerance > 0.0,
+                 "simulation: projection_tolerance = {} m must be > 0",
                  ts.contacts.projection_tolerance);
-  MOREAU_REQUIRE(ts.contacts.activation_margin >= 0.0, "simulation: activation_margin = {} m must be ≥ 0",
-                 ts.contacts.activation_margin);
-  MOREAU_REQUIRE(ts.contacts.bilateral_feedback >= 0.0, "simulation: bilateral_feedback = {} must be ≥ 0",
-                 ts.contacts.bilateral_feedback);
+  MOREAU_REQUIRE(ts.contacts.activation_margin >= 0.0,
+                 "simulation: activation_margin = {} m must be ≥ 0", ts.contacts.activation_margin);
+  MOREAU_REQUIRE(ts.contacts.bilateral_feedback >= 0.0,
+                 "simulation: bilateral_feedback = {} must be ≥ 0", ts.contacts.bilateral_feedback);
   MOREAU_REQUIRE(ed.rtol > 0.0 && ed.atol > 0.0, "simulation: rtol = {} and atol = {} must be > 0",
                  ed.rtol, ed.atol);
   MOREAU_REQUIRE(ed.max_step > 0.0, "simulation: max_step = {} s must be > 0", ed.max_step);
@@ -98,34 +118,42 @@ void validate(const SimulationSettings& s) {
 }
 
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
-                          const Vector& q0_in, const Vector& v0_in, const ProgressCallback& progress) {
+                          const Vector& q0_in, const Vector& v0_in,
+                          const ProgressCallback& progress) {
   validate(settings);
   const Vector q0 = q0_in.size() > 0 ? q0_in : system.initial_q;
   const Vector v0 = v0_in.size() > 0 ? v0_in : system.initial_v;
   MOREAU_REQUIRE(q0.size() == system.position_size(),
-                 "simulation: initial q has {} entries, the system '{}' has {} coordinates", q0.size(),
-                 system.name(), system.position_size());
+                 "simulation: initial q has {} entries, the system '{}' has {} coordinates",
+                 q0.size(), system.name(), system.position_size());
   MOREAU_REQUIRE(v0.size() == system.velocity_size(),
-                 "simulation: initial v has {} entries, the system '{}' has {} velocities", v0.size(),
-                 system.name(), system.velocity_size());
-  MOREAU_REQUIRE(all_finite(q0) && all_finite(v0), "simulation: the initial state has a NaN or infinite entry");
+                 "simulation: initial v has {} entries, the system '{}' has {} velocities",
+                 v0.size(), system.name(), system.velocity_size());
+  MOREAU_REQUIRE(all_finite(q0) && all_finite(v0),
+                 "simulation: the initial state has a NaN or infinite entry");
   const ContactState s0 = system.contact_state(q0, v0, 0.0);
   // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break.
   if (s0.q.size() == s0.v.size()) s0.validate();
-  MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F), "simulation: M or F has a NaN or infinite entry at the initial state");
-  const double allowed = std::max(1e-6, 10.0 * settings.time_stepping.contacts.projection_tolerance);
+  MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F),
+                 "simulation: M or F has a NaN or infinite entry at the initial state");
+  const double allowed =
+      std::max(1e-6, 10.0 * settings.time_stepping.contacts.projection_tolerance);
   for (const auto& c : s0.constraints)
-    MOREAU_REQUIRE(c.kind == ConstraintKind::bilateral || c.gap >= -allowed,
-                   "simulation: the initial state interpenetrates at constraint '{}' (gap {} m < −{} m)",
-                   c.name, c.gap, allowed);
+    MOREAU_REQUIRE(
+        c.kind == ConstraintKind::bilateral || c.gap >= -allowed,
+        "simulation: the initial state interpenetrates at constraint '{}' (gap {} m < −{} m)",
+        c.name, c.gap, allowed);
   // impact laws: of the contacts present now, and of every material of a rigid world (contacts
   // that appear later carry one of these)
   check_impact_laws(s0, settings.integrator);
-  for (const ImpactLaw law : system.contact_laws()) check_impact_law(law, settings.integrator, "a contact material");
+  for (const ImpactLaw law : system.contact_laws())
+    check_impact_law(law, settings.integrator, "a contact material");
   Stopwatch watch;
   SimulationResult res;
-  if (settings.integrator == Integrator::event_driven) res = simulate_event_driven(system, settings, q0, v0, progress);
-  else res = simulate_time_stepping(system, settings, q0, v0, progress);
+  if (settings.integrator == Integrator::event_driven)
+    res = simulate_event_driven(system, settings, q0, v0, progress);
+  else
+    res = simulate_time_stepping(system, settings, q0, v0, progress);
   res.wall_time = watch.seconds();
   return res;
 }

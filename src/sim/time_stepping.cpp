@@ -15,12 +15,13 @@ namespace {
 // Detection at q, then post-stabilization (model/step_contacts.hpp): while the violation exceeds
 // the tolerance, at most four projections q ← q + q̇(q, Δv), each followed by a new detection.
 // Returns the penetration left; the last detection is the one the next step uses.
-double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vector& q, const Vector& v, double t,
-                          const SimulationSettings& st) {
+double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vector& q,
+                          const Vector& v, double t, const SimulationSettings& st) {
   double penetration = 0.0;
   for (int outer = 0;; ++outer) {
     const double worst = layer.detect(q, v, t, penetration);
-    if (!st.time_stepping.projection || worst <= st.time_stepping.contacts.projection_tolerance || outer == 4)
+    if (!st.time_stepping.projection || worst <= st.time_stepping.contacts.projection_tolerance ||
+        outer == 4)
       return penetration;
     q += sys.position_rate(q, layer.projection(q));
     sys.normalize_position(q);
@@ -29,8 +30,8 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
 
 // Newton restitution w_n = e min(u_n⁻, 0) (plastic below the Zeno velocity), softening c = γ/h
 // (ġ + γλ with λ = r/h), and the warm start of the contacts the layer matched.
-void step_data(StepContacts& layer, const std::vector<StepContact>& active, double h, const SimulationSettings& st,
-               Vector& w, Vector& compliance, Vector& guess) {
+void step_data(StepContacts& layer, const std::vector<StepContact>& active, double h,
+               const SimulationSettings& st, Vector& w, Vector& compliance, Vector& guess) {
   const int d = layer.dimension();
   const Index nc = static_cast<Index>(active.size());
   w = Vector::Zero(d * nc);
@@ -44,7 +45,8 @@ void step_data(StepContacts& layer, const std::vector<StepContact>& active, doub
   }
 }
 
-void count_failure(SimulationResult& res, const StepSolution& sol, double t, const SimulationSettings& st) {
+void count_failure(SimulationResult& res, const StepSolution& sol, double t,
+                   const SimulationSettings& st) {
   if (sol.converged() || !(sol.residual > 1e3 * st.solver.tolerance)) return;
   ++res.solver_failures;
   if (res.solver_failures <= 20)
@@ -54,9 +56,11 @@ void count_failure(SimulationResult& res, const StepSolution& sol, double t, con
 }
 
 // Impulses, modes and events of the step's contacts, by contact identity: impacts, separations,
-// stick/slip changes (sim_internal.hpp), from u⁺ = Hᵀv⁺ without the restitution and softening terms.
-void contact_events(SimulationResult& res, StepContacts& layer, const std::vector<StepContact>& active,
-                    const StepSolution& sol, const Vector& w, const Vector& compliance, double t,
+// stick/slip changes (sim_internal.hpp), from u⁺ = Hᵀv⁺ without the restitution and softening
+// terms.
+void contact_events(SimulationResult& res, StepContacts& layer,
+                    const std::vector<StepContact>& active, const StepSolution& sol,
+                    const Vector& w, const Vector& compliance, double t,
                     const SimulationSettings& st) {
   const int d = layer.dimension();
   const Index nc = static_cast<Index>(active.size());
@@ -72,10 +76,11 @@ void contact_events(SimulationResult& res, StepContacts& layer, const std::vecto
     u_plus[0] -= w[d * a] + compliance[a] * cur.r[0];
     const bool matched = c.previous >= 0;
     const ContactMode pm = matched ? layer.history()[c.previous].mode : ContactMode::separate;
-    cur.mode = detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.time_stepping.mode_velocity,
-                                    matched ? std::optional<ContactMode>(pm) : std::nullopt);
-    detail::push_step_event(res, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu, c.restitution,
-                            st.zeno_velocity);
+    cur.mode =
+        detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.time_stepping.mode_velocity,
+                             matched ? std::optional<ContactMode>(pm) : std::nullopt);
+    detail::push_step_event(res, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu,
+                            c.restitution, st.zeno_velocity);
   }
 }
 
@@ -83,20 +88,24 @@ void contact_events(SimulationResult& res, StepContacts& layer, const std::vecto
 // comes back in time continues (no separation, no impact); else its separation is reported at
 // the time it left. (Moreau–Jean's index set flickers for a contact held by a force whose gap
 // grows at second order over a step, e.g. a rotating rod's end.) Returns the ghosts' entries.
-std::vector<Index> ghosts(SimulationResult& res, StepContacts& layer, double t, double h, const SimulationSettings& st) {
+std::vector<Index> ghosts(SimulationResult& res, StepContacts& layer, double t, double h,
+                          const SimulationSettings& st) {
   std::vector<Index> kept;
   std::vector<ContactHistory>& history = layer.history();
   for (size_t i = 0; i < history.size(); ++i) {
     ContactHistory& g = history[i];
     if (layer.continued(i) || g.mode == ContactMode::separate) continue;
     if (g.steps_out == 0) g.left_t = t - h;
-    if (++g.steps_out <= st.time_stepping.separation_steps) kept.push_back(static_cast<Index>(i));
-    else res.events.push_back({g.left_t, EventKind::separation, g.id, "left the index set"});
+    if (++g.steps_out <= st.time_stepping.separation_steps)
+      kept.push_back(static_cast<Index>(i));
+    else
+      res.events.push_back({g.left_t, EventKind::separation, g.id, "left the index set"});
   }
   return kept;
 }
 
-void record_contacts(SimulationResult& res, StepContacts& layer, const std::vector<StepContact>& active, double t) {
+void record_contacts(SimulationResult& res, StepContacts& layer,
+                     const std::vector<StepContact>& active, double t) {
   const int d = layer.dimension();
   for (size_t a = 0; a < active.size(); ++a) {
     const ContactHistory& cur = layer.current()[a];
@@ -114,7 +123,8 @@ void record_contacts(SimulationResult& res, StepContacts& layer, const std::vect
 }  // namespace
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
-                                        const Vector& q0, const Vector& v0, const ProgressCallback& progress) {
+                                        const Vector& q0, const Vector& v0,
+                                        const ProgressCallback& progress) {
   const TimeSteppingSettings& ts = st.time_stepping;
   const std::unique_ptr<StepContacts> layer = sys.step_contacts(ts.contacts, st.solver);
   SimulationResult res;
@@ -150,13 +160,15 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
     contact_events(res, *layer, active, sol, w, compliance, t, st);
     const std::vector<Index> kept = ghosts(res, *layer, t, hk, st);
     // contacts at the new q (projected): the next step's, and the penetration left
-    res.max_penetration = std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
+    res.max_penetration =
+        std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
 
     const bool last = (k + 1 == nsteps);
     if (st.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
       detail::record_state(res, sys, t, q, v, emin);
       record_contacts(res, *layer, active, t);
-      while (st.record_interval > 0.0 && next_record <= t + 1e-12) next_record += st.record_interval;
+      while (st.record_interval > 0.0 && next_record <= t + 1e-12)
+        next_record += st.record_interval;
     }
     layer->advance(kept);
     if (progress) {
@@ -171,8 +183,8 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   std::stable_sort(res.events.begin(), res.events.end(),
                    [](const SimulationEvent& x, const SimulationEvent& y) { return x.t < y.t; });
   if (res.solver_failures > 0)
-    res.message = fmt::format("{} of {} steps ended without reaching the solver tolerance", res.solver_failures,
-                              res.steps);
+    res.message = fmt::format("{} of {} steps ended without reaching the solver tolerance",
+                              res.solver_failures, res.steps);
   return res;
 }
 

@@ -10,8 +10,9 @@ namespace moreau::test {
 inline constexpr double kG = 9.81;
 
 inline ContactConstraint make_constraint(const std::string& name, ConstraintKind kind, double mu,
-                                         const Vector& normal, const Matrix& tangent, double c_n = 0.0,
-                                         Vector c_t = Vector(), double gap = 0.0) {
+                                         const Vector& normal, const Matrix& tangent,
+                                         double c_n = 0.0, Vector c_t = Vector(),
+                                         double gap = 0.0) {
   ContactConstraint c;
   c.name = name;
   c.kind = kind;
@@ -24,7 +25,8 @@ inline ContactConstraint make_constraint(const std::string& name, ConstraintKind
   return c;
 }
 
-inline ContactState make_state(int d, const Matrix& M, const Vector& F, const Vector& v = Vector()) {
+inline ContactState make_state(int d, const Matrix& M, const Vector& F,
+                               const Vector& v = Vector()) {
   ContactState s;
   s.dimension = d;
   s.q = Vector::Zero(M.rows());
@@ -43,20 +45,23 @@ inline ContactState pencil(double m, double l, double Ic, double theta, double t
   Matrix M(3, 3);
   M << m, 0, -m * l * c, 0, m, -m * l * s, -m * l * c, -m * l * s, Ic + m * l * l;
   Vector F(3);
-  F << m * l * theta_dot * theta_dot * s, -m * l * theta_dot * theta_dot * c + m * kG, -m * kG * l * s;
+  F << m * l * theta_dot * theta_dot * s, -m * l * theta_dot * theta_dot * c + m * kG,
+      -m * kG * l * s;
   Vector v(3);
   v << x_dot, 0, theta_dot;
   ContactState st = make_state(2, M, F, v);
   Matrix t(3, 1);
   t << 1, 0, 0;
-  st.constraints.push_back(make_constraint("floor/tip", ConstraintKind::unilateral, mu, Vector3(0, 1, 0), t));
+  st.constraints.push_back(
+      make_constraint("floor/tip", ConstraintKind::unilateral, mu, Vector3(0, 1, 0), t));
   return st;
 }
 
 // Rod of digest 003 §3 item 3: q = (x, y, θ) of the centre, half-length l, I = ml²/3,
 // h = y − l sinθ, ∇h = (0, 1, −l cosθ), H_T = (1, 0, l sinθ), c_n = l sinθ θ̇² (d/dt ∇hᵀ · q̇),
 // gravity F = (0, mg, 0). The end slides with v_t = ẋ + l sinθ θ̇.
-inline ContactState painleve_rod(double m, double l, double theta, double theta_dot, double v_t, double mu) {
+inline ContactState painleve_rod(double m, double l, double theta, double theta_dot, double v_t,
+                                 double mu) {
   const double s = std::sin(theta), c = std::cos(theta);
   Matrix M = Vector3(m, m, m * l * l / 3.0).asDiagonal();
   Vector v(3);
@@ -65,8 +70,8 @@ inline ContactState painleve_rod(double m, double l, double theta, double theta_
   Matrix t(3, 1);
   t << 1, 0, l * s;
   // c_t = d/dt(H_Tᵀ) q̇ = l cosθ θ̇².
-  st.constraints.push_back(make_constraint("floor/end", ConstraintKind::unilateral, mu, Vector3(0, 1, -l * c), t,
-                                           l * s * theta_dot * theta_dot,
+  st.constraints.push_back(make_constraint("floor/end", ConstraintKind::unilateral, mu,
+                                           Vector3(0, 1, -l * c), t, l * s * theta_dot * theta_dot,
                                            Vector::Constant(1, l * c * theta_dot * theta_dot)));
   return st;
 }
@@ -87,10 +92,12 @@ inline ContactState rocking_block(double m, double l, double L, double theta, do
   Matrix t1(3, 1), t2(3, 1);
   t1 << 1, 0, b1;
   t2 << 1, 0, b2;
-  // da1/dθ = b1, da2/dθ = b2;  db1/dθ = −a1, db2/dθ = −a2... (b1 = (l/2)c − (L/2)s ⇒ b1' = −(l/2)s − (L/2)c = −a1)
-  st.constraints.push_back(make_constraint("A1", ConstraintKind::unilateral, mu1, Vector3(0, 1, a1), t1, w2 * b1,
-                                           Vector::Constant(1, -w2 * a1)));
-  st.constraints.push_back(make_constraint("A2", ConstraintKind::unilateral, mu2, Vector3(0, 1, a2), t2, w2 * b2,
+  // da1/dθ = b1, da2/dθ = b2;  db1/dθ = −a1, db2/dθ = −a2... (b1 = (l/2)c − (L/2)s ⇒ b1' = −(l/2)s
+  // − (L/2)c = −a1)
+  st.constraints.push_back(make_constraint("A1", ConstraintKind::unilateral, mu1, Vector3(0, 1, a1),
+                                           t1, w2 * b1, Vector::Constant(1, -w2 * a1)));
+  st.constraints.push_back(make_constraint("A2", ConstraintKind::unilateral, mu2, Vector3(0, 1, a2),
+                                           t2, w2 * b2,
                                            Vector::Constant(1, w2 * (-0.5 * l * s + 0.5 * L * c))));
   return st;
 }

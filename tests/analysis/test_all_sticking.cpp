@@ -40,8 +40,8 @@ TEST(AllSticking, Ex1Ex4StaticsNeedsNullSpaceSearch) {
   st = test::rocking_block(1, 1, 2, 0, 0, Vector3(2, kG, 0), 0.2037, 0.2037);
   r = all_sticking(st);
   EXPECT_EQ(r.status, AllStickingStatus::friction_infeasible);
-  // Tipping: |F_x| = 25 > (L/l)mg = 19.62 ⇒ λ_n1 = (mg − F_x/2)/2 < 0, so corner A1 detaches and the
-  // block pivots about A2 (which sticks for a large μ).
+  // Tipping: |F_x| = 25 > (L/l)mg = 19.62 ⇒ λ_n1 = (mg − F_x/2)/2 < 0, so corner A1 detaches and
+  // the block pivots about A2 (which sticks for a large μ).
   st = test::rocking_block(1, 1, 2, 0, 0, Vector3(25, kG, 0), 3.0, 3.0);
   r = all_sticking(st);
   EXPECT_EQ(r.status, AllStickingStatus::sticking_with_detachment) << r.message;
@@ -53,22 +53,24 @@ TEST(AllSticking, Ex1Ex4StaticsNeedsNullSpaceSearch) {
 
 TEST(AllSticking, Ex2PivotingCornerMatchesDigestNumbers) {
   // [RT][derived] Ex. 2: m = 2, l = 1, L = 0.5, θ = 0.2, θ̇ = 0.3, F = (1, 2·9.81, 0) left side,
-  // only A2 closed: J_nu = (0, 1, c_n), J_tu = (1, 0, c_t), c_n = (l/2)sθ − (L/2)cθ = −0.1456819791,
-  // c_t = (l/2)cθ + (L/2)sθ = 0.5397006216; c_nu = θ̇²c_t, c_tu = −θ̇²c_n.
-  // Expected: λ_n = 18.71219318, λ_t = 3.976990756, q̈ = (1.488495378, −0.4539034099, −2.782295769),
-  // sticking iff μ ≥ |λ_t|/λ_n = 0.2125347210.
+  // only A2 closed: J_nu = (0, 1, c_n), J_tu = (1, 0, c_t), c_n = (l/2)sθ − (L/2)cθ =
+  // −0.1456819791, c_t = (l/2)cθ + (L/2)sθ = 0.5397006216; c_nu = θ̇²c_t, c_tu = −θ̇²c_n. Expected:
+  // λ_n = 18.71219318, λ_t = 3.976990756, q̈ = (1.488495378, −0.4539034099, −2.782295769), sticking
+  // iff μ ≥ |λ_t|/λ_n = 0.2125347210.
   const double m = 2, l = 1, L = 0.5, th = 0.2, thd = 0.3;
   const double cn = 0.5 * l * std::sin(th) - 0.5 * L * std::cos(th);
   const double ct = 0.5 * l * std::cos(th) + 0.5 * L * std::sin(th);
   EXPECT_NEAR(cn, -0.1456819791, 1e-10);
   EXPECT_NEAR(ct, 0.5397006216, 1e-10);
   auto make = [&](double mu) {
-    ContactState st = test::make_state(2, Vector3(m, m, m * (l * l + L * L) / 12).asDiagonal(),
-                                       Vector3(1.0, 2 * 9.81, 0), Vector3(-ct * thd, -cn * thd, thd));
+    ContactState st =
+        test::make_state(2, Vector3(m, m, m * (l * l + L * L) / 12).asDiagonal(),
+                         Vector3(1.0, 2 * 9.81, 0), Vector3(-ct * thd, -cn * thd, thd));
     Matrix t(3, 1);
     t << 1, 0, ct;
-    st.constraints.push_back(test::make_constraint("A2", ConstraintKind::unilateral, mu, Vector3(0, 1, cn), t,
-                                                   thd * thd * ct, Vector::Constant(1, -thd * thd * cn)));
+    st.constraints.push_back(test::make_constraint("A2", ConstraintKind::unilateral, mu,
+                                                   Vector3(0, 1, cn), t, thd * thd * ct,
+                                                   Vector::Constant(1, -thd * thd * cn)));
     return st;
   };
   auto r = all_sticking(make(0.2126));
@@ -98,9 +100,12 @@ TEST(AllSticking, Ex6TwoFingersWithBilateralGuide) {
     ContactState st = test::make_state(2, Matrix::Identity(4, 4), Eigen::Vector4d(0, kG, F1, F2));
     Matrix t(4, 1);
     t << 0, 1, 0, 0;
-    st.constraints.push_back(test::make_constraint("guide", ConstraintKind::bilateral, 0, Eigen::Vector4d(1, 0, 0, 0), t));
-    st.constraints.push_back(test::make_constraint("finger1", ConstraintKind::unilateral, mu1, Eigen::Vector4d(1, 0, -1, 0), t));
-    st.constraints.push_back(test::make_constraint("finger2", ConstraintKind::unilateral, mu2, Eigen::Vector4d(-1, 0, 0, 1), t));
+    st.constraints.push_back(test::make_constraint("guide", ConstraintKind::bilateral, 0,
+                                                   Eigen::Vector4d(1, 0, 0, 0), t));
+    st.constraints.push_back(test::make_constraint("finger1", ConstraintKind::unilateral, mu1,
+                                                   Eigen::Vector4d(1, 0, -1, 0), t));
+    st.constraints.push_back(test::make_constraint("finger2", ConstraintKind::unilateral, mu2,
+                                                   Eigen::Vector4d(-1, 0, 0, 1), t));
     return st;
   };
   auto r = all_sticking(make(-5, 3, 0.8, 0.9));  // 6.7 < 9.81
@@ -164,7 +169,8 @@ TEST(AllSticking, SingularMassPencilSeparationAngle) {
     const auto r = all_sticking(st);
     ASSERT_EQ(r.status, AllStickingStatus::sticking) << r.message;
     EXPECT_NEAR(r.lambda_n[0], lam(th), 1e-8);
-    EXPECT_NEAR(r.lambda_t(0, 0), m * l * (thd * thd * std::sin(th) - kG * std::sin(th) / l * std::cos(th)), 1e-8);
+    EXPECT_NEAR(r.lambda_t(0, 0),
+                m * l * (thd * thd * std::sin(th) - kG * std::sin(th) / l * std::cos(th)), 1e-8);
     EXPECT_TRUE(r.prop1.kernel_condition);  // ker M ∩ ker J_tᵀ = {0}
     EXPECT_TRUE(r.unique_acceleration);
     EXPECT_NEAR(r.qddot[2], kG * std::sin(th) / l, 1e-8);
@@ -178,7 +184,8 @@ TEST(AllSticking, SingularMassPencilSeparationAngle) {
   // Beyond θ_s the no-slip force would be negative: the tip detaches.
   const double th2 = ths + 0.05, thd2 = std::sqrt(2 * kG * (1 - std::cos(th2)) / l);
   const auto r2 = all_sticking(test::pencil(m, l, 0.0, th2, thd2, 5.0));
-  // (with I_c = 0 the free flight q̈ is not unique: ker M = (ℓcθ, ℓsθ, 1) is free once the contact opens).
+  // (with I_c = 0 the free flight q̈ is not unique: ker M = (ℓcθ, ℓsθ, 1) is free once the contact
+  // opens).
   EXPECT_EQ(r2.status, AllStickingStatus::sticking_with_detachment) << r2.message;
   ASSERT_EQ(r2.detaching.size(), 1u);
   EXPECT_FALSE(r2.unique_acceleration);
@@ -199,15 +206,15 @@ TEST(AllSticking, MatchesDirectKktRandom) {
     ContactState st = test::make_state(3, A * A.transpose() + Matrix::Identity(n, n),
                                        Vector::NullaryExpr(n, [&]() { return 3 * g(gen); }));
     for (int c = 0; c < 2; ++c)
-      st.constraints.push_back(test::make_constraint("c", ConstraintKind::unilateral, 50.0,
-                                                     Vector::NullaryExpr(n, [&]() { return g(gen); }),
-                                                     Matrix::NullaryExpr(n, 2, [&]() { return g(gen); }), g(gen),
-                                                     Vector2(g(gen), g(gen))));
+      st.constraints.push_back(test::make_constraint(
+          "c", ConstraintKind::unilateral, 50.0, Vector::NullaryExpr(n, [&]() { return g(gen); }),
+          Matrix::NullaryExpr(n, 2, [&]() { return g(gen); }), g(gen), Vector2(g(gen), g(gen))));
     const auto k = all_sticking_kkt(st, {0, 1});
     if (!(k.lambda[0] > 0.1 && k.lambda[3] > 0.1)) continue;
     ASSERT_EQ(k.null_basis.cols(), 0);
     bool cone_ok = true;
-    for (int c = 0; c < 2; ++c) cone_ok = cone_ok && k.lambda.segment(3 * c + 1, 2).norm() < 50.0 * k.lambda[3 * c];
+    for (int c = 0; c < 2; ++c)
+      cone_ok = cone_ok && k.lambda.segment(3 * c + 1, 2).norm() < 50.0 * k.lambda[3 * c];
     if (!cone_ok) continue;
     const auto r = all_sticking(st);
     ASSERT_EQ(r.status, AllStickingStatus::sticking);
@@ -225,7 +232,8 @@ TEST(AllSticking, ThreeDimensionalParticle) {
     ContactState st = test::make_state(3, Matrix::Identity(3, 3), Vector3(-3, -4, kG));
     Matrix t(3, 2);
     t << 1, 0, 0, 1, 0, 0;
-    st.constraints.push_back(test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), t));
+    st.constraints.push_back(
+        test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), t));
     return st;
   };
   EXPECT_EQ(all_sticking(make(5.0 / kG + 1e-4)).status, AllStickingStatus::sticking);
@@ -245,8 +253,9 @@ TEST(AllSticking, BadInput) {
   st = test::rocking_block(1, 1, 2, 0, 0, Vector3(2, kG, 0), 0.3, 0.3);
   st.constraints[1].normal = Vector2(0, 1);
   EXPECT_THROW(all_sticking(st), std::invalid_argument);
-  EXPECT_THROW(all_sticking_kkt(test::rocking_block(1, 1, 2, 0, 0, Vector3(2, kG, 0), 0.3, 0.3), {5}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      all_sticking_kkt(test::rocking_block(1, 1, 2, 0, 0, Vector3(2, kG, 0), 0.3, 0.3), {5}),
+      std::invalid_argument);
 }
 
 TEST(AllSticking, FallingPencilSeparationAndFreeFlightSign) {

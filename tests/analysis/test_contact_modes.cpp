@@ -12,12 +12,15 @@ using namespace moreau;
 using test::kG;
 
 namespace {
-// Particle of mass m on a rough line y ≥ 0 (2D): q = (x, y), applied force (f_x, f_y) ⇒ F = (−f_x, mg − f_y).
+// Particle of mass m on a rough line y ≥ 0 (2D): q = (x, y), applied force (f_x, f_y) ⇒ F = (−f_x,
+// mg − f_y).
 ContactState particle(double m, double mu, double fx, double fy, double vx = 0.0) {
-  ContactState s = test::make_state(2, m * Matrix::Identity(2, 2), Vector2(-fx, m * kG - fy), Vector2(vx, 0));
+  ContactState s =
+      test::make_state(2, m * Matrix::Identity(2, 2), Vector2(-fx, m * kG - fy), Vector2(vx, 0));
   Matrix t(2, 1);
   t << 1, 0;
-  s.constraints.push_back(test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector2(0, 1), t));
+  s.constraints.push_back(
+      test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector2(0, 1), t));
   return s;
 }
 
@@ -27,9 +30,11 @@ void expect_same_sets(const ContactModeAnalysis& a, const ContactModeAnalysis& b
   for (const auto& sa : a.solutions) {
     bool found = false;
     for (const auto& sb : b.solutions) {
-      bool same = (sa.qddot - sb.qddot).cwiseAbs().maxCoeff() < 1e-7 * std::max(1.0, sa.qddot.cwiseAbs().maxCoeff());
+      bool same = (sa.qddot - sb.qddot).cwiseAbs().maxCoeff() <
+                  1e-7 * std::max(1.0, sa.qddot.cwiseAbs().maxCoeff());
       for (size_t j = 0; same && j < sa.contacts.size(); ++j) {
-        same = std::abs(sa.contacts[j].lambda_n - sb.contacts[j].lambda_n) < 1e-7 * std::max(1.0, std::abs(sa.contacts[j].lambda_n)) &&
+        same = std::abs(sa.contacts[j].lambda_n - sb.contacts[j].lambda_n) <
+                   1e-7 * std::max(1.0, std::abs(sa.contacts[j].lambda_n)) &&
                sa.contacts[j].mode == sb.contacts[j].mode;
       }
       found = found || same;
@@ -108,9 +113,9 @@ TEST(ContactModes, PainleveRodIndeterminateAndInconsistent) {
 }
 
 TEST(ContactModes, RockingBlockLcpMatchesEnumerationAndDigestMatrices) {
-  // Digest 001 rocking block [RT]: frictionless (μ = 0) mode LCP has matrix D_nn = J_nuᵀM⁻¹J_nu with
-  // D_nn,11 = 1/m + (l sθ + L cθ)²/(4I_G), D_nn,12 = 1/m + (l²s² − L²c²)/(4I_G), and under gravity
-  // q = −J_nuᵀM⁻¹F + c_nu = (−g + ½θ̇²(l cθ − L sθ), −g + ½θ̇²(l cθ + L sθ)).
+  // Digest 001 rocking block [RT]: frictionless (μ = 0) mode LCP has matrix D_nn = J_nuᵀM⁻¹J_nu
+  // with D_nn,11 = 1/m + (l sθ + L cθ)²/(4I_G), D_nn,12 = 1/m + (l²s² − L²c²)/(4I_G), and under
+  // gravity q = −J_nuᵀM⁻¹F + c_nu = (−g + ½θ̇²(l cθ − L sθ), −g + ½θ̇²(l cθ + L sθ)).
   const double m = 1.5, l = 1.0, L = 2.0, th = 0.2, thd = 0.7;
   const double s = std::sin(th), c = std::cos(th), IG = m * (l * l + L * L) / 12;
   ContactModeSettings cs;
@@ -154,7 +159,8 @@ TEST(ContactModes, BaumgarteAndSoftening) {
   r = contact_modes(st, cs);
   ASSERT_TRUE(r.unique());
   EXPECT_NEAR(r.solutions[0].contacts[0].lambda_n, m * kG / (1 + m * 0.05), 1e-9);
-  EXPECT_NEAR(contact_modes_by_enumeration(st, cs).solutions.at(0).contacts[0].lambda_n, m * kG / (1 + m * 0.05), 1e-9);
+  EXPECT_NEAR(contact_modes_by_enumeration(st, cs).solutions.at(0).contacts[0].lambda_n,
+              m * kG / (1 + m * 0.05), 1e-9);
 }
 
 TEST(ContactModes, BilateralPendulumWithFloor) {
@@ -162,12 +168,15 @@ TEST(ContactModes, BilateralPendulumWithFloor) {
   // B on y ≥ 0 (frictionless). At rest under gravity the normal force at B is positive; q̈ must
   // satisfy both constraint rows: ∇h₁ᵀq̈ = 0 and ∇h₂ᵀq̈ = 0 (c = 0 at rest).
   const double m = 1.7, l = 0.9, th = 0.5, s = std::sin(th), c = std::cos(th);
-  ContactState st = test::make_state(2, Vector3(m, m, m * l * l / 12).asDiagonal(), Vector3(0, m * kG, 0));
+  ContactState st =
+      test::make_state(2, Vector3(m, m, m * l * l / 12).asDiagonal(), Vector3(0, m * kG, 0));
   Matrix tA(3, 1), tB(3, 1);
   tA << 0, 1, 0.5 * l * s;
   tB << 1, 0, -0.5 * l * c;
-  st.constraints.push_back(test::make_constraint("A", ConstraintKind::bilateral, 0, Vector3(1, 0, -0.5 * l * c), tA));
-  st.constraints.push_back(test::make_constraint("B", ConstraintKind::unilateral, 0, Vector3(0, 1, 0.5 * l * s), tB));
+  st.constraints.push_back(
+      test::make_constraint("A", ConstraintKind::bilateral, 0, Vector3(1, 0, -0.5 * l * c), tA));
+  st.constraints.push_back(
+      test::make_constraint("B", ConstraintKind::unilateral, 0, Vector3(0, 1, 0.5 * l * s), tB));
   const auto r = contact_modes(st);
   ASSERT_TRUE(r.unique());
   const auto& sol = r.solutions[0];
@@ -192,7 +201,8 @@ TEST(ContactModes, ThreeDimensionalParticle) {
     ContactState s = test::make_state(3, m * Matrix::Identity(3, 3), Vector3(-fx, -fy, m * kG));
     Matrix t(3, 2);
     t << 1, 0, 0, 1, 0, 0;
-    s.constraints.push_back(test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), t));
+    s.constraints.push_back(
+        test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), t));
     return s;
   };
   auto r = contact_modes(make(2.0, 1.0));  // ‖f_t‖ = 2.236 < 3.924
@@ -239,8 +249,10 @@ TEST(ContactModes, ThreeDimensionalParticleInCorner) {
     Matrix tf(3, 2), tw(3, 2);
     tf << 1, 0, 0, 1, 0, 0;
     tw << 0, 0, 1, 0, 0, 1;
-    s.constraints.push_back(test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), tf));
-    s.constraints.push_back(test::make_constraint("wall", ConstraintKind::unilateral, mu, Vector3(1, 0, 0), tw));
+    s.constraints.push_back(
+        test::make_constraint("floor", ConstraintKind::unilateral, mu, Vector3(0, 0, 1), tf));
+    s.constraints.push_back(
+        test::make_constraint("wall", ConstraintKind::unilateral, mu, Vector3(1, 0, 0), tw));
     return s;
   };
   const double limit = mu * (kG + fw);  // 4.143

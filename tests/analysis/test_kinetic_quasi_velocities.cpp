@@ -25,8 +25,8 @@ Matrix chain_W(int n) {
 }  // namespace
 
 TEST(KineticQuasiVelocities, R3ChainMasses123) {
-  // R3: masses (1, 2, 3): N_12 = −sqrt(m₁m₃/((m₁+m₂)(m₂+m₃))) = −sqrt(3/15) = −sqrt(1/5) = −0.4472136.
-  // ρ_i = sqrt(1/m_i + 1/m_{i+1}): ρ₁ = sqrt(1.5), ρ₂ = sqrt(5/6).
+  // R3: masses (1, 2, 3): N_12 = −sqrt(m₁m₃/((m₁+m₂)(m₂+m₃))) = −sqrt(3/15) = −sqrt(1/5) =
+  // −0.4472136. ρ_i = sqrt(1/m_i + 1/m_{i+1}): ρ₁ = sqrt(1.5), ρ₂ = sqrt(5/6).
   const Matrix M = Vector3(1, 2, 3).asDiagonal();
   const auto k = kinetic_quasi_velocities(M, chain_W(3));
   EXPECT_NEAR(k.N(0, 1), -std::sqrt(0.2), 1e-12);
@@ -49,7 +49,8 @@ TEST(KineticQuasiVelocities, R3ChainMasses123) {
 }
 
 TEST(KineticQuasiVelocities, ThreeEqualBallsGAndR13Bounds) {
-  // R1 data (matrix part only): 3 unit balls, G = N = [[1, −½],[−½, 1]], G⁻¹ = (4/3)[[1, ½],[½, 1]].
+  // R1 data (matrix part only): 3 unit balls, G = N = [[1, −½],[−½, 1]], G⁻¹ = (4/3)[[1, ½],[½,
+  // 1]].
   const auto k = kinetic_quasi_velocities(Matrix::Identity(3, 3), chain_W(3));
   EXPECT_NEAR(k.G(0, 1), -0.5, 1e-14);
   EXPECT_NEAR(k.D_n(0, 0), 4.0 / 3.0, 1e-13);
@@ -99,8 +100,8 @@ TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
   // [fix] t_q = sqrt(3/m)(cosθ/2, −sinθ/2, 1/l) up to sign.
   const Vector t_expected = std::sqrt(3 / m) * Vector3(c / 2, -s / 2, 1 / l);
   EXPECT_NEAR(std::abs(k.t_q.col(0).dot(t_expected)), t_expected.squaredNorm(), 1e-12);
-  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ from the digest: 0.197456 − 0.45 cos 0.5 · 0.5 ≈ 0):
-  // T = ½ q̇_norm,u² G⁻¹ + ½ q̇_tan².
+  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ from the digest: 0.197456 − 0.45 cos 0.5 · 0.5 ≈
+  // 0): T = ½ q̇_norm,u² G⁻¹ + ½ q̇_tan².
   Vector qd = Vector3(0.5 * l * c * 0.5, -0.2, 0.5);  // exactly on ∇h₁ᵀq̇ = 0 (x-rate = 0.197456…)
   EXPECT_NEAR(qd[0], 0.197456, 1e-6);
   const Vector v = k.to_quasi(qd);
@@ -112,14 +113,17 @@ TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
 TEST(KineticQuasiVelocities, FromContactStateBilateralFirstAndBadInput) {
   // A pendulum-like state listing the unilateral constraint first: the result must reorder.
   const double m = 1.7, l = 0.9, th = 0.5, s = std::sin(th), c = std::cos(th);
-  ContactState st = test::make_state(2, Vector3(m, m, m * l * l / 12).asDiagonal(), Vector3(0, m * test::kG, 0));
+  ContactState st =
+      test::make_state(2, Vector3(m, m, m * l * l / 12).asDiagonal(), Vector3(0, m * test::kG, 0));
   Matrix t2(3, 1), t1(3, 1);
   t2 << 1, 0, -0.5 * l * c;
   t1 << 0, 1, 0.5 * l * s;
-  st.constraints.push_back(test::make_constraint("B", ConstraintKind::unilateral, 0, Vector3(0, 1, 0.5 * l * s), t2));
-  st.constraints.push_back(test::make_constraint("A", ConstraintKind::bilateral, 0, Vector3(1, 0, -0.5 * l * c), t1));
   st.constraints.push_back(
-      test::make_constraint("open", ConstraintKind::unilateral, 0, Vector3(0, 1, 0), t2, 0, Vector(), 0.3));
+      test::make_constraint("B", ConstraintKind::unilateral, 0, Vector3(0, 1, 0.5 * l * s), t2));
+  st.constraints.push_back(
+      test::make_constraint("A", ConstraintKind::bilateral, 0, Vector3(1, 0, -0.5 * l * c), t1));
+  st.constraints.push_back(test::make_constraint("open", ConstraintKind::unilateral, 0,
+                                                 Vector3(0, 1, 0), t2, 0, Vector(), 0.3));
   const auto k = kinetic_quasi_velocities(st);
   ASSERT_EQ(k.constraint_index.size(), 2u);  // the open contact (gap 0.3) is left out
   EXPECT_EQ(k.constraint_index[0], 1);
@@ -136,14 +140,16 @@ TEST(KineticQuasiVelocities, FromContactStateBilateralFirstAndBadInput) {
   Mn = Matrix::Identity(3, 3);
   Mn(2, 2) = std::nan("");
   EXPECT_THROW(kinetic_quasi_velocities(Mn, chain_W(3)), std::invalid_argument);
-  EXPECT_THROW(kinetic_quasi_velocities(Matrix::Identity(3, 3), chain_W(3), 5), std::invalid_argument);
+  EXPECT_THROW(kinetic_quasi_velocities(Matrix::Identity(3, 3), chain_W(3), 5),
+               std::invalid_argument);
 }
 
 TEST(KineticQuasiVelocities, R12RemarkSixCopositivity) {
   // R12 [fix]: G = [[1, a],[a, 1]], E = diag(1, 0): A = G⁻¹ − EᵀG⁻¹E is not copositive for a = 0.5
   // (T_L = +1/6 > 0 at q̇⁻ = −(1, 0.5): ½ xᵀ(−A)x... the 2×2 test a12 + sqrt(a11 a22) < 0) and is
   // copositive for a = −0.5. Here G⁻¹ = [[1, −a],[−a, 1]]/(1 − a²), EᵀG⁻¹E = diag(1/(1−a²), 0),
-  // so A = [[0, −a],[−a, 1]]/(1 − a²): a = 0.5 gives a12 = −2/3 < 0 = −sqrt(a11 a22) ⇒ not copositive.
+  // so A = [[0, −a],[−a, 1]]/(1 − a²): a = 0.5 gives a12 = −2/3 < 0 = −sqrt(a11 a22) ⇒ not
+  // copositive.
   for (double a : {0.5, -0.5}) {
     Matrix G(2, 2);
     G << 1, a, a, 1;

@@ -39,7 +39,8 @@ TEST(Painleve, PencilMinimumCriticalFriction) {
   // μ_min = sqrt(((2I_c + mℓ²)/(mℓ²))² − 1): uniform rod (I_c = mℓ²/3) → sqrt(25/9 − 1) = 4/3;
   // end masses (I_c = mℓ²) → sqrt(9 − 1) = √8.
   const double m = 2.0, l = 0.5;
-  for (auto [Ic, expected] : {std::pair{m * l * l / 3, 4.0 / 3.0}, std::pair{m * l * l, std::sqrt(8.0)}}) {
+  for (auto [Ic, expected] :
+       {std::pair{m * l * l / 3, 4.0 / 3.0}, std::pair{m * l * l, std::sqrt(8.0)}}) {
     auto mu_c = [&](double th) {
       const double s = std::sin(th), c = std::cos(th);
       Matrix M(3, 3);
@@ -81,7 +82,8 @@ TEST(Painleve, R6RodCriticalFrictionAndLcpScalar) {
   }
   const Matrix M = Vector3(m, m, m * l * l / 3).asDiagonal();
   auto mu_c = [&](double th) {
-    return critical_friction(M, Vector3(0, 1, -l * std::cos(th)), Vector3(1, 0, l * std::sin(th)), -1);
+    return critical_friction(M, Vector3(0, 1, -l * std::cos(th)), Vector3(1, 0, l * std::sin(th)),
+                             -1);
   };
   EXPECT_NEAR(mu_c(0.7), 1.86375, 1e-5);
   const auto best = minimize_scalar(mu_c, 0.01, std::numbers::pi / 2 - 0.01);
@@ -89,7 +91,8 @@ TEST(Painleve, R6RodCriticalFrictionAndLcpScalar) {
   EXPECT_NEAR(best.x, std::atan(2.0), 1e-5);
   // Same through ContactStates.
   const auto viaState = minimize_critical_friction(
-      [&](double th) { return test::painleve_rod(m, l, th, 0.0, -1.0, 0.5); }, 0, -1, 0.01, std::numbers::pi / 2 - 0.01);
+      [&](double th) { return test::painleve_rod(m, l, th, 0.0, -1.0, 0.5); }, 0, -1, 0.01,
+      std::numbers::pi / 2 - 0.01);
   EXPECT_NEAR(viaState.value, 4.0 / 3.0, 1e-9);
 }
 
@@ -109,14 +112,15 @@ TEST(Painleve, FourCaseTableBothSigns) {
       {+1, 0.5, thdot_sep, PainleveCase::separation},  // β < 0
       {-1, 0.5, 0.0, PainleveCase::slip},              // α = a − 0.5|b| > 0 since 0.5 < 4/3
       {-1, 0.5, thdot_sep, PainleveCase::separation},
-      {-1, 2.0, 0.0, PainleveCase::inconsistent},      // μ > μ_c ⇒ α < 0, β > 0
+      {-1, 2.0, 0.0, PainleveCase::inconsistent},  // μ > μ_c ⇒ α < 0, β > 0
       {-1, 2.0, thdot_sep, PainleveCase::indeterminate},
-      {+1, 2.0, 0.0, PainleveCase::slip},              // σ = +1 never Painlevé here
+      {+1, 2.0, 0.0, PainleveCase::slip},  // σ = +1 never Painlevé here
   };
   for (const auto& k : cases) {
     const auto st = test::painleve_rod(m, l, th, k.thdot, k.sigma * 1.0, k.mu);
     const auto r = painleve_single(st, 0);
-    EXPECT_EQ(r.kind, k.expected) << "σ = " << k.sigma << " μ = " << k.mu << " got " << to_string(r.kind);
+    EXPECT_EQ(r.kind, k.expected) << "σ = " << k.sigma << " μ = " << k.mu << " got "
+                                  << to_string(r.kind);
     EXPECT_NEAR(r.alpha, a - k.sigma * k.mu * b, 1e-12);
     EXPECT_NEAR(r.beta, kG - l * s * k.thdot * k.thdot, 1e-12);
     if (k.expected == PainleveCase::slip || k.expected == PainleveCase::indeterminate) {
@@ -128,18 +132,24 @@ TEST(Painleve, FourCaseTableBothSigns) {
       EXPECT_TRUE(std::isinf(r.mu_critical));
     }
   }
-  // Borderline statuses: β = 0 (grazing), α = 0 with β > 0 (singular), β < 0 (separation), both (degenerate).
+  // Borderline statuses: β = 0 (grazing), α = 0 with β > 0 (singular), β < 0 (separation), both
+  // (degenerate).
   const double thdot_graze = std::sqrt(kG / (l * s));
-  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_graze, 1, 0.5), 0).kind, PainleveCase::grazing);
+  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_graze, 1, 0.5), 0).kind,
+            PainleveCase::grazing);
   const double muc = a / (-b);
-  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, 0.0, -1, muc), 0).kind, PainleveCase::singular);
-  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_sep, -1, muc), 0).kind, PainleveCase::separation);
-  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_graze, -1, muc), 0).kind, PainleveCase::degenerate);
+  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, 0.0, -1, muc), 0).kind,
+            PainleveCase::singular);
+  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_sep, -1, muc), 0).kind,
+            PainleveCase::separation);
+  EXPECT_EQ(painleve_single(test::painleve_rod(m, l, th, thdot_graze, -1, muc), 0).kind,
+            PainleveCase::degenerate);
 }
 
 TEST(Painleve, R7BoxOnIncline) {
   // R7: box with φ = 0.6, k = 0.5, l = 1, r = 0.4: a = l sinφ + r cosφ, ∇h = (0, 1, −a),
-  // H_T = (1, 0, −l) [fix], M = diag(m, m, k²m): c = la/(k² + a²) = 0.851661, μ_c = 1.174176 (σ = +1).
+  // H_T = (1, 0, −l) [fix], M = diag(m, m, k²m): c = la/(k² + a²) = 0.851661, μ_c = 1.174176 (σ =
+  // +1).
   const double m = 2.0, k = 0.5, l = 1.0, r = 0.4, phi = 0.6;
   const double a = l * std::sin(phi) + r * std::cos(phi);
   const Matrix M = Vector3(m, m, k * k * m).asDiagonal();
@@ -150,9 +160,10 @@ TEST(Painleve, R7BoxOnIncline) {
 
 TEST(Painleve, R5RockingBlockLcpMatrix) {
   // R5 [derived]: rocking block, m = I_G = 1, l = 1, L = 1.5, μ = 0.3, θ = 0, mode ξ = −1 (both):
-  // G + n_qᵀH_T[μ̄] = [[1.072, 0.352],[0.208, 0.928]], inverse [[1.006944, −0.381944],[−0.225694, 1.163194]].
-  // (ρ = 1.25, G_12 = (1 − 0.5625)/1.5625 = 0.28, n_qᵀH_T[μ̄] = ±0.072.)
-  // With L = 3, μ = 0.5 the inverse is entrywise positive: [[1.038194, 0.315972],[0.586806, 1.309028]].
+  // G + n_qᵀH_T[μ̄] = [[1.072, 0.352],[0.208, 0.928]], inverse [[1.006944,
+  // −0.381944],[−0.225694, 1.163194]]. (ρ = 1.25, G_12 = (1 − 0.5625)/1.5625 = 0.28, n_qᵀH_T[μ̄] =
+  // ±0.072.) With L = 3, μ = 0.5 the inverse is entrywise positive: [[1.038194,
+  // 0.315972],[0.586806, 1.309028]].
   auto build = [](double L, double mu) {
     const double l = 1.0;
     Matrix W(3, 2), H(3, 2);
@@ -160,8 +171,8 @@ TEST(Painleve, R5RockingBlockLcpMatrix) {
     W.col(1) = Vector3(0, 1, -L / 2);
     H.col(0) = Vector3(1, 0, l / 2);
     H.col(1) = Vector3(1, 0, l / 2);
-    return sliding_contact_lcp(Matrix::Identity(3, 3), Vector3(0, 9.81, 0), W, 0, H, Vector2(0, 0), Vector2(mu, mu),
-                               Vector2(-1, -1));
+    return sliding_contact_lcp(Matrix::Identity(3, 3), Vector3(0, 9.81, 0), W, 0, H, Vector2(0, 0),
+                               Vector2(mu, mu), Vector2(-1, -1));
   };
   auto lcp = build(1.5, 0.3);
   Matrix expected(2, 2);
@@ -205,7 +216,8 @@ TEST(Painleve, R9DiskInCornerClassesAndBounds) {
   // P13: P = −0.3[[0,1],[1,0]] symmetric: D(ε) ≻ 0 for ε < 1/0.3.
   EXPECT_TRUE(c.p13_applicable);
   EXPECT_NEAR(c.p13_epsilon_star, 1 / 0.3, 1e-10);
-  // μ = (0.4, 0.4): P14 Frobenius fails (0.32 > 0.25) although D is still PD: the bound is only sufficient.
+  // μ = (0.4, 0.4): P14 Frobenius fails (0.32 > 0.25) although D is still PD: the bound is only
+  // sufficient.
   std::tie(lcp, c) = run(Vector2(0.4, 0.4), Vector2(1, 1));
   EXPECT_LT(c.p14_margin_frobenius, 0.0);
   EXPECT_TRUE(c.positive_definite);
@@ -235,19 +247,24 @@ TEST(Painleve, R9DiskInCornerClassesAndBounds) {
 
 TEST(Painleve, BadInput) {
   const auto st = test::painleve_rod(1, 1, 0.5, 0, 1, 0.5);
-  EXPECT_THROW(painleve_single(st.M, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, -0.1, 1),
-               std::invalid_argument);
-  EXPECT_THROW(painleve_single(st.M, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 0),
-               std::invalid_argument);
+  EXPECT_THROW(
+      painleve_single(st.M, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, -0.1, 1),
+      std::invalid_argument);
+  EXPECT_THROW(
+      painleve_single(st.M, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 0),
+      std::invalid_argument);
   Matrix Mbad = st.M;
   Mbad(0, 1) = 0.3;
-  EXPECT_THROW(painleve_single(Mbad, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 1),
-               std::invalid_argument);
+  EXPECT_THROW(
+      painleve_single(Mbad, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 1),
+      std::invalid_argument);
   Mbad = st.M;
   Mbad(1, 1) = std::nan("");
-  EXPECT_THROW(painleve_single(Mbad, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 1),
-               std::invalid_argument);
-  EXPECT_THROW(painleve_single(st.M, Vector2(0, 1), st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 1),
+  EXPECT_THROW(
+      painleve_single(Mbad, st.F, st.constraints[0].normal, st.constraints[0].normal, 0, 0.1, 1),
+      std::invalid_argument);
+  EXPECT_THROW(painleve_single(st.M, Vector2(0, 1), st.constraints[0].normal,
+                               st.constraints[0].normal, 0, 0.1, 1),
                std::invalid_argument);
   auto resting = test::painleve_rod(1, 1, 0.5, 0, 0, 0.5);  // v_t = 0: no sliding direction
   EXPECT_THROW(painleve_single(resting, 0), std::invalid_argument);

@@ -11,7 +11,9 @@ using namespace moreau;
 
 namespace {
 Pose at(const Vector3& p, const Quaternion& q = Quaternion::Identity()) { return Pose{p, q}; }
-Quaternion rot(double angle, const Vector3& axis) { return Quaternion(Eigen::AngleAxisd(angle, axis.normalized())); }
+Quaternion rot(double angle, const Vector3& axis) {
+  return Quaternion(Eigen::AngleAxisd(angle, axis.normalized()));
+}
 const NarrowPhaseSettings k3{.margin = 1e-3, .dimension = 3};
 }  // namespace
 
@@ -19,14 +21,16 @@ const NarrowPhaseSettings k3{.margin = 1e-3, .dimension = 3};
 // normal from B to A is −x, witnesses (−1·(−x)) → A's point (1, 0, 0)... A's surface point
 // nearest B is (1, 0, 0) and B's is (2.5, 0, 0).
 TEST(CollisionNarrow, SphereSphere) {
-  const auto c = collide(make_sphere(1.0), at(Vector3::Zero()), make_sphere(0.5), at(Vector3(3, 0, 0)),
-                         {.margin = 2.0, .dimension = 3});
+  const auto c = collide(make_sphere(1.0), at(Vector3::Zero()), make_sphere(0.5),
+                         at(Vector3(3, 0, 0)), {.margin = 2.0, .dimension = 3});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_NEAR(c[0].gap, 1.5, 1e-14);
   EXPECT_LT((c[0].normal - Vector3(-1, 0, 0)).norm(), 1e-14);
   EXPECT_LT((c[0].point_a - Vector3(1, 0, 0)).norm(), 1e-14);
   EXPECT_LT((c[0].point_b - Vector3(2.5, 0, 0)).norm(), 1e-14);
-  EXPECT_TRUE(collide(make_sphere(1.0), at(Vector3::Zero()), make_sphere(0.5), at(Vector3(3, 0, 0)), k3).empty());
+  EXPECT_TRUE(
+      collide(make_sphere(1.0), at(Vector3::Zero()), make_sphere(0.5), at(Vector3(3, 0, 0)), k3)
+          .empty());
 }
 
 // Unit cube (half 0.5) tilted by α about y, centre at height z_c above the plane z = 0: corner
@@ -34,8 +38,9 @@ TEST(CollisionNarrow, SphereSphere) {
 // (x = −½, z = −½ rotated) reach z_c − ½(cos α + sin α) for α > 0.
 TEST(CollisionNarrow, BoxPlaneCorners) {
   const double a = 0.2, zc = 0.5 * (std::cos(a) + std::sin(a)) - 0.01;
-  const auto c = collide(make_box(Vector3::Constant(0.5)), at(Vector3(0, 0, zc), rot(a, Vector3::UnitY())),
-                         make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
+  const auto c =
+      collide(make_box(Vector3::Constant(0.5)), at(Vector3(0, 0, zc), rot(a, Vector3::UnitY())),
+              make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
   ASSERT_EQ(c.size(), 2u);  // the lowest edge: two corners at gap −0.01
   for (const auto& p : c) {
     EXPECT_NEAR(p.gap, -0.01, 1e-14);
@@ -44,13 +49,13 @@ TEST(CollisionNarrow, BoxPlaneCorners) {
     EXPECT_NEAR(p.point_a.z(), -0.01, 1e-14);
   }
   // flat on the plane: 4 corners
-  const auto flat = collide(make_box(Vector3::Constant(0.5)), at(Vector3(1, 2, 0.45)), make_plane(Vector3::UnitZ()),
-                            at(Vector3::Zero()), k3);
+  const auto flat = collide(make_box(Vector3::Constant(0.5)), at(Vector3(1, 2, 0.45)),
+                            make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
   ASSERT_EQ(flat.size(), 4u);
   for (const auto& p : flat) EXPECT_NEAR(p.gap, -0.05, 1e-14);
   // plane first: the normal flips (from the box to the plane)
-  const auto rev = collide(make_plane(Vector3::UnitZ()), at(Vector3::Zero()), make_box(Vector3::Constant(0.5)),
-                           at(Vector3(1, 2, 0.45)), k3);
+  const auto rev = collide(make_plane(Vector3::UnitZ()), at(Vector3::Zero()),
+                           make_box(Vector3::Constant(0.5)), at(Vector3(1, 2, 0.45)), k3);
   ASSERT_EQ(rev.size(), 4u);
   EXPECT_LT((rev[0].normal + Vector3::UnitZ()).norm(), 1e-15);
 }
@@ -58,8 +63,8 @@ TEST(CollisionNarrow, BoxPlaneCorners) {
 // Parallel capsules along x, r = 0.2, axes 1 apart in y, segments [−1, 1] and [0, 2]: gap
 // 1 − 0.4 = 0.6 at the two ends of the overlap x ∈ [0, 1].
 TEST(CollisionNarrow, CapsuleCapsuleParallelAndCrossing) {
-  const auto c = collide(make_capsule(0.2, 1.0), at(Vector3(0, 1, 0)), make_capsule(0.2, 1.0), at(Vector3(1, 0, 0)),
-                         {.margin = 1.0, .dimension = 3});
+  const auto c = collide(make_capsule(0.2, 1.0), at(Vector3(0, 1, 0)), make_capsule(0.2, 1.0),
+                         at(Vector3(1, 0, 0)), {.margin = 1.0, .dimension = 3});
   ASSERT_EQ(c.size(), 2u);
   std::vector<double> xs;
   for (const auto& p : c) {
@@ -72,7 +77,8 @@ TEST(CollisionNarrow, CapsuleCapsuleParallelAndCrossing) {
   EXPECT_NEAR(xs[1], 1.0, 1e-12);
   // crossing: A along x at z = 1, B along y at z = 0, r = 0.3: gap 0.4 at the crossing point
   const auto x = collide(make_capsule(0.3, 1.0), at(Vector3(0, 0, 1)), make_capsule(0.3, 1.0),
-                         at(Vector3::Zero(), rot(M_PI / 2, Vector3::UnitZ())), {.margin = 1.0, .dimension = 3});
+                         at(Vector3::Zero(), rot(M_PI / 2, Vector3::UnitZ())),
+                         {.margin = 1.0, .dimension = 3});
   ASSERT_EQ(x.size(), 1u);
   EXPECT_NEAR(x[0].gap, 0.4, 1e-12);
   EXPECT_LT((x[0].normal - Vector3::UnitZ()).norm(), 1e-12);
@@ -89,7 +95,8 @@ TEST(CollisionNarrow, CapsuleCapsuleParallelAndCrossing) {
 // (≥ 4 points), all at gap −0.05.
 TEST(CollisionNarrow, BoxBoxFaceAndEdge) {
   const Shape cube = make_box(Vector3::Constant(0.5));
-  const auto c = collide(cube, at(Vector3(0.2, 0.1, 0.95), rot(0.17, Vector3::UnitZ())), cube, at(Vector3::Zero()), k3);
+  const auto c = collide(cube, at(Vector3(0.2, 0.1, 0.95), rot(0.17, Vector3::UnitZ())), cube,
+                         at(Vector3::Zero()), k3);
   ASSERT_GE(c.size(), 4u);
   for (const auto& p : c) {
     EXPECT_NEAR(p.gap, -0.05, 1e-12);
@@ -104,15 +111,16 @@ TEST(CollisionNarrow, BoxBoxFaceAndEdge) {
   // edge on edge: A rotated 45° about x (lowest edge along x), B rotated 45° about y (top edge
   // along y); each edge sits √2/2 from its centre: centres 2·(√2/2) + 0.1 apart → gap 0.1.
   const double r = std::sqrt(0.5);
-  const auto e = collide(cube, at(Vector3(0, 0, 2 * r + 0.1), rot(M_PI / 4, Vector3::UnitX())), cube,
-                         at(Vector3::Zero(), rot(M_PI / 4, Vector3::UnitY())), {.margin = 0.5, .dimension = 3});
+  const auto e = collide(cube, at(Vector3(0, 0, 2 * r + 0.1), rot(M_PI / 4, Vector3::UnitX())),
+                         cube, at(Vector3::Zero(), rot(M_PI / 4, Vector3::UnitY())),
+                         {.margin = 0.5, .dimension = 3});
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NEAR(e[0].gap, 0.1, 1e-12);
   EXPECT_LT((e[0].normal - Vector3::UnitZ()).norm(), 1e-9);
   EXPECT_LT((e[0].point_b - Vector3(0, 0, r)).norm(), 1e-9);
   // penetrating edge-edge (SAT picks the cross-product axis)
-  const auto ep = collide(cube, at(Vector3(0, 0, 2 * r - 0.02), rot(M_PI / 4, Vector3::UnitX())), cube,
-                          at(Vector3::Zero(), rot(M_PI / 4, Vector3::UnitY())), k3);
+  const auto ep = collide(cube, at(Vector3(0, 0, 2 * r - 0.02), rot(M_PI / 4, Vector3::UnitX())),
+                          cube, at(Vector3::Zero(), rot(M_PI / 4, Vector3::UnitY())), k3);
   ASSERT_EQ(ep.size(), 1u);
   EXPECT_NEAR(ep[0].gap, -0.02, 1e-12);
 }
@@ -122,11 +130,13 @@ TEST(CollisionNarrow, BoxBoxFaceAndEdge) {
 TEST(CollisionNarrow, SphereBoxClosedForm) {
   const Shape cube = make_box(Vector3::Constant(0.5));
   const Vector3 c(0.8, 0.9, 0.5);  // nearest point (0.5, 0.5, 0.5), distance 0.5
-  const auto o = collide(make_sphere(0.3), at(c), cube, at(Vector3::Zero()), {.margin = 1.0, .dimension = 3});
+  const auto o =
+      collide(make_sphere(0.3), at(c), cube, at(Vector3::Zero()), {.margin = 1.0, .dimension = 3});
   ASSERT_EQ(o.size(), 1u);
   EXPECT_NEAR(o[0].gap, 0.5 - 0.3, 1e-14);
   EXPECT_LT((o[0].normal - Vector3(0.6, 0.8, 0)).norm(), 1e-14);
-  const auto in = collide(make_sphere(0.3), at(Vector3(0.1, 0.0, 0.4)), cube, at(Vector3::Zero()), k3);
+  const auto in =
+      collide(make_sphere(0.3), at(Vector3(0.1, 0.0, 0.4)), cube, at(Vector3::Zero()), k3);
   ASSERT_EQ(in.size(), 1u);
   EXPECT_NEAR(in[0].gap, -(0.1 + 0.3), 1e-14);  // face z = 0.5 at depth 0.1, plus the radius
   EXPECT_LT((in[0].normal - Vector3::UnitZ()).norm(), 1e-14);
@@ -136,18 +146,20 @@ TEST(CollisionNarrow, SphereBoxClosedForm) {
 // at gap −0.01; lying on its side at height r − 0.01 → one rim point per cap.
 TEST(CollisionNarrow, CylinderPlaneRim) {
   const Shape cyl = make_cylinder(0.2, 0.5);
-  const auto up = collide(cyl, at(Vector3(0, 0, 0.49)), make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
+  const auto up =
+      collide(cyl, at(Vector3(0, 0, 0.49)), make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
   ASSERT_EQ(up.size(), 4u);
   for (const auto& p : up) {
     EXPECT_NEAR(p.gap, -0.01, 1e-14);
     EXPECT_NEAR(Vector2(p.point_a.x(), p.point_a.y()).norm(), 0.2, 1e-14);
   }
-  const auto side = collide(cyl, at(Vector3(0, 0, 0.19), rot(M_PI / 2, Vector3::UnitX())), make_plane(Vector3::UnitZ()),
-                            at(Vector3::Zero()), k3);
+  const auto side = collide(cyl, at(Vector3(0, 0, 0.19), rot(M_PI / 2, Vector3::UnitX())),
+                            make_plane(Vector3::UnitZ()), at(Vector3::Zero()), k3);
   ASSERT_EQ(side.size(), 2u);
   for (const auto& p : side) EXPECT_NEAR(p.gap, -0.01, 1e-14);
   // cylinder against a sphere through GJK: sphere r 0.1 on the axis above the top cap
-  const auto s = collide(make_sphere(0.1), at(Vector3(0, 0, 0.7)), cyl, at(Vector3::Zero()), {.margin = 1, .dimension = 3});
+  const auto s = collide(make_sphere(0.1), at(Vector3(0, 0, 0.7)), cyl, at(Vector3::Zero()),
+                         {.margin = 1, .dimension = 3});
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NEAR(s[0].gap, 0.1, 1e-9);
 }
@@ -156,16 +168,20 @@ TEST(CollisionNarrow, CylinderPlaneRim) {
 // (two points after merging the extruded copies).
 TEST(CollisionNarrow, Planar) {
   const NarrowPhaseSettings k2{.margin = 1e-3, .dimension = 2};
-  const auto d = collide(make_sphere(0.1), at(Vector3(0, 0.15, 0)), make_sphere(0.1), at(Vector3::Zero()), k2);
+  const auto d =
+      collide(make_sphere(0.1), at(Vector3(0, 0.15, 0)), make_sphere(0.1), at(Vector3::Zero()), k2);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NEAR(d[0].gap, -0.05, 1e-14);
   const Shape rect = make_box(Vector3(0.2, 0.1, 0.1));
-  const auto b = collide(rect, at(Vector3(0, 0.1, 0)), make_plane(Vector3::UnitY()), at(Vector3::Zero()), k2);
+  const auto b =
+      collide(rect, at(Vector3(0, 0.1, 0)), make_plane(Vector3::UnitY()), at(Vector3::Zero()), k2);
   ASSERT_EQ(b.size(), 2u);
   for (const auto& p : b) EXPECT_NEAR(p.gap, 0.0, 1e-14);
   const double th = 0.3;  // rod, length 1, lower end touching the floor
-  const auto r = collide(make_capsule(0.0, 0.5), at(Vector3(0.5 * std::cos(th), 0.5 * std::sin(th), 0), rot(th, Vector3::UnitZ())),
-                         make_plane(Vector3::UnitY()), at(Vector3::Zero()), {.margin = INFINITY, .dimension = 2});
+  const auto r = collide(
+      make_capsule(0.0, 0.5),
+      at(Vector3(0.5 * std::cos(th), 0.5 * std::sin(th), 0), rot(th, Vector3::UnitZ())),
+      make_plane(Vector3::UnitY()), at(Vector3::Zero()), {.margin = INFINITY, .dimension = 2});
   ASSERT_EQ(r.size(), 2u);  // both ends, one at gap 0, the other at sin θ
   EXPECT_NEAR(std::min(r[0].gap, r[1].gap), 0.0, 1e-15);
   EXPECT_NEAR(std::max(r[0].gap, r[1].gap), std::sin(th), 1e-15);
@@ -193,8 +209,9 @@ TEST(CollisionNarrow, GjkMatchesClosedFormsOnRandomPoses) {
     const NarrowPhaseSettings inf{.margin = INFINITY, .dimension = 3};
     const auto closed = collide(s, ps, box, pb, inf);
     ASSERT_EQ(closed.size(), 1u);
-    const ConvexDistance g = convex_signed_distance([&](const Vector3& d) { return world_support(s, ps, d); },
-                                                    [&](const Vector3& d) { return world_support(box, pb, d); });
+    const ConvexDistance g =
+        convex_signed_distance([&](const Vector3& d) { return world_support(s, ps, d); },
+                               [&](const Vector3& d) { return world_support(box, pb, d); });
     EXPECT_NEAR(g.distance, closed[0].gap, 1e-7) << "trial " << trial;
     EXPECT_LT((g.normal - closed[0].normal).norm(), 1e-4) << "trial " << trial;
     // the mesh version (GJK on cores + radius, EPA when the centre is inside)
@@ -204,8 +221,9 @@ TEST(CollisionNarrow, GjkMatchesClosedFormsOnRandomPoses) {
     // sphere–sphere
     const Shape s2 = make_sphere(0.2);
     const auto ss = collide(s, ps, s2, pb, inf);
-    const ConvexDistance g2 = convex_signed_distance([&](const Vector3& d) { return world_support(s, ps, d); },
-                                                     [&](const Vector3& d) { return world_support(s2, pb, d); });
+    const ConvexDistance g2 =
+        convex_signed_distance([&](const Vector3& d) { return world_support(s, ps, d); },
+                               [&](const Vector3& d) { return world_support(s2, pb, d); });
     EXPECT_NEAR(g2.distance, ss[0].gap, 1e-6) << "trial " << trial;
   }
 }
@@ -221,8 +239,9 @@ TEST(CollisionNarrow, BoxBoxSeparatedMatchesGjk) {
   for (int trial = 0; trial < 200; ++trial) {
     const Pose pa = at(Vector3(U(rng), U(rng), U(rng)), Quaternion::UnitRandom());
     const Pose pb = at(Vector3(U(rng), U(rng), U(rng)), Quaternion::UnitRandom());
-    const ConvexDistance g = gjk_distance([&](const Vector3& d) { return world_support(a, pa, d); },
-                                          [&](const Vector3& d) { return world_support(b, pb, d); });
+    const ConvexDistance g =
+        gjk_distance([&](const Vector3& d) { return world_support(a, pa, d); },
+                     [&](const Vector3& d) { return world_support(b, pb, d); });
     if (g.intersecting || g.distance < 1e-3) continue;
     const auto c = collide(a, pa, b, pb, {.margin = INFINITY, .dimension = 3});
     ASSERT_FALSE(c.empty());

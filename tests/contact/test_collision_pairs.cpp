@@ -16,7 +16,9 @@ using namespace moreau;
 namespace {
 
 Pose at(const Vector3& p, const Quaternion& q = Quaternion::Identity()) { return Pose{p, q}; }
-Quaternion rot(double angle, const Vector3& axis) { return Quaternion(Eigen::AngleAxisd(angle, axis.normalized())); }
+Quaternion rot(double angle, const Vector3& axis) {
+  return Quaternion(Eigen::AngleAxisd(angle, axis.normalized()));
+}
 
 // The eight corners (±h)³ of a cube as a convex mesh.
 Shape cube_mesh(double h, double radius = 0.0) {
@@ -55,7 +57,8 @@ std::vector<double> coords_a(const std::vector<ContactPoint>& c, int k) {
 TEST(CollisionPairs, MeshPlane) {
   const Shape plane = make_plane(Vector3::UnitZ());
   const NarrowPhaseSettings s{.margin = 0.02, .dimension = 3};
-  const auto c = collide(cube_mesh(0.5), at(Vector3(0.3, -0.2, 0.51)), plane, at(Vector3::Zero()), s);
+  const auto c =
+      collide(cube_mesh(0.5), at(Vector3(0.3, -0.2, 0.51)), plane, at(Vector3::Zero()), s);
   ASSERT_EQ(c.size(), 4u);
   expect_all(c, 0.01, Vector3::UnitZ(), 1e-14);
   for (const auto& p : c) {
@@ -64,17 +67,20 @@ TEST(CollisionPairs, MeshPlane) {
     EXPECT_NEAR(p.point_a.z(), 0.01, 1e-14);
     EXPECT_NEAR(p.point_b.z(), 0.0, 1e-15);
   }
-  const auto r = collide(cube_mesh(0.5, 0.05), at(Vector3(0.3, -0.2, 0.56)), plane, at(Vector3::Zero()), s);
+  const auto r =
+      collide(cube_mesh(0.5, 0.05), at(Vector3(0.3, -0.2, 0.56)), plane, at(Vector3::Zero()), s);
   ASSERT_EQ(r.size(), 4u);
   expect_all(r, 0.01, Vector3::UnitZ(), 1e-14);
   for (const auto& p : r) EXPECT_NEAR(p.point_a.z(), 0.01, 1e-14);
-  const auto f = collide(plane, at(Vector3::Zero()), cube_mesh(0.5), at(Vector3(0.3, -0.2, 0.51)), s);
+  const auto f =
+      collide(plane, at(Vector3::Zero()), cube_mesh(0.5), at(Vector3(0.3, -0.2, 0.51)), s);
   ASSERT_EQ(f.size(), 4u);
   expect_all(f, 0.01, -Vector3::UnitZ(), 1e-14);
   for (const auto& p : f) EXPECT_NEAR(p.point_a.z(), 0.0, 1e-15);
   // tilted about y by α: the lowest edge (two corners) at z_c − ½(cos α + sin α)
   const double al = 0.2, zc = 0.5 * (std::cos(al) + std::sin(al)) - 0.004;
-  const auto t = collide(cube_mesh(0.5), at(Vector3(0, 0, zc), rot(al, Vector3::UnitY())), plane, at(Vector3::Zero()), s);
+  const auto t = collide(cube_mesh(0.5), at(Vector3(0, 0, zc), rot(al, Vector3::UnitY())), plane,
+                         at(Vector3::Zero()), s);
   ASSERT_EQ(t.size(), 2u);
   expect_all(t, -0.004, Vector3::UnitZ(), 1e-14);
 }
@@ -98,7 +104,8 @@ TEST(CollisionPairs, MeshMesh) {
     EXPECT_NEAR(p.point_a.z(), 0.51, 1e-12);
     EXPECT_NEAR(p.point_b.z(), 0.5, 1e-12);
   }
-  const auto o = collide(cube, at(Vector3(0, 0, 1.01), rot(M_PI / 4, Vector3::UnitZ())), cube, at(Vector3::Zero()), s);
+  const auto o = collide(cube, at(Vector3(0, 0, 1.01), rot(M_PI / 4, Vector3::UnitZ())), cube,
+                         at(Vector3::Zero()), s);
   ASSERT_EQ(o.size(), 8u);
   expect_all(o, 0.01, Vector3::UnitZ(), 1e-12);
   for (const auto& p : o) {
@@ -151,7 +158,8 @@ TEST(CollisionPairs, CapsuleBox) {
   const auto ox = coords_a(over, 0);
   EXPECT_NEAR(ox[0], 0.7, 1e-12);
   EXPECT_NEAR(ox[1], 1.0, 1e-12);
-  const auto up = collide(cap, at(Vector3(0.3, 0.3, 1.11), rot(M_PI / 2, Vector3::UnitY())), box, at(Vector3::Zero()), s);
+  const auto up = collide(cap, at(Vector3(0.3, 0.3, 1.11), rot(M_PI / 2, Vector3::UnitY())), box,
+                          at(Vector3::Zero()), s);
   ASSERT_EQ(up.size(), 1u);
   expect_all(up, 0.01, Vector3::UnitZ(), 1e-12);
   EXPECT_LT((up[0].point_a - Vector3(0.3, 0.3, 0.51)).norm(), 1e-12);
@@ -198,7 +206,8 @@ TEST(CollisionPairs, CapsulePlane3D) {
                            {.margin = INFINITY, .dimension = 3});
   ASSERT_EQ(all.size(), 2u);
   EXPECT_NEAR(std::max(all[0].gap, all[1].gap), -0.005 + std::sin(al), 1e-14);
-  const auto lifted = collide(cap, at(Vector3(0, 0, 0.31)), make_plane(Vector3::UnitZ(), 0.2), at(Vector3::Zero()), s);
+  const auto lifted = collide(cap, at(Vector3(0, 0, 0.31)), make_plane(Vector3::UnitZ(), 0.2),
+                              at(Vector3::Zero()), s);
   ASSERT_EQ(lifted.size(), 2u);
   expect_all(lifted, 0.01, Vector3::UnitZ(), 1e-14);
   for (const auto& p : lifted) EXPECT_NEAR(p.point_b.z(), 0.2, 1e-14);
@@ -227,13 +236,15 @@ TEST(CollisionPairs, CylinderBox) {
     EXPECT_NEAR(p.point_a.z(), 0.51, 1e-9);
     EXPECT_NEAR(p.point_b.z(), 0.5, 1e-9);
   }
-  const auto lying = collide(cyl, at(Vector3(0.1, 0, 0.71), rot(M_PI / 2, Vector3::UnitX())), box, at(Vector3::Zero()), s);
+  const auto lying = collide(cyl, at(Vector3(0.1, 0, 0.71), rot(M_PI / 2, Vector3::UnitX())), box,
+                             at(Vector3::Zero()), s);
   ASSERT_EQ(lying.size(), 2u);
   expect_all(lying, 0.01, Vector3::UnitZ(), 1e-9);
   const auto ys = coords_a(lying, 1);
   EXPECT_NEAR(ys[0], -h, 1e-9);
   EXPECT_NEAR(ys[1], h, 1e-9);
-  for (const auto& p : lying) EXPECT_LT((p.point_a - Vector3(0.1, p.point_a.y(), 0.51)).norm(), 1e-9);
+  for (const auto& p : lying)
+    EXPECT_LT((p.point_a - Vector3(0.1, p.point_a.y(), 0.51)).norm(), 1e-9);
   const double al = 0.3;
   const Vector3 ct(0, 0, 0.5 + h * std::cos(al) + r * std::sin(al) + 0.01);
   const auto t = collide(cyl, at(ct, rot(al, Vector3::UnitX())), box, at(Vector3::Zero()), s);
@@ -278,7 +289,8 @@ TEST(CollisionPairs, CylinderCylinder) {
   ASSERT_GE(same.size(), 4u);
   expect_all(same, -1e-3, Vector3::UnitZ(), 1e-9);
   for (const auto& p : same) EXPECT_LE(p.point_a.head<2>().norm(), 0.2 + 1e-9);
-  const auto side = collide(b, at(Vector3(0.5, 0, 0)), b, at(Vector3::Zero()), {.margin = 0.2, .dimension = 3});
+  const auto side =
+      collide(b, at(Vector3(0.5, 0, 0)), b, at(Vector3::Zero()), {.margin = 0.2, .dimension = 3});
   ASSERT_EQ(side.size(), 2u);
   expect_all(side, 0.1, Vector3::UnitX(), 1e-9);
   const auto zs = coords_a(side, 2);
@@ -289,7 +301,8 @@ TEST(CollisionPairs, CylinderCylinder) {
     EXPECT_NEAR(p.point_b.x(), 0.2, 1e-9);
     EXPECT_NEAR(p.point_a.y(), 0.0, 1e-9);
   }
-  const auto across = collide(b, at(Vector3(0, 0, 0.51), rot(M_PI / 2, Vector3::UnitY())), b, at(Vector3::Zero()), s);
+  const auto across = collide(b, at(Vector3(0, 0, 0.51), rot(M_PI / 2, Vector3::UnitY())), b,
+                              at(Vector3::Zero()), s);
   ASSERT_GE(across.size(), 1u);
   expect_all(across, 0.01, Vector3::UnitZ(), 1e-9);
   for (const auto& p : across) {
@@ -312,11 +325,14 @@ TEST(CollisionPairs, CylinderManifoldOnRandomPoses) {
   for (int trial = 0; trial < 300; ++trial) {
     const Shape& b = trial % 2 ? box : cyl_b;
     // B at the origin; A above it, random tilt, snapped upright half of the time
-    const Pose pb = at(Vector3::Zero(), trial % 4 < 2 ? Quaternion::Identity() : Quaternion::UnitRandom());
-    const Quaternion qa = trial % 3 == 0 ? Quaternion::Identity() : rot(0.6 * U(rng), Vector3(U(rng), U(rng), 0.1));
+    const Pose pb =
+        at(Vector3::Zero(), trial % 4 < 2 ? Quaternion::Identity() : Quaternion::UnitRandom());
+    const Quaternion qa =
+        trial % 3 == 0 ? Quaternion::Identity() : rot(0.6 * U(rng), Vector3(U(rng), U(rng), 0.1));
     const Pose pa = at(Vector3(0.2 * U(rng), 0.2 * U(rng), 0.55 + 0.1 * U(rng)), qa);
-    const ConvexDistance g = convex_signed_distance([&](const Vector3& d) { return world_support(cyl, pa, d); },
-                                                    [&](const Vector3& d) { return world_support(b, pb, d); });
+    const ConvexDistance g =
+        convex_signed_distance([&](const Vector3& d) { return world_support(cyl, pa, d); },
+                               [&](const Vector3& d) { return world_support(b, pb, d); });
     const auto c = collide(cyl, pa, b, pb, {.margin = 0.05, .dimension = 3});
     if (g.distance > 0.05) {
       EXPECT_TRUE(c.empty());

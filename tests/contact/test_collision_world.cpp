@@ -20,7 +20,8 @@ RigidBody ground(int dim) {
   return g;
 }
 
-RigidBody dynamic(const std::string& name, const Shape& s, const Pose& pose, double mass = 1.0, int dim = 3) {
+RigidBody dynamic(const std::string& name, const Shape& s, const Pose& pose, double mass = 1.0,
+                  int dim = 3) {
   RigidBody b;
   b.name = name;
   b.mass = mass;
@@ -38,8 +39,11 @@ TEST(CollisionBroadPhase, SweepAndPruneEqualsBruteForce) {
   std::uniform_real_distribution<double> U(0, 3);
   std::vector<Aabb> boxes;
   const Shape s = make_sphere(0.1);
-  for (int i = 0; i < 500; ++i) boxes.push_back(shape_aabb(s, Pose{Vector3(U(rng), U(rng), U(rng)), Quaternion::Identity()}, 1e-3));
-  boxes.push_back(shape_aabb(make_plane(Vector3::UnitZ()), Pose{}, 0.0));  // a plane meets everything
+  for (int i = 0; i < 500; ++i)
+    boxes.push_back(
+        shape_aabb(s, Pose{Vector3(U(rng), U(rng), U(rng)), Quaternion::Identity()}, 1e-3));
+  boxes.push_back(
+      shape_aabb(make_plane(Vector3::UnitZ()), Pose{}, 0.0));  // a plane meets everything
   const auto sap = sweep_and_prune(boxes), brute = brute_force_pairs(boxes);
   EXPECT_EQ(sap, brute);
   EXPECT_GT(sap.size(), 500u);  // the plane's 500 pairs plus some sphere pairs
@@ -90,14 +94,17 @@ TEST(CollisionWorld, JacobianAndBiasMatchFiniteDifferences) {
     w.add_body(ground(3));
     // box B (large, rotating), a small box A resting on a corner above it, a sphere on the
     // floor and a sphere touching the sphere
-    w.add_body(dynamic("big", make_box(Vector3(1.0, 1.0, 0.2)), Pose{Vector3(0, 0, 0.2), Quaternion::Identity()}));
+    w.add_body(dynamic("big", make_box(Vector3(1.0, 1.0, 0.2)),
+                       Pose{Vector3(0, 0, 0.2), Quaternion::Identity()}));
     const Quaternion tilt(Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()));
     const Shape small = make_box(Vector3::Constant(0.1));
     double low = INFINITY;
     for (const auto& x : small.core_points()) low = std::min(low, (tilt * x).z());
     w.add_body(dynamic("small", small, Pose{Vector3(0.1, 0.2, 0.4 - low - 1e-4), tilt}));
     w.add_body(dynamic("ball", make_sphere(0.1), Pose{Vector3(3, 0, 0.1), Quaternion::Identity()}));
-    w.add_body(dynamic("ball2", make_sphere(0.1), Pose{Vector3(3.1, 0.1, 0.1 + std::sqrt(0.04 - 0.02) - 1e-4), Quaternion::Identity()}));
+    w.add_body(dynamic(
+        "ball2", make_sphere(0.1),
+        Pose{Vector3(3.1, 0.1, 0.1 + std::sqrt(0.04 - 0.02) - 1e-4), Quaternion::Identity()}));
     const Vector q = w.initial_positions();
     Vector v(w.velocity_size());
     for (Index i = 0; i < v.size(); ++i) v[i] = U(rng);
@@ -114,10 +121,13 @@ TEST(CollisionWorld, JacobianAndBiasMatchFiniteDifferences) {
         const Pose p0 = w.body_pose(q, body), p1 = w.body_pose(qq, body);
         return p1.apply(p0.orientation.conjugate() * (x - p0.position));
       };
-      const Vector3 va = (carried(qp, c.body_a, c.point_a) - carried(qm, c.body_a, c.point_a)) / (2 * h);
-      const Vector3 vb = (carried(qp, c.body_b, c.point_b) - carried(qm, c.body_b, c.point_b)) / (2 * h);
+      const Vector3 va =
+          (carried(qp, c.body_a, c.point_a) - carried(qm, c.body_a, c.point_a)) / (2 * h);
+      const Vector3 vb =
+          (carried(qp, c.body_b, c.point_b) - carried(qm, c.body_b, c.point_b)) / (2 * h);
       const Vector3 ufd = c.frame.transpose() * (va - vb);
-      EXPECT_LT((ufd - u).norm(), 1e-7) << c.name << ": " << ufd.transpose() << " vs " << u.transpose();
+      EXPECT_LT((ufd - u).norm(), 1e-7)
+          << c.name << ": " << ufd.transpose() << " vs " << u.transpose();
       // gap derivatives: find the same contact at q ± h
       auto gap_at = [&](const Vector& qq) {
         for (const Contact& d : detect_contacts(w, qq, cs))
@@ -127,7 +137,9 @@ TEST(CollisionWorld, JacobianAndBiasMatchFiniteDifferences) {
       const double gp = gap_at(qp), gm = gap_at(qm);
       EXPECT_NEAR((gp - gm) / (2 * h), u[0], 1e-6) << c.name;
       const double hh = 1e-4;
-      const double g2 = (gap_at(w.integrate_position(q, v, hh)) - 2 * c.gap + gap_at(w.integrate_position(q, v, -hh))) / (hh * hh);
+      const double g2 = (gap_at(w.integrate_position(q, v, hh)) - 2 * c.gap +
+                         gap_at(w.integrate_position(q, v, -hh))) /
+                        (hh * hh);
       EXPECT_NEAR(g2, r.bias[0], 1e-4 * (1 + std::abs(g2))) << c.name;
     }
   }
@@ -139,7 +151,8 @@ TEST(CollisionWorld, RigidWorldSystemPlanarRod) {
   auto w = std::make_shared<RigidWorld>(2);
   w->add_body(ground(2));
   const double th = 1.2;
-  w->add_body(dynamic("rod", make_capsule(0.0, 0.5), planar_pose(0.5 * std::cos(th), 0.5 * std::sin(th), th), 1.0, 2));
+  w->add_body(dynamic("rod", make_capsule(0.0, 0.5),
+                      planar_pose(0.5 * std::cos(th), 0.5 * std::sin(th), th), 1.0, 2));
   w->set_default_material(ContactMaterial{.mu = 0.5});
   const RigidWorldSystem sys(w);
   const ContactState s = sys.contact_state(sys.initial_q, sys.initial_v, 0.0);
@@ -148,10 +161,12 @@ TEST(CollisionWorld, RigidWorldSystemPlanarRod) {
   EXPECT_NEAR(s.M(2, 2), 1.0 / 12.0, 1e-15);
   EXPECT_NEAR(s.F[1], 9.81, 1e-15);
   // lower end (gap 0): ∇h = (0, 1, x_tip − x_c) = (0, 1, −½ cos θ)
-  const auto& lower = s.constraints[0].gap < s.constraints[1].gap ? s.constraints[0] : s.constraints[1];
+  const auto& lower =
+      s.constraints[0].gap < s.constraints[1].gap ? s.constraints[0] : s.constraints[1];
   EXPECT_NEAR(lower.gap, 0.0, 1e-15);
   EXPECT_NEAR(lower.normal[1], 1.0, 1e-15);
   EXPECT_NEAR(lower.normal[2], -0.5 * std::cos(th), 1e-15);
   EXPECT_NEAR(lower.mu, 0.5, 0.0);
-  EXPECT_NEAR(lower.tangent(0, 0), 1.0, 1e-15);  // t = n × ẑ = (n_y, −n_x) = (1, 0) (model/contact_frame.hpp)
+  EXPECT_NEAR(lower.tangent(0, 0), 1.0,
+              1e-15);  // t = n × ẑ = (n_y, −n_x) = (1, 0) (model/contact_frame.hpp)
 }

@@ -44,7 +44,8 @@ TEST(Gallery, EveryEntryBuildsValidatesAndMatchesFiniteDifferences) {
 // — an independent derivation of [[m, 0, −mℓc], [0, m, −mℓs], [−mℓc, −mℓs, I_c + mℓ²]].
 TEST(Gallery, FallingPencilMassMatrixFromCentreCoordinates) {
   const double m = 1.3, l = 0.7, alpha = 0.8, th = 0.4;
-  auto sys = make_gallery_system("falling_pencil", {{"mass", m}, {"ell", l}, {"alpha", alpha}, {"theta", th}});
+  auto sys = make_gallery_system("falling_pencil",
+                                 {{"mass", m}, {"ell", l}, {"alpha", alpha}, {"theta", th}});
   const double Ic = m * l * l * (1 / alpha - 1);
   Matrix J = Matrix::Identity(3, 3);
   J(0, 2) = -l * std::cos(th);
@@ -66,8 +67,13 @@ TEST(Gallery, FallingPencilMassMatrixFromCentreCoordinates) {
 // The Coriolis part F(q, v) − F(q, 0) = Ṁ v − ½ ∂(vᵀMv)/∂q, again by differences of M.
 TEST(Gallery, BlockPendulumMassAndCoriolisFromKinematics) {
   const double m = 1.2, l = 0.9, L = 1.1, mb = 0.6, a = 0.8, Ip = 0.05;
-  auto sys = make_gallery_system("block_pendulum", {{"mass", m}, {"height", l}, {"width", L},
-      {"pendulum_mass", mb}, {"pendulum_length", a}, {"pendulum_inertia", Ip}, {"Fx", 0.0}});
+  auto sys = make_gallery_system("block_pendulum", {{"mass", m},
+                                                    {"height", l},
+                                                    {"width", L},
+                                                    {"pendulum_mass", mb},
+                                                    {"pendulum_length", a},
+                                                    {"pendulum_inertia", Ip},
+                                                    {"Fx", 0.0}});
   const double IG = m * (l * l + L * L) / 12;
   Vector q(4), v(4);
   q << 0.1, 0.5, 0.2, 0.7;
@@ -120,12 +126,13 @@ TEST(Gallery, RockingBlockMatchesDigest001) {
   EXPECT_NEAR(A2.normal_bias, 0.09 * 0.5397006216, 1e-10);
   EXPECT_NEAR(A2.tangent_bias[0], 0.09 * 0.1456819791, 1e-10);
   EXPECT_NEAR(A2.tangent.col(0).dot(s.v), 0.0, 1e-14);  // A2 sticks
-  EXPECT_NEAR(s.F[0], 1.0, 1e-15);                     // F = (1.0, 2·9.81, 0) on the left side
+  EXPECT_NEAR(s.F[0], 1.0, 1e-15);                      // F = (1.0, 2·9.81, 0) on the left side
   EXPECT_NEAR(s.F[1], 2 * 9.81, 1e-12);
 
   const double m = 1.5, l = 0.8, L = 1.2, th = 0.3, w = 0.7, g = 9.81;
-  auto blk = make_gallery_system("rocking_block", {{"mass", m}, {"height", l}, {"width", L},
-                                 {"theta", th}, {"theta_dot", w}, {"Fx", 0.0}});
+  auto blk = make_gallery_system(
+      "rocking_block",
+      {{"mass", m}, {"height", l}, {"width", L}, {"theta", th}, {"theta_dot", w}, {"Fx", 0.0}});
   const ContactState b = blk->contact_state(blk->initial_q, blk->initial_v, 0);
   const double IG = m * (l * l + L * L) / 12;
   const Matrix J = b.normal_jacobian();
@@ -143,7 +150,8 @@ TEST(Gallery, RockingBlockMatchesDigest001) {
 // c_n = l θ̇² sin θ; the end slides with x_dot and does not move normally.
 TEST(Gallery, PainleveRodColumns) {
   const double L = 1.4, th = 0.6, w = 1.3, u = -0.8;
-  auto sys = make_gallery_system("painleve_rod", {{"length", L}, {"theta", th}, {"theta_dot", w}, {"x_dot", u}});
+  auto sys = make_gallery_system("painleve_rod",
+                                 {{"length", L}, {"theta", th}, {"theta_dot", w}, {"x_dot", u}});
   const ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
   const auto& c = s.constraints[0];
   const double l = L / 2;
@@ -156,7 +164,8 @@ TEST(Gallery, PainleveRodColumns) {
 }
 
 // 003 §3 ex. 7, R14 (m = 1.7, l = 0.9, θ = 0.5): normalized Delassus
-// N₁₂ = −3 sin θ cos θ / √((1 + 3cos²θ)(1 + 3 sin²θ)); H_T = [[0,1],[1,0],[−(l/2)sin θ, (l/2)cos θ]].
+// N₁₂ = −3 sin θ cos θ / √((1 + 3cos²θ)(1 + 3 sin²θ)); H_T = [[0,1],[1,0],[−(l/2)sin θ, (l/2)cos
+// θ]].
 TEST(Gallery, ConstrainedPendulumMatchesDigest003) {
   auto sys = make_gallery_system("constrained_pendulum");
   const ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
@@ -211,7 +220,8 @@ TEST(Gallery, ThreeFingerGraspFinger3) {
   Vector q = sys->initial_q;
   q << 0.1, -0.2, th, -0.7, -0.4, 0.65;
   const ContactState s2 = sys->contact_state(q, sys->initial_v, 0);
-  EXPECT_NEAR(s2.constraints[2].gap, (0.65 - 0.1) * std::cos(th) + (0 + 0.2) * std::sin(th) - L / 2, 1e-14);
+  EXPECT_NEAR(s2.constraints[2].gap, (0.65 - 0.1) * std::cos(th) + (0 + 0.2) * std::sin(th) - L / 2,
+              1e-14);
 }
 
 TEST(Gallery, RejectsBadParameters) {
@@ -219,7 +229,8 @@ TEST(Gallery, RejectsBadParameters) {
   EXPECT_THROW(make_gallery_system("painleve_rod", {{"masss", 1.0}}), std::invalid_argument);
   EXPECT_THROW(make_gallery_system("painleve_rod", {{"mu", -0.1}}), std::invalid_argument);
   EXPECT_THROW(make_gallery_system("painleve_rod", {{"mass", 0.0}}), std::invalid_argument);
-  EXPECT_THROW(make_gallery_system("painleve_rod", {{"theta", std::nan("")}}), std::invalid_argument);
+  EXPECT_THROW(make_gallery_system("painleve_rod", {{"theta", std::nan("")}}),
+               std::invalid_argument);
   EXPECT_THROW(make_gallery_system("falling_pencil", {{"alpha", 0.4}}), std::invalid_argument);
   EXPECT_THROW(make_gallery_system("ball_chain", {{"count", 2.5}}), std::invalid_argument);
   EXPECT_THROW(make_gallery_system("ball_chain", {{"mass_step", -1.0}}), std::invalid_argument);

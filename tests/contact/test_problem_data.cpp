@@ -16,9 +16,14 @@ using namespace moreau;
 TEST(AccelerationProblem, PainleveRodAlphaBeta) {
   for (double sigma : {-1.0, 1.0}) {
     const double m = 1.7, L = 1.2, th = 0.8, w = 1.5, mu = 0.9, g = 9.81, l = L / 2;
-    auto sys = make_gallery_system("painleve_rod", {{"mass", m}, {"length", L}, {"theta", th},
-                                   {"theta_dot", w}, {"x_dot", sigma * 0.5}, {"mu", mu}});
-    const AccelerationProblem p = build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
+    auto sys = make_gallery_system("painleve_rod", {{"mass", m},
+                                                    {"length", L},
+                                                    {"theta", th},
+                                                    {"theta_dot", w},
+                                                    {"x_dot", sigma * 0.5},
+                                                    {"mu", mu}});
+    const AccelerationProblem p =
+        build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
     ASSERT_EQ(p.size(), 1);
     EXPECT_TRUE(p.sliding[0]);
     EXPECT_EQ(p.slip_direction(0, 0), sigma);
@@ -36,11 +41,18 @@ TEST(AccelerationProblem, PainleveRodAlphaBeta) {
 TEST(AccelerationProblem, PencilAlphaCorrectedDenominator) {
   for (double sigma : {-1.0, 1.0}) {
     const double m = 1.0, l = 0.5, a = 0.75, th = 0.4, w = 1.1, mu = 0.6, g = 9.81;
-    auto sys = make_gallery_system("falling_pencil", {{"mass", m}, {"ell", l}, {"alpha", a}, {"theta", th},
-                                   {"theta_dot", w}, {"x_dot", sigma}, {"mu", mu}});
-    const AccelerationProblem p = build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
+    auto sys = make_gallery_system("falling_pencil", {{"mass", m},
+                                                      {"ell", l},
+                                                      {"alpha", a},
+                                                      {"theta", th},
+                                                      {"theta_dot", w},
+                                                      {"x_dot", sigma},
+                                                      {"mu", mu}});
+    const AccelerationProblem p =
+        build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
     const double Ic = m * l * l * (1 / a - 1), s = std::sin(th), c = std::cos(th);
-    EXPECT_NEAR(p.sliding_matrix(0, 0), (Ic + m * l * l * (s * s - sigma * mu * s * c)) / (m * Ic), 1e-10);
+    EXPECT_NEAR(p.sliding_matrix(0, 0), (Ic + m * l * l * (s * s - sigma * mu * s * c)) / (m * Ic),
+                1e-10);
     EXPECT_NEAR(-p.free_normal_acceleration[0], g - l * w * w * c, 1e-10);
   }
 }
@@ -59,9 +71,11 @@ TEST(AccelerationProblem, ActiveSetAndBias) {
   p = build_acceleration_problem(s);
   EXPECT_NEAR(p.kN[0], 9.0 * 1e-12, 1e-20);
   EXPECT_EQ(p.gamma[0], 0.01);
-  // Two-contact block (Ex. 1): both corners, delassus symmetric, sliding matrix = delassus (no slip).
+  // Two-contact block (Ex. 1): both corners, delassus symmetric, sliding matrix = delassus (no
+  // slip).
   auto b2 = make_gallery_system("block_two_contacts");
-  const AccelerationProblem q = build_acceleration_problem(b2->contact_state(b2->initial_q, b2->initial_v, 0));
+  const AccelerationProblem q =
+      build_acceleration_problem(b2->contact_state(b2->initial_q, b2->initial_v, 0));
   ASSERT_EQ(q.size(), 2);
   EXPECT_LT((q.sliding_matrix - q.delassus_nn).cwiseAbs().maxCoeff(), 1e-15);
   // Ex. 1: A_tt = (1/m + 3l²/(m(l²+L²)))·[[1,1],[1,1]] = 1.6·ones for m = 1, l = 1, L = 2.
@@ -71,8 +85,10 @@ TEST(AccelerationProblem, ActiveSetAndBias) {
 
 // Velocity level: v* = v + h M⁻¹(−F); W = Hᵀ M⁻¹ H; particle on a line: W = I/m, q = (v*_y, v*_x).
 TEST(VelocityProblem, ParticleOnRoughLine) {
-  auto sys = make_gallery_system("particle_on_rough_line", {{"mass", 2.0}, {"x_dot", 1.5}, {"y_dot", 0.0}});
-  const VelocityProblem p = build_velocity_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0), 0.01);
+  auto sys = make_gallery_system("particle_on_rough_line",
+                                 {{"mass", 2.0}, {"x_dot", 1.5}, {"y_dot", 0.0}});
+  const VelocityProblem p =
+      build_velocity_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0), 0.01);
   ASSERT_EQ(p.active.size(), 1u);
   EXPECT_NEAR(p.v_free[1], -0.0981, 1e-14);
   EXPECT_NEAR(p.W(0, 0), 0.5, 1e-15);
@@ -85,13 +101,15 @@ TEST(VelocityProblem, ParticleOnRoughLine) {
   EXPECT_THROW(build_velocity_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0), -1.0),
                std::invalid_argument);
   auto pend = make_gallery_system("constrained_pendulum");
-  const VelocityProblem pb = build_velocity_problem(pend->contact_state(pend->initial_q, pend->initial_v, 0), 0.0);
+  const VelocityProblem pb =
+      build_velocity_problem(pend->contact_state(pend->initial_q, pend->initial_v, 0), 0.0);
   EXPECT_THROW(to_friction_contact_problem(pb), std::invalid_argument);
 }
 
 // Singular M (pencil with α = 1, I_c = 0): the pseudo-inverse path is flagged.
 TEST(AccelerationProblem, SingularMassIsFlagged) {
   auto sys = make_gallery_system("falling_pencil", {{"alpha", 1.0}});
-  const AccelerationProblem p = build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
+  const AccelerationProblem p =
+      build_acceleration_problem(sys->contact_state(sys->initial_q, sys->initial_v, 0));
   EXPECT_FALSE(p.mass_positive_definite);
 }

@@ -89,7 +89,7 @@ TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   const CompliantImpactResult r = run(ball(), CompliantVariant::published, 0.01);
   ASSERT_EQ(r.status, ImpactStatus::resolved);
   const ImpactBody& b = r.post.bodies[0];
-  EXPECT_NEAR(b.velocity.x(), 0.570982, 2e-5);          // B1
+  EXPECT_NEAR(b.velocity.x(), 0.570982, 2e-5);  // B1
   EXPECT_NEAR(b.velocity.y(), 0.0, 1e-12);
   EXPECT_NEAR(b.velocity.z(), 2.5, 1e-9);
   EXPECT_NEAR(b.angular_velocity.y(), -1.92746, 5e-5);  // B2
@@ -97,11 +97,11 @@ TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   for (const CompliantEvent& e : r.contacts[0].events) kinds.push_back(e.kind);
   EXPECT_EQ(kinds, (std::vector<std::string>{"start_slip", "slip_to_stick", "end_of_compression",
                                              "stick_to_slip", "end_of_restitution"}));  // B4
-  EXPECT_NEAR(find_event(r, "slip_to_stick")->normal_impulse, 0.62485, 2e-4);  // B5
-  EXPECT_NEAR(find_event(r, "stick_to_slip")->normal_impulse, 7.36575, 3e-4);  // B7
-  EXPECT_NEAR(find_event(r, "slip_to_stick")->velocity[1], -2.12528, 5e-4);    // B11 (v_u = u̇)
-  EXPECT_NEAR(find_event(r, "stick_to_slip")->velocity[1], 2.59255, 2e-4);     // B12 before jump
-  EXPECT_NEAR(r.contacts[0].events.back().velocity[1], 2.49847, 1e-4);          // B9 end v⊥
+  EXPECT_NEAR(find_event(r, "slip_to_stick")->normal_impulse, 0.62485, 2e-4);           // B5
+  EXPECT_NEAR(find_event(r, "stick_to_slip")->normal_impulse, 7.36575, 3e-4);           // B7
+  EXPECT_NEAR(find_event(r, "slip_to_stick")->velocity[1], -2.12528, 5e-4);  // B11 (v_u = u̇)
+  EXPECT_NEAR(find_event(r, "stick_to_slip")->velocity[1], 2.59255, 2e-4);   // B12 before jump
+  EXPECT_NEAR(r.contacts[0].events.back().velocity[1], 2.49847, 1e-4);       // B9 end v⊥
   // B3 is inconsistent in the paper (digest); with Q = (2/5)mr² the energies are 13.8 → 4.031.
   EXPECT_NEAR(r.kinetic_energy_before, 13.8, 1e-12);
   EXPECT_NEAR(r.kinetic_energy_after, 4.03103, 1e-4);
@@ -175,11 +175,13 @@ TEST(CompliantImpact, FrameInvariance) {
   for (CompliantVariant v : {CompliantVariant::model, CompliantVariant::published}) {
     const CompliantImpactResult a = run(s, v, 0.01), b = run(t, v, 0.01);
     EXPECT_LT((R * a.post.bodies[0].velocity - b.post.bodies[0].velocity).norm(), 1e-9);
-    EXPECT_LT((R * a.post.bodies[0].angular_velocity - b.post.bodies[0].angular_velocity).norm(), 1e-9);
+    EXPECT_LT((R * a.post.bodies[0].angular_velocity - b.post.bodies[0].angular_velocity).norm(),
+              1e-9);
     EXPECT_LT((R * a.contacts[0].impulse - b.contacts[0].impulse).norm(), 1e-9);
     ASSERT_EQ(a.contacts[0].events.size(), b.contacts[0].events.size());
     for (size_t k = 0; k < a.contacts[0].events.size(); ++k)
-      EXPECT_NEAR(a.contacts[0].events[k].normal_impulse, b.contacts[0].events[k].normal_impulse, 1e-9);
+      EXPECT_NEAR(a.contacts[0].events[k].normal_impulse, b.contacts[0].events[k].normal_impulse,
+                  1e-9);
   }
 }
 
@@ -197,11 +199,12 @@ TEST(CompliantImpact, ConvergesInTheStep) {
     const CompliantImpactResult r = run(s, CompliantVariant::model, h);
     EXPECT_EQ(r.step, h);
     // Same measure as the estimate: max |Δ| over the post-impact (V, ω) and the impulse.
-    const double e = std::max({(r.post.bodies[0].velocity - ref.post.bodies[0].velocity).cwiseAbs().maxCoeff(),
-                               (r.post.bodies[0].angular_velocity - ref.post.bodies[0].angular_velocity)
-                                   .cwiseAbs()
-                                   .maxCoeff(),
-                               (r.contacts[0].impulse - ref.contacts[0].impulse).cwiseAbs().maxCoeff()});
+    const double e =
+        std::max({(r.post.bodies[0].velocity - ref.post.bodies[0].velocity).cwiseAbs().maxCoeff(),
+                  (r.post.bodies[0].angular_velocity - ref.post.bodies[0].angular_velocity)
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  (r.contacts[0].impulse - ref.contacts[0].impulse).cwiseAbs().maxCoeff()});
     err.push_back(e);
     EXPECT_LT(e, 3.0 * r.error_estimate + 1e-13) << h;
     EXPECT_GT(r.error_estimate, 0.0);

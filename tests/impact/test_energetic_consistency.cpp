@@ -130,10 +130,12 @@ TEST(EnergeticConsistency, TheoremTwoOnParticle) {
 }
 
 TEST(EnergeticConsistency, BadInput) {
-  EXPECT_THROW(frictionless_consistency(G2(2.0), diag2(0.5, 0.5)), std::invalid_argument);  // not PD
+  EXPECT_THROW(frictionless_consistency(G2(2.0), diag2(0.5, 0.5)),
+               std::invalid_argument);  // not PD
   EXPECT_THROW(frictionless_consistency(G2(0.5), Matrix::Identity(3, 3)), std::invalid_argument);
   EXPECT_THROW(copositivity(Matrix::Zero(2, 3)), std::invalid_argument);
-  EXPECT_THROW(frictionless_consistency(G2(0.1), diag2(0.1, 0.1)).at("nope"), std::invalid_argument);
+  EXPECT_THROW(frictionless_consistency(G2(0.1), diag2(0.1, 0.1)).at("nope"),
+               std::invalid_argument);
 }
 
 }  // namespace

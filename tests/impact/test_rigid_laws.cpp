@@ -60,7 +60,8 @@ Vector vec(std::initializer_list<double> x) {
 }
 
 // R1: Moreau's law on the 3-ball chain, q̇⁻ = (1, 0, 0).
-// e = 1: q̇⁺ = (−1/3, 2/3, 2/3), p = (4/3, 2/3), T conserved; e = 0: q̇⁺ = (1/3, 1/3, 1/3), p = (2/3, 1/3).
+// e = 1: q̇⁺ = (−1/3, 2/3, 2/3), p = (4/3, 2/3), T conserved; e = 0: q̇⁺ = (1/3, 1/3, 1/3), p = (2/3,
+// 1/3).
 TEST(RigidLaws, R1ThreeBallChainMoreau) {
   ImpactResult r = moreau_impact(chain(vec({1, 0, 0}), 1.0));
   ASSERT_EQ(r.status, ImpactStatus::resolved);
@@ -93,8 +94,8 @@ TEST(RigidLaws, R2ConservativeRestitutionMatrix) {
   EXPECT_NEAR(r.normal_impulse[0], -(r.v_post[0] - 1.0), 1e-12);
   EXPECT_NEAR(r.normal_impulse[1], r.v_post[2], 1e-12);
   // E = I reproduces Moreau's e = 1 outcome (R1).
-  const ImpactResult k = restitution_matrix_impact(chain(vec({1, 0, 0}), 1.0),
-                                                   frictionless_restitution_matrix(Matrix::Identity(2, 2), 3));
+  const ImpactResult k = restitution_matrix_impact(
+      chain(vec({1, 0, 0}), 1.0), frictionless_restitution_matrix(Matrix::Identity(2, 2), 3));
   EXPECT_LT((k.v_post - vec({-1.0 / 3, 2.0 / 3, 2.0 / 3})).norm(), 1e-12);
 }
 
@@ -176,7 +177,8 @@ TEST(RigidLaws, MoreauNeverGainsEnergy) {
     // Complementarity: p_i > 0 ⇒ u_n,i⁺ = −e u_n,i⁻.
     for (Index k = 0; k < m; ++k) {
       if (r.normal_impulse[k] > 1e-9) {
-        EXPECT_NEAR(r.normal_velocity_after[k], -e * r.normal_velocity_before[k], 1e-8 * (1 + scale));
+        EXPECT_NEAR(r.normal_velocity_after[k], -e * r.normal_velocity_before[k],
+                    1e-8 * (1 + scale));
       }
     }
   }
@@ -186,7 +188,9 @@ TEST(RigidLaws, MoreauNeverGainsEnergy) {
 // P = μ(1+e_n)|u_n⁻|): (1, −2, .3, .5, 0) → 0.1; (.2, −2, .3, .5, 0) → 0 (stick);
 // (.2, −2, .3, .5, .4) → −0.08; (−3, −1, .5, 0, .2) → −2.5. The mode enumeration agrees.
 TEST(RigidLaws, R11SingleContactClosedForm) {
-  struct Case { double ut, un, mu, en, et, expected; };
+  struct Case {
+    double ut, un, mu, en, et, expected;
+  };
   for (const Case& c : {Case{1, -2, .3, .5, 0, 0.1}, Case{.2, -2, .3, .5, 0, 0.0},
                         Case{.2, -2, .3, .5, .4, -0.08}, Case{-3, -1, .5, 0, .2, -2.5}}) {
     EXPECT_NEAR(single_contact_frictional_closed_form(vec({c.ut}), c.un, c.mu, c.en, c.et)[0],

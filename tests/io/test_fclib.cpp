@@ -26,9 +26,10 @@ const fs::path kData = fs::path(MOREAU_DATA_DIR) / "fclib";
 class TempDir {
  public:
   TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("moreau_fclib_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    path_ =
+        fs::temp_directory_path() /
+        ("moreau_fclib_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -259,8 +260,8 @@ void replace_dataset(const fs::path& path, const std::string& name, const Vector
   H5Ldelete(file, name.c_str(), H5P_DEFAULT);
   const hsize_t n = static_cast<hsize_t>(values.size());
   hid_t space = H5Screate_simple(1, &n, nullptr);
-  hid_t set = H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT);
+  hid_t set =
+      H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(set);
   H5Sclose(space);

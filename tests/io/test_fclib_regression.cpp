@@ -27,9 +27,9 @@ const fs::path kData = fs::path(MOREAU_DATA_DIR) / "fclib";
 constexpr double kTol = 1e-8;
 
 struct Case {
-  const char* file;               // under fclib/
-  double tolerance;               // residual the solver must reach (kTol everywhere)
-  const char* solver = "auto";    // "auto" unless noted
+  const char* file;             // under fclib/
+  double tolerance;             // residual the solver must reach (kTol everywhere)
+  const char* solver = "auto";  // "auto" unless noted
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.file; }
@@ -85,13 +85,13 @@ class FclibGlobalRegression : public ::testing::TestWithParam<Case> {};
 TEST_P(FclibLocalRegression, AutoSolverReachesTolerance) {
   const Case& c = GetParam();
   const FrictionContactProblem p = read_fclib_local(kData / c.file);
-  const FrictionContactResult res =
-      solve_friction_contact(p, c.solver, {.tolerance = c.tolerance});
+  const FrictionContactResult res = solve_friction_contact(p, c.solver, {.tolerance = c.tolerance});
   EXPECT_TRUE(res.converged()) << c.file << ": " << res.solver << " status "
-                               << to_string(res.status) << " residual " << res.residual
-                               << " after " << res.iterations << " iterations";
+                               << to_string(res.status) << " residual " << res.residual << " after "
+                               << res.iterations << " iterations";
   ASSERT_EQ(res.r.size(), p.q.size());
-  EXPECT_LE(friction_contact_residual(p, res.r), c.tolerance) << c.file << " (" << res.solver << ")";
+  EXPECT_LE(friction_contact_residual(p, res.r), c.tolerance)
+      << c.file << " (" << res.solver << ")";
 }
 
 TEST_P(FclibGlobalRegression, CondensedAutoSolverReachesTolerance) {
@@ -123,9 +123,10 @@ TEST(FclibSolutionFile, WrittenSolutionReproducesTheResidual) {
   const FclibFile file = read_fclib(src);
   const FrictionContactResult res = solve_friction_contact(file.local, "auto", {.tolerance = kTol});
   ASSERT_TRUE(res.converged());
-  const fs::path out =
-      fs::temp_directory_path() / fmt::format("moreau_solution_{}.hdf5", static_cast<long>(::getpid()));
-  write_fclib_local(out, file.local, FclibSolution{res.r, res.u, Vector()}, std::nullopt, file.info);
+  const fs::path out = fs::temp_directory_path() /
+                       fmt::format("moreau_solution_{}.hdf5", static_cast<long>(::getpid()));
+  write_fclib_local(out, file.local, FclibSolution{res.r, res.u, Vector()}, std::nullopt,
+                    file.info);
   const FclibFile back = read_fclib(out);
   fs::remove(out);
   ASSERT_TRUE(back.solution.has_value());

@@ -25,7 +25,7 @@ TEST(ImpactSpec, BallExampleReproducesPublishedFigures) {
   const json out = json::parse(run_impact_json(spec.dump()));
   EXPECT_EQ(out["status"], "resolved");
   EXPECT_EQ(out["variant"], "published");
-  EXPECT_NEAR(out["bodies"][0]["velocity"][0].get<double>(), 0.570982, 2e-5);     // B1
+  EXPECT_NEAR(out["bodies"][0]["velocity"][0].get<double>(), 0.570982, 2e-5);          // B1
   EXPECT_NEAR(out["bodies"][0]["angular_velocity"][1].get<double>(), -1.92746, 5e-5);  // B2
   EXPECT_NEAR(out["contacts"][0]["impulse"][2].get<double>(), 7.5, 1e-9);
   const json& ev = out["contacts"][0]["events"];
@@ -65,7 +65,8 @@ TEST(ImpactSpec, TwoContactExampleRuns) {
   const json out = json::parse(run_impact_json(example("masse_two_contacts.json")));
   EXPECT_EQ(out["status"], "resolved");
   EXPECT_EQ(out["contacts"][1]["events"][0]["kind"], "recontact");
-  EXPECT_LE(out["kinetic_energy"]["after"].get<double>(), out["kinetic_energy"]["before"].get<double>());
+  EXPECT_LE(out["kinetic_energy"]["after"].get<double>(),
+            out["kinetic_energy"]["before"].get<double>());
 }
 
 TEST(ImpactSpec, BadInputNamesTheField) {

@@ -30,7 +30,8 @@ std::string message_of(const std::function<void()>& f) {
 }
 
 TEST(JsonReader, DuplicateKeysAreRefusedWithTheirPath) {
-  const std::string msg = message_of([] { json_io::parse_text(R"({"a": {"b": [{"c": 1, "c": 2}]}})", "f.json"); });
+  const std::string msg =
+      message_of([] { json_io::parse_text(R"({"a": {"b": [{"c": 1, "c": 2}]}})", "f.json"); });
   EXPECT_EQ(msg.rfind("f.json: the key \"c\" is given twice", 0), 0u) << msg;
   EXPECT_NE(msg.find("a.b[0]"), std::string::npos) << msg;
   // the same key in two different objects is fine
@@ -46,12 +47,17 @@ TEST(JsonReader, NonFiniteLiteralsAndOverflowsAreRefused) {
 }
 
 TEST(JsonReader, FieldHelpersNameThePathAndTheValue) {
-  const json_io::json doc = json_io::parse_text(R"({"m": [[1, 2], [3]], "s": "x", "n": null})", "f.json");
-  EXPECT_EQ(message_of([&] { json_io::matrix(doc["m"], "m"); }), "m[1] = [3]: must be an array of 2 numbers");
+  const json_io::json doc =
+      json_io::parse_text(R"({"m": [[1, 2], [3]], "s": "x", "n": null})", "f.json");
+  EXPECT_EQ(message_of([&] { json_io::matrix(doc["m"], "m"); }),
+            "m[1] = [3]: must be an array of 2 numbers");
   EXPECT_EQ(message_of([&] { json_io::number(doc, "", "s", 0.0); }), "s = \"x\": must be a number");
   EXPECT_EQ(message_of([&] { json_io::number(doc, "", "n", 0.0); }), "n = null: must be a number");
   EXPECT_EQ(json_io::number(doc, "", "absent", 2.5), 2.5);
-  EXPECT_NE(message_of([&] { json_io::check_keys(doc, "", {"m", "s"}); }).find("n: unknown field"), std::string::npos);
+  EXPECT_NE(message_of([&] {
+              json_io::check_keys(doc, "", {"m", "s"});
+            }).find("n: unknown field"),
+            std::string::npos);
   const Matrix A = json_io::matrix(json_io::parse_text("[[1, 2], [3, 4]]", "f"), "A", 2, 2);
   EXPECT_EQ(A(1, 0), 3.0);
 }
@@ -64,11 +70,15 @@ TEST(JsonReader, ImpactSpecSharesTheRules) {
   const std::string msg = message_of([&] { run_impact_json(spec, 2, "ball.json"); });
   EXPECT_EQ(msg.rfind("ball.json: number out of range", 0), 0u) << msg;
   // a flag of the wrong type is named with its field (not nlohmann's bare type error)
-  const std::string flag = R"({"law": "compliant", "error_estimate": 1, "bodies": [{"name": "b", "mass": 1,
+  const std::string flag =
+      R"({"law": "compliant", "error_estimate": 1, "bodies": [{"name": "b", "mass": 1,
     "inertia": [[1,0,0],[0,1,0],[0,0,1]]}], "contacts": [{"bodies": ["b"], "point": [0,0,0], "normal": [0,0,1]}]})";
-  EXPECT_EQ(message_of([&] { run_impact_json(flag, 2, "f.json"); }), "f.json: error_estimate = 1: must be true or false");
+  EXPECT_EQ(message_of([&] { run_impact_json(flag, 2, "f.json"); }),
+            "f.json: error_estimate = 1: must be true or false");
   const std::string unknown = R"({"law": "newton", "bodys": []})";
-  EXPECT_NE(message_of([&] { run_impact_json(unknown, 2, "x.json"); }).find("x.json: bodys: unknown field"),
+  EXPECT_NE(message_of([&] {
+              run_impact_json(unknown, 2, "x.json");
+            }).find("x.json: bodys: unknown field"),
             std::string::npos);
 }
 
@@ -79,12 +89,17 @@ std::vector<fs::path> files_in(const fs::path& dir) {
 }
 
 TEST(AtomicFile, ConcurrentWritersLeaveOneWholeFileAndNoTemporaries) {
-  const fs::path dir = fs::temp_directory_path() / fs::path("moreau_atomic_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / fs::path("moreau_atomic_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path target = dir / "out.csv";
   const std::string a(100000, 'a'), b(100000, 'b');
-  std::thread t1([&] { for (int k = 0; k < 20; ++k) write_file_atomically(target.string(), a); });
-  std::thread t2([&] { for (int k = 0; k < 20; ++k) write_file_atomically(target.string(), b); });
+  std::thread t1([&] {
+    for (int k = 0; k < 20; ++k) write_file_atomically(target.string(), a);
+  });
+  std::thread t2([&] {
+    for (int k = 0; k < 20; ++k) write_file_atomically(target.string(), b);
+  });
   t1.join();
   t2.join();
   std::ifstream in(target);
@@ -96,7 +111,8 @@ TEST(AtomicFile, ConcurrentWritersLeaveOneWholeFileAndNoTemporaries) {
 }
 
 TEST(AtomicFile, AFailedWriteLeavesTheTargetUntouched) {
-  const fs::path dir = fs::temp_directory_path() / fs::path("moreau_atomic_fail_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / fs::path("moreau_atomic_fail_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path target = dir / "summary.json";
   write_file_atomically(target.string(), "old");

@@ -88,7 +88,8 @@ TEST(SceneErrors, FieldPathsAndPositions) {
   expect_has(m1, "bodies[1].shapes[0].radius");
   expect_has(m1, "line 3");
   expect_has(m1, "NaN and Infinity");
-  const std::string grav = "{\"description\": \"x\",\n\"dimension\": 3,\n\"gravity\": [0, -9.81, NaN]}";
+  const std::string grav =
+      "{\"description\": \"x\",\n\"dimension\": 3,\n\"gravity\": [0, -9.81, NaN]}";
   const std::string m2 = load_error(grav, "grav");
   expect_has(m2, "gravity[2]");
   expect_has(m2, where(grav, "NaN"));
@@ -96,7 +97,8 @@ TEST(SceneErrors, FieldPathsAndPositions) {
   const std::string m3 = load_error(word, "word");
   expect_has(m3, "t_end");
   expect_has(m3, where(word, "yes"));
-  const std::string comma = "{\"description\": \"x\",\n \"bodies\": [{\"mass\": 1,, \"name\": \"a\"}]}";
+  const std::string comma =
+      "{\"description\": \"x\",\n \"bodies\": [{\"mass\": 1,, \"name\": \"a\"}]}";
   const std::string m5 = load_error(comma, "comma");
   expect_has(m5, "(in bodies[0], after field mass)");
   expect_has(m5, where(comma, ", \"name\""));
@@ -117,7 +119,8 @@ TEST(SceneErrors, TextSourceAndIntegerRange) {
     expect_has(msg, "description[2]");
   }
   try {
-    parse_scene_text(R"({"description": "x", "gallery": "two_ball_chain", "output": {"every": 10000000000}})");
+    parse_scene_text(
+        R"({"description": "x", "gallery": "two_ball_chain", "output": {"every": 10000000000}})");
     FAIL() << "accepted";
   } catch (const std::invalid_argument& e) {
     expect_has(e.what(), "output.every = 10000000000: integer out of range");

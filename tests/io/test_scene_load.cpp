@@ -147,7 +147,8 @@ TEST(SceneLoad, RejectsBadDocuments) {
   expect_error(dim, "bodies[0].position = [0,1,0]: must be an array of 2 numbers");
   json law = ball_scene();
   law["contact"]["default"]["law"] = "bogus";
-  expect_error(law, "contact.default.law = \"bogus\": must be \"newton\", \"poisson\" or \"moreau\"");
+  expect_error(law,
+               "contact.default.law = \"bogus\": must be \"newton\", \"poisson\" or \"moreau\"");
   json theta = ball_scene();
   theta["integrator"]["theta"] = 2;
   expect_error(theta, "integrator.theta = 2: must lie in [0, 1]");
@@ -160,9 +161,16 @@ TEST(SceneLoad, RejectsBadDocuments) {
 // defaults of sim/simulation.hpp.
 TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   json d = ball_scene();
-  d["integrator"] = {{"kind", "timestepping"}, {"dt", 2e-3}, {"relaxation", 1.2}, {"tolerance", 1e-7},
-                     {"max_iterations", 50}, {"solver", "nsgs"}, {"zeno_velocity", 0.01},
-                     {"painleve_policy", "stop"}, {"projection_tolerance", 1e-7}, {"body_blocks", false}};
+  d["integrator"] = {{"kind", "timestepping"},
+                     {"dt", 2e-3},
+                     {"relaxation", 1.2},
+                     {"tolerance", 1e-7},
+                     {"max_iterations", 50},
+                     {"solver", "nsgs"},
+                     {"zeno_velocity", 0.01},
+                     {"painleve_policy", "stop"},
+                     {"projection_tolerance", 1e-7},
+                     {"body_blocks", false}};
   const SimulationSettings st = parse_scene(d).settings;
   EXPECT_EQ(st.integrator, Integrator::time_stepping);
   EXPECT_EQ(st.time_stepping.dt, 2e-3);
@@ -174,7 +182,7 @@ TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   EXPECT_EQ(st.event_driven.painleve_policy, PainlevePolicy::stop);
   EXPECT_EQ(st.time_stepping.contacts.projection_tolerance, 1e-7);
   EXPECT_FALSE(st.time_stepping.contacts.body_blocks);
-  EXPECT_EQ(st.time_stepping.theta, 0.5);        // not given: the default
+  EXPECT_EQ(st.time_stepping.theta, 0.5);         // not given: the default
   EXPECT_EQ(st.event_driven.max_events, 100000);  // not given: the default
 }
 
@@ -185,7 +193,8 @@ TEST(SceneLoad, GalleryByName) {
   EXPECT_EQ(s.gallery, "two_ball_chain");
   EXPECT_EQ(s.gallery_params["mass"], 2.0);
   EXPECT_EQ(s.world, nullptr);
-  expect_error(json::parse(R"({"description": "g", "gallery": "x", "bodies": []})"), "bodies: unknown field");
+  expect_error(json::parse(R"({"description": "g", "gallery": "x", "bodies": []})"),
+               "bodies: unknown field");
 }
 
 TEST(SceneLoad, JointsSpatial) {
@@ -201,5 +210,6 @@ TEST(SceneLoad, JointsSpatial) {
     "description": "bad", "dimension": 3,
     "bodies": [{"name": "bob", "mass": 1, "inertia": 0.01, "position": [0, 0, -1]}],
     "joints": [{"type": "revolute", "body_a": "bob", "anchor_a": [0, 0, 0.5]}]
-  })"), "joints[0] ('joint0'): violated at the start");
+  })"),
+               "joints[0] ('joint0'): violated at the start");
 }

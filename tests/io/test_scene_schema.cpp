@@ -1,10 +1,10 @@
 // docs/scene.schema.json against the example scenes: every examples/scenes/*.json validates, and
 // the schema refuses what the loader refuses for the keywords it covers (an unknown law, an
 // unknown field), and its "integrator" object is the reader's table (io/integrator_settings.hpp):
-// the same keys, types, bounds, names and defaults. A small validator for the keywords the schema uses ($ref, oneOf, enum, type,
-// minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, minItems, maxItems, items, required,
-// properties, additionalProperties); Debian has no C++ JSON Schema library and python3-jsonschema
-// is not installed.
+// the same keys, types, bounds, names and defaults. A small validator for the keywords the schema
+// uses ($ref, oneOf, enum, type, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
+// minItems, maxItems, items, required, properties, additionalProperties); Debian has no C++ JSON
+// Schema library and python3-jsonschema is not installed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,18 +54,39 @@ class Validator {
     if (t == "string") return v.is_string();
     if (t == "boolean") return v.is_boolean();
     if (t == "number") return v.is_number();
-    if (t == "integer") return v.is_number_integer() || (v.is_number_float() && v.get<double>() == std::floor(v.get<double>()));
+    if (t == "integer")
+      return v.is_number_integer() ||
+             (v.is_number_float() && v.get<double>() == std::floor(v.get<double>()));
     if (t == "null") return v.is_null();
     throw std::runtime_error("unsupported type " + t);
   }
 
-  void check(const json& v, const json& s, const std::string& path, std::vector<std::string>& e) const {
-    static const std::set<std::string> known = {
-        "$schema", "$id", "$defs", "title", "description", "$ref", "oneOf", "enum", "type", "minimum", "maximum",
-        "exclusiveMinimum", "exclusiveMaximum", "minLength", "minItems", "maxItems", "items", "required", "properties",
-        "additionalProperties", "default"};
+  void check(const json& v, const json& s, const std::string& path,
+             std::vector<std::string>& e) const {
+    static const std::set<std::string> known = {"$schema",
+                                                "$id",
+                                                "$defs",
+                                                "title",
+                                                "description",
+                                                "$ref",
+                                                "oneOf",
+                                                "enum",
+                                                "type",
+                                                "minimum",
+                                                "maximum",
+                                                "exclusiveMinimum",
+                                                "exclusiveMaximum",
+                                                "minLength",
+                                                "minItems",
+                                                "maxItems",
+                                                "items",
+                                                "required",
+                                                "properties",
+                                                "additionalProperties",
+                                                "default"};
     for (const auto& [k, x] : s.items())
-      if (!known.count(k)) throw std::runtime_error("validator does not know keyword " + k + " at " + path);
+      if (!known.count(k))
+        throw std::runtime_error("validator does not know keyword " + k + " at " + path);
     if (s.contains("$ref")) check(v, resolve(s["$ref"]), path, e);
     if (s.contains("oneOf")) {
       int matches = 0;
@@ -92,29 +113,37 @@ class Validator {
     }
     if (v.is_number()) {
       const double x = v.get<double>();
-      if (s.contains("minimum") && x < s["minimum"].get<double>()) e.push_back(path + ": below minimum");
-      if (s.contains("maximum") && x > s["maximum"].get<double>()) e.push_back(path + ": above maximum");
+      if (s.contains("minimum") && x < s["minimum"].get<double>())
+        e.push_back(path + ": below minimum");
+      if (s.contains("maximum") && x > s["maximum"].get<double>())
+        e.push_back(path + ": above maximum");
       if (s.contains("exclusiveMinimum") && x <= s["exclusiveMinimum"].get<double>())
         e.push_back(path + ": not above exclusiveMinimum");
       if (s.contains("exclusiveMaximum") && x >= s["exclusiveMaximum"].get<double>())
         e.push_back(path + ": not below exclusiveMaximum");
     }
-    if (v.is_string() && s.contains("minLength") && v.get<std::string>().size() < s["minLength"].get<size_t>())
+    if (v.is_string() && s.contains("minLength") &&
+        v.get<std::string>().size() < s["minLength"].get<size_t>())
       e.push_back(path + ": too short");
     if (v.is_array()) {
-      if (s.contains("minItems") && v.size() < s["minItems"].get<size_t>()) e.push_back(path + ": too few items");
-      if (s.contains("maxItems") && v.size() > s["maxItems"].get<size_t>()) e.push_back(path + ": too many items");
+      if (s.contains("minItems") && v.size() < s["minItems"].get<size_t>())
+        e.push_back(path + ": too few items");
+      if (s.contains("maxItems") && v.size() > s["maxItems"].get<size_t>())
+        e.push_back(path + ": too many items");
       if (s.contains("items"))
-        for (size_t i = 0; i < v.size(); ++i) check(v[i], s["items"], path + "[" + std::to_string(i) + "]", e);
+        for (size_t i = 0; i < v.size(); ++i)
+          check(v[i], s["items"], path + "[" + std::to_string(i) + "]", e);
     }
     if (v.is_object()) {
       if (s.contains("required"))
         for (const auto& r : s["required"])
-          if (!v.contains(r.get<std::string>())) e.push_back(path + "." + r.get<std::string>() + ": required");
+          if (!v.contains(r.get<std::string>()))
+            e.push_back(path + "." + r.get<std::string>() + ": required");
       const json props = s.value("properties", json::object());
       for (const auto& [k, x] : v.items()) {
         const std::string p = path.empty() ? k : path + "." + k;
-        if (props.contains(k)) check(x, props[k], p, e);
+        if (props.contains(k))
+          check(x, props[k], p, e);
         else if (s.contains("additionalProperties") && s["additionalProperties"].is_boolean() &&
                  !s["additionalProperties"].get<bool>())
           e.push_back(p + ": not allowed");
@@ -153,8 +182,10 @@ TEST(SceneSchema, LawIsAnEnum) {
   const Validator val(read_json(kRoot + "/docs/scene.schema.json"));
   json s = read_json(kRoot + "/examples/scenes/bouncing_ball.json");
   ASSERT_FALSE(s.contains("gallery"));
-  const json contact = read_json(kRoot + "/docs/scene.schema.json")["$defs"]["contact"]["properties"];
-  EXPECT_EQ(contact["default"]["properties"]["law"]["enum"], json(moreau::enum_names<moreau::ImpactLaw>()));
+  const json contact =
+      read_json(kRoot + "/docs/scene.schema.json")["$defs"]["contact"]["properties"];
+  EXPECT_EQ(contact["default"]["properties"]["law"]["enum"],
+            json(moreau::enum_names<moreau::ImpactLaw>()));
   for (const char* law : {"newton", "poisson", "moreau"}) {
     s["contact"]["default"]["law"] = law;
     EXPECT_TRUE(val.errors(s).empty()) << law << "\n" << joined(val.errors(s));
@@ -174,7 +205,8 @@ TEST(SceneSchema, LawIsAnEnum) {
 // defaults: the same keys; for each, the JSON type of the field (enum fields: the names of the
 // enum), the bounds the reader enforces, and the default of a SimulationSettings{}.
 TEST(SceneSchema, IntegratorObjectIsTheReadersTable) {
-  const json props = read_json(kRoot + "/docs/scene.schema.json")["$defs"]["integrator"]["properties"];
+  const json props =
+      read_json(kRoot + "/docs/scene.schema.json")["$defs"]["integrator"]["properties"];
   const moreau::SimulationSettings defaults;
   std::set<std::string> table_keys;
   for (const moreau::IntegratorKey& k : moreau::integrator_keys()) {
@@ -182,22 +214,31 @@ TEST(SceneSchema, IntegratorObjectIsTheReadersTable) {
     ASSERT_TRUE(props.contains(k.key)) << k.key << " is read but missing from the schema";
     const json& p = props[k.key];
     const json value = moreau::integrator_value(k, defaults);
-    EXPECT_EQ(p.value("default", json()), value) << k.key << ": schema default vs SimulationSettings{}";
+    EXPECT_EQ(p.value("default", json()), value)
+        << k.key << ": schema default vs SimulationSettings{}";
     std::string type;
     std::visit(
         [&](auto field) {
           using T = std::decay_t<decltype(field(std::declval<moreau::SimulationSettings&>()))>;
-          if constexpr (std::is_same_v<T, double>) type = "number";
-          else if constexpr (std::is_same_v<T, int>) type = "integer";
-          else if constexpr (std::is_same_v<T, bool>) type = "boolean";
-          else if constexpr (std::is_same_v<T, std::string>) type = "string";
-          else EXPECT_EQ(p.value("enum", json()), json(moreau::enum_names<T>())) << k.key;
+          if constexpr (std::is_same_v<T, double>)
+            type = "number";
+          else if constexpr (std::is_same_v<T, int>)
+            type = "integer";
+          else if constexpr (std::is_same_v<T, bool>)
+            type = "boolean";
+          else if constexpr (std::is_same_v<T, std::string>)
+            type = "string";
+          else
+            EXPECT_EQ(p.value("enum", json()), json(moreau::enum_names<T>())) << k.key;
         },
         k.field);
-    if (!type.empty()) EXPECT_EQ(p.value("type", ""), type) << k.key;
+    if (!type.empty()) {
+      EXPECT_EQ(p.value("type", ""), type) << k.key;
+    }
     auto bound = [&](const char* closed, const char* open, double b, bool is_open) {
       if (!std::isfinite(b)) {
-        EXPECT_FALSE(p.contains(closed) || p.contains(open)) << k.key << " has a bound the reader does not check";
+        EXPECT_FALSE(p.contains(closed) || p.contains(open))
+            << k.key << " has a bound the reader does not check";
         return;
       }
       const char* name = is_open ? open : closed;
@@ -208,5 +249,6 @@ TEST(SceneSchema, IntegratorObjectIsTheReadersTable) {
     bound("maximum", "exclusiveMaximum", k.high, k.high_open);
   }
   for (const auto& [key, p] : props.items())
-    EXPECT_TRUE(table_keys.count(key)) << key << " is in the schema but the reader does not know it";
+    EXPECT_TRUE(table_keys.count(key))
+        << key << " is in the schema but the reader does not know it";
 }

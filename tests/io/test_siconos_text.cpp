@@ -172,15 +172,20 @@ TEST(SiconosText, MlcpPgsOnFiles) {
   // diagonal entries, B_ii > 0). It cannot run on relay2/relay3 (S_ii = 0 and B_ii = 0:
   // numerical_failure) and does not converge with a singular A (PD, diodeBridge: u = −A⁺(…) is
   // only a least-squares solution of the equalities).
-  const std::map<std::string, Status> expected{
-      {"Buck2_mlcp.dat", Status::converged},        {"BuckConverter_mlcp.dat", Status::converged},
-      {"BuckFirstStep_mlcp.dat", Status::converged}, {"PDSym_mlcp.dat", Status::converged},
-      {"RCD_mlcp.dat", Status::converged},          {"RLCD_mlcp.dat", Status::converged},
-      {"Rectangular_mlcp.dat", Status::converged},  {"deltasigma_mlcp.dat", Status::converged},
-      {"deltasigma2_mlcp.dat", Status::converged},  {"deudeu_mlcp.dat", Status::converged},
-      {"m2n1_mlcp.dat", Status::converged},         {"m3n2_mlcp.dat", Status::converged},
-      {"relay2_mlcp.dat", Status::numerical_failure},
-      {"relay3_mlcp.dat", Status::numerical_failure}};
+  const std::map<std::string, Status> expected{{"Buck2_mlcp.dat", Status::converged},
+                                               {"BuckConverter_mlcp.dat", Status::converged},
+                                               {"BuckFirstStep_mlcp.dat", Status::converged},
+                                               {"PDSym_mlcp.dat", Status::converged},
+                                               {"RCD_mlcp.dat", Status::converged},
+                                               {"RLCD_mlcp.dat", Status::converged},
+                                               {"Rectangular_mlcp.dat", Status::converged},
+                                               {"deltasigma_mlcp.dat", Status::converged},
+                                               {"deltasigma2_mlcp.dat", Status::converged},
+                                               {"deudeu_mlcp.dat", Status::converged},
+                                               {"m2n1_mlcp.dat", Status::converged},
+                                               {"m3n2_mlcp.dat", Status::converged},
+                                               {"relay2_mlcp.dat", Status::numerical_failure},
+                                               {"relay3_mlcp.dat", Status::numerical_failure}};
   for (const auto& [name, status] : expected) {
     const Mlcp p = read_siconos_mlcp((kMlcpDir / name).string());
     const MlcpResult r = solve_mlcp_pgs(p, {.max_iterations = 1000});

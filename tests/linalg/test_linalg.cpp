@@ -1,4 +1,5 @@
-// Tests of the linalg layer: pseudo-inverse / rank / null space, matrix classes, LP, cone feasibility.
+// Tests of the linalg layer: pseudo-inverse / rank / null space, matrix classes, LP, cone
+// feasibility.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,12 +58,14 @@ TEST(MatrixClass, PositiveDefiniteAndSemidefinite) {
 }
 
 TEST(MatrixClass, PMatrixExact) {
-  // [[1, 2],[0, 1]]: minors 1, 1, det 1 ⇒ P-matrix although not PD (symmetric part has det 1−1 = 0... λ = 0, 2).
+  // [[1, 2],[0, 1]]: minors 1, 1, det 1 ⇒ P-matrix although not PD (symmetric part has det 1−1 =
+  // 0... λ = 0, 2).
   Matrix A(2, 2);
   A << 1, 2, 0, 1;
   EXPECT_TRUE(is_p_matrix(A));
   EXPECT_FALSE(is_positive_definite(A));
-  // Disk-in-corner sliding matrix of digest 003 R9: D = [[1, −μ₂ξ₂],[−μ₁ξ₁, 1]], det = 1 − μ₁μ₂ξ₁ξ₂.
+  // Disk-in-corner sliding matrix of digest 003 R9: D = [[1, −μ₂ξ₂],[−μ₁ξ₁, 1]], det = 1 −
+  // μ₁μ₂ξ₁ξ₂.
   Matrix D(2, 2);
   D << 1, -1.5, -0.8, 1;  // μ₁ξ₁ = 0.8, μ₂ξ₂ = 1.5: det = 1 − 1.2 = −0.2 < 0 ⇒ not P
   const auto t = p_matrix_test(D);
@@ -122,7 +125,8 @@ TEST(MatrixClass, CopositivityExact) {
 }
 
 TEST(LinearProgram, TextbookOptimumAndStatuses) {
-  // max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18, x, y ≥ 0 (Hillier–Lieberman): optimum (2, 6), 36.
+  // max 3x + 5y s.t. x ≤ 4, 2y ≤ 12, 3x + 2y ≤ 18, x, y ≥ 0 (Hillier–Lieberman): optimum (2,
+  // 6), 36.
   LinearProgram lp;
   lp.c = Vector2(-3, -5);
   lp.A_ub.resize(3, 2);

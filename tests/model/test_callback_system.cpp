@@ -8,8 +8,9 @@ using namespace moreau;
 
 namespace {
 CallbackSystem particle() {
-  CallbackSystem sys("particle", 2, 2, [](const Vector&) { return Matrix(Matrix::Identity(2, 2)); },
-                     [](const Vector&, const Vector&, double) { return Vector(Vector2(0.0, 9.81)); });
+  CallbackSystem sys(
+      "particle", 2, 2, [](const Vector&) { return Matrix(Matrix::Identity(2, 2)); },
+      [](const Vector&, const Vector&, double) { return Vector(Vector2(0.0, 9.81)); });
   CallbackConstraint c;
   c.name = "floor";
   c.mu = 0.3;
@@ -38,8 +39,9 @@ TEST(CallbackSystem, BuildsContactState) {
 }
 
 TEST(CallbackSystem, RejectsBadCallbacks) {
-  CallbackSystem sys("bad", 2, 2, [](const Vector&) { return Matrix(Matrix::Identity(3, 3)); },
-                     [](const Vector&, const Vector&, double) { return Vector(Vector2::Zero()); });
+  CallbackSystem sys(
+      "bad", 2, 2, [](const Vector&) { return Matrix(Matrix::Identity(3, 3)); },
+      [](const Vector&, const Vector&, double) { return Vector(Vector2::Zero()); });
   EXPECT_THROW(sys.contact_state(Vector2::Zero(), Vector2::Zero(), 0), std::invalid_argument);
   CallbackSystem p = particle();
   CallbackConstraint c;
@@ -60,11 +62,18 @@ TEST(CallbackSystem, RejectsBadCallbacks) {
   neg.mu = -1.0;
   neg.kinematics = c.kinematics;
   EXPECT_THROW(p.add_constraint(neg), std::invalid_argument);
-  CallbackSystem nanM("nan", 2, 1, [](const Vector&) { return Matrix(Matrix::Constant(1, 1, std::nan(""))); },
-                      [](const Vector&, const Vector&, double) { return Vector(Vector::Zero(1)); });
+  CallbackSystem nanM(
+      "nan", 2, 1, [](const Vector&) { return Matrix(Matrix::Constant(1, 1, std::nan(""))); },
+      [](const Vector&, const Vector&, double) { return Vector(Vector::Zero(1)); });
   EXPECT_THROW(nanM.contact_state(Vector::Zero(1), Vector::Zero(1), 0), std::invalid_argument);
-  CallbackSystem asym("asym", 2, 2, [](const Vector&) { Matrix M(2, 2); M << 1, 0.5, 0, 1; return M; },
-                      [](const Vector&, const Vector&, double) { return Vector(Vector2::Zero()); });
+  CallbackSystem asym(
+      "asym", 2, 2,
+      [](const Vector&) {
+        Matrix M(2, 2);
+        M << 1, 0.5, 0, 1;
+        return M;
+      },
+      [](const Vector&, const Vector&, double) { return Vector(Vector2::Zero()); });
   EXPECT_THROW(asym.contact_state(Vector2::Zero(), Vector2::Zero(), 0), std::invalid_argument);
   EXPECT_THROW(CallbackSystem("d", 4, 2, nullptr, nullptr), std::invalid_argument);
 }

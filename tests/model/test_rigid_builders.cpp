@@ -28,7 +28,8 @@ TEST(PlanarRigidSystem, AllShapesMatchFiniteDifferences) {
   const Plane2 floor{};
   const Plane2 slope{-1, Vector2(0.1, -0.2), Vector2(0.3, 1.0)};
   sys.add_point_plane(a, Vector2(0.3, -0.4), floor, {"pt", ConstraintKind::unilateral, 0.5, 0.0});
-  sys.add_disk_plane(b, 0.25, slope, {"disk", ConstraintKind::unilateral, 0.5, 0.0}, Vector2(0.05, 0.02));
+  sys.add_disk_plane(b, 0.25, slope, {"disk", ConstraintKind::unilateral, 0.5, 0.0},
+                     Vector2(0.05, 0.02));
   sys.add_segment_plane(a, 0.6, slope, {"seg", ConstraintKind::unilateral, 0.2, 0.0});
   sys.add_box_plane(b, 0.8, 0.4, floor, {"box", ConstraintKind::unilateral, 0.3, 0.0});
   sys.add_disk_disk(a, 0.3, b, 0.2, {"dd", ConstraintKind::unilateral, 0.4, 0.0});
@@ -52,9 +53,11 @@ TEST(PlanarRigidSystem, AllShapesMatchFiniteDifferences) {
 TEST(PlanarRigidSystem, PointOnFloorColumnsAreMaterialVelocities) {
   PlanarRigidSystem sys;
   const Index b = sys.add_body("rod", 1.0, 0.1);
-  sys.add_point_plane(b, Vector2(-0.5, 0.0), Plane2{}, {"end", ConstraintKind::unilateral, 0.5, 0.0});
+  sys.add_point_plane(b, Vector2(-0.5, 0.0), Plane2{},
+                      {"end", ConstraintKind::unilateral, 0.5, 0.0});
   const double th = 0.4;
-  const ContactState s = sys.contact_state(Vector3(0.2, 0.5 * std::sin(th), th), Vector3(0.3, 0.1, 2.0), 0);
+  const ContactState s =
+      sys.contact_state(Vector3(0.2, 0.5 * std::sin(th), th), Vector3(0.3, 0.1, 2.0), 0);
   const auto& c = s.constraints[0];
   EXPECT_NEAR(c.gap, 0.0, 1e-15);
   EXPECT_NEAR(c.normal[2], -0.5 * std::cos(th), 1e-15);
@@ -84,12 +87,14 @@ TEST(PlanarRigidSystem, RejectsBadInput) {
   EXPECT_THROW(sys.add_body("b", 0.0, 1.0), std::invalid_argument);
   EXPECT_THROW(sys.add_body("b", 1.0, std::nan("")), std::invalid_argument);
   const Index b = sys.add_body("b", 1.0, 1.0);
-  EXPECT_THROW(sys.add_point_plane(b, Vector2::Zero(), Plane2{}, {"c", ConstraintKind::unilateral, -0.1, 0.0}),
+  EXPECT_THROW(sys.add_point_plane(b, Vector2::Zero(), Plane2{},
+                                   {"c", ConstraintKind::unilateral, -0.1, 0.0}),
                std::invalid_argument);
   EXPECT_THROW(sys.add_point_plane(3, Vector2::Zero(), Plane2{}, {}), std::invalid_argument);
   EXPECT_THROW(sys.add_disk_plane(b, -1.0, Plane2{}, {}), std::invalid_argument);
-  EXPECT_THROW(sys.add_point_plane(b, Vector2::Zero(), Plane2{-1, Vector2::Zero(), Vector2::Zero()}, {}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      sys.add_point_plane(b, Vector2::Zero(), Plane2{-1, Vector2::Zero(), Vector2::Zero()}, {}),
+      std::invalid_argument);
   EXPECT_THROW(sys.contact_state(Vector::Zero(2), Vector::Zero(3), 0), std::invalid_argument);
 }
 
@@ -98,7 +103,9 @@ TEST(SpatialRigidSystem, RotationVectorRateMatchesOmega) {
   const Vector3 phi(0.4, -0.7, 1.1), w(0.3, 0.5, -0.8);
   const double eps = 1e-6;
   const Vector3 phidot = left_jacobian_inverse(phi) * w;
-  const Matrix3 Rdot = (rotation_from_vector(phi + eps * phidot) - rotation_from_vector(phi - eps * phidot)) / (2 * eps);
+  const Matrix3 Rdot =
+      (rotation_from_vector(phi + eps * phidot) - rotation_from_vector(phi - eps * phidot)) /
+      (2 * eps);
   Matrix3 W;
   W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
   EXPECT_LT((Rdot - W * rotation_from_vector(phi)).cwiseAbs().maxCoeff(), 1e-8);
@@ -125,9 +132,12 @@ TEST(SpatialRigidSystem, AllShapesMatchFiniteDifferences) {
   const Index b = sys.add_body("b", 1.0, Vector3(0.1, 0.2, 0.15).asDiagonal().toDenseMatrix());
   const Plane3 floor{};
   const Plane3 tilted{Vector3(0.1, 0.0, -0.3), Vector3(0.2, -0.1, 1.0)};
-  sys.add_sphere_plane(a, 0.3, floor, {"sphere", ConstraintKind::unilateral, 0.5, 0.0}, Vector3(0.05, -0.02, 0.01));
-  sys.add_point_plane(b, Vector3(0.2, 0.1, -0.3), tilted, {"pt", ConstraintKind::unilateral, 0.5, 0.0});
-  sys.add_box_plane(b, Vector3(0.3, 0.2, 0.1), tilted, {"box", ConstraintKind::unilateral, 0.4, 0.0});
+  sys.add_sphere_plane(a, 0.3, floor, {"sphere", ConstraintKind::unilateral, 0.5, 0.0},
+                       Vector3(0.05, -0.02, 0.01));
+  sys.add_point_plane(b, Vector3(0.2, 0.1, -0.3), tilted,
+                      {"pt", ConstraintKind::unilateral, 0.5, 0.0});
+  sys.add_box_plane(b, Vector3(0.3, 0.2, 0.1), tilted,
+                    {"box", ConstraintKind::unilateral, 0.4, 0.0});
   sys.add_sphere_sphere(a, 0.3, b, 0.25, {"ss", ConstraintKind::unilateral, 0.4, 0.0});
   std::mt19937 gen(11);
   for (int trial = 0; trial < 5; ++trial) {
@@ -139,7 +149,8 @@ TEST(SpatialRigidSystem, AllShapesMatchFiniteDifferences) {
 }
 
 // Sphere on the floor: contact point r = −R e_z moves with ṗ + ω × r = (ẋ − Rω_y, ẏ + Rω_x, ż),
-// so v_t1 = ẋ − R ω_y (zero when rolling along +x with ω_y = ẋ/R) and v_t2 = ẏ + R ω_x. M = blockdiag(m I, R I_b Rᵀ), F = (0, 0, m g, ω × I ω).
+// so v_t1 = ẋ − R ω_y (zero when rolling along +x with ω_y = ẋ/R) and v_t2 = ẏ + R ω_x. M =
+// blockdiag(m I, R I_b Rᵀ), F = (0, 0, m g, ω × I ω).
 TEST(SpatialRigidSystem, SphereOnFloor) {
   SpatialRigidSystem sys;
   const double m = 2.0, R = 0.5, I = 0.4 * m * R * R;
@@ -156,7 +167,8 @@ TEST(SpatialRigidSystem, SphereOnFloor) {
   EXPECT_NEAR(c.normal_bias, 0.0, 1e-15);
   EXPECT_NEAR(s.F[2], m * 9.81, 1e-12);
   EXPECT_NEAR(s.F.tail<3>().norm(), 0.0, 1e-14);  // isotropic inertia: ω × Iω = 0
-  EXPECT_NEAR(sys.kinetic_energy(q, v), 0.5 * m * 1.25 + 0.5 * I * v.tail<3>().squaredNorm(), 1e-12);
+  EXPECT_NEAR(sys.kinetic_energy(q, v), 0.5 * m * 1.25 + 0.5 * I * v.tail<3>().squaredNorm(),
+              1e-12);
 }
 
 TEST(SpatialRigidSystem, RejectsBadInput) {

@@ -26,7 +26,8 @@ RigidBody spatial_body(const std::string& name, const Vector3& p, const Quaterni
 // per step).
 TEST(RigidWorld, QuaternionIntegrationKeepsNormAndMatchesExponential) {
   RigidWorld w(3);
-  w.add_body(spatial_body("a", Vector3::Zero(), Quaternion(Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()))));
+  w.add_body(spatial_body("a", Vector3::Zero(),
+                          Quaternion(Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()))));
   Vector q = w.initial_positions();
   Vector v(6);
   v << 0.1, 0.2, 0.3, 1.0, -2.0, 3.0;
@@ -62,7 +63,8 @@ TEST(RigidWorld, MassMatrixWorldInertia) {
   Vector v(6);
   v << 1, 2, 3, 0.5, -0.25, 2.0;
   const Vector3 Om = rot.conjugate() * Vector3(v.segment<3>(3));
-  const double T = 0.5 * 2.0 * v.head<3>().squaredNorm() + 0.5 * Om.dot(Vector3(0.3, 0.5, 0.7).cwiseProduct(Om));
+  const double T =
+      0.5 * 2.0 * v.head<3>().squaredNorm() + 0.5 * Om.dot(Vector3(0.3, 0.5, 0.7).cwiseProduct(Om));
   EXPECT_NEAR(w.kinetic_energy(q, v), T, 1e-12);
   EXPECT_NEAR(0.5 * v.dot(w.dense_mass_matrix(q) * v), T, 1e-12);
 }
@@ -144,7 +146,8 @@ TEST_P(JointRows, MatchFiniteDifferences) {
       b.name = name, b.mass = 1.5, b.inertia(2, 2) = 0.2, b.pose = planar_pose(p.x(), p.y(), angle);
       return b;
     }
-    return spatial_body(name, p, Quaternion(Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized())));
+    return spatial_body(name, p,
+                        Quaternion(Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized())));
   };
   w.add_body(body("a", Vector3(0.3, -0.2, dim == 3 ? 0.1 : 0.0), 0.4));
   w.add_body(body("b", Vector3(1.0, 0.5, dim == 3 ? -0.3 : 0.0), -0.7));
@@ -169,14 +172,17 @@ TEST_P(JointRows, MatchFiniteDifferences) {
   const Vector qp = w.integrate_position(q, v, h), qm = w.integrate_position(q, v, -h);
   const BodyPairRows rp = w.joint_rows(qp, v, 0), rm = w.joint_rows(qm, v, 0);
   const Vector gdot = (rp.residual - rm.residual) / (2 * h);
-  EXPECT_LT((gdot - r.apply(v)).norm(), 1e-6 * (1 + gdot.norm())) << gdot.transpose() << " vs " << r.apply(v).transpose();
+  EXPECT_LT((gdot - r.apply(v)).norm(), 1e-6 * (1 + gdot.norm()))
+      << gdot.transpose() << " vs " << r.apply(v).transpose();
   const Vector cfd = (rp.apply(v) - rm.apply(v)) / (2 * h);
-  EXPECT_LT((cfd - r.bias).norm(), 1e-5 * (1 + cfd.norm())) << cfd.transpose() << " vs " << r.bias.transpose();
+  EXPECT_LT((cfd - r.bias).norm(), 1e-5 * (1 + cfd.norm()))
+      << cfd.transpose() << " vs " << r.bias.transpose();
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, JointRows,
                          ::testing::Combine(::testing::Values(2, 3),
-                                            ::testing::Values(JointKind::revolute, JointKind::prismatic,
+                                            ::testing::Values(JointKind::revolute,
+                                                              JointKind::prismatic,
                                                               JointKind::fixed),
                                             ::testing::Bool()));
 

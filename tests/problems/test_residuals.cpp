@@ -27,8 +27,8 @@ TEST(LcpValidate, RejectsWrongSizesAndNaN) {
 
 TEST(MlcpResidual, ZeroAtSolution) {
   // u + v - 1 = 0;  w = u + v + ... pick B = 1, D = 0, b = -0.5: v = 0.5, u = 0.5, w = 0.
-  Mlcp p{Matrix::Ones(1, 1), Matrix::Ones(1, 1), Matrix::Ones(1, 1), Matrix::Zero(1, 1),
-         Vector::Constant(1, -1.0), Vector::Constant(1, -0.5)};
+  Mlcp p{Matrix::Ones(1, 1), Matrix::Ones(1, 1),        Matrix::Ones(1, 1),
+         Matrix::Zero(1, 1), Vector::Constant(1, -1.0), Vector::Constant(1, -0.5)};
   EXPECT_NEAR(mlcp_residual(p, Vector::Constant(1, 0.5), Vector::Constant(1, 0.5)), 0.0, 1e-15);
   EXPECT_GT(mlcp_residual(p, Vector::Constant(1, 0.0), Vector::Constant(1, 0.0)), 0.1);
 }

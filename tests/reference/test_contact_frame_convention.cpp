@@ -38,10 +38,12 @@ const ContactConstraint& only_contact(const ContactState& s) {
 std::string disk_scene(int d, const std::string& velocity) {
   const std::string normal = d == 2 ? "[0, 1]" : "[0, 0, 1]";
   const std::string position = d == 2 ? "[0, 0.5]" : "[0, 0, 0.5]";
-  return R"({"description": "disk on the floor, sliding along +x", "dimension": )" + std::to_string(d) + R"(, "gravity": )" + (d == 2 ? "[0, -9.81]" : "[0, 0, -9.81]") +
+  return R"({"description": "disk on the floor, sliding along +x", "dimension": )" +
+         std::to_string(d) + R"(, "gravity": )" + (d == 2 ? "[0, -9.81]" : "[0, 0, -9.81]") +
          R"(, "static_shapes": [{"type": "plane", "name": "floor", "normal": )" + normal +
-         R"(, "offset": 0}], "bodies": [{"name": "disk", "mass": 1, "position": )" + position + R"(, "velocity": )" +
-         velocity + R"(, "shapes": [{"type": ")" + (d == 2 ? "disk" : "sphere") +
+         R"(, "offset": 0}], "bodies": [{"name": "disk", "mass": 1, "position": )" + position +
+         R"(, "velocity": )" + velocity + R"(, "shapes": [{"type": ")" +
+         (d == 2 ? "disk" : "sphere") +
          R"(", "radius": 0.5}]}], "contact": {"default": {"mu": 0.3, "e": 0}},
          "integrator": {"kind": "timestepping", "dt": 0.001}, "t_end": 0.002})";
 }
@@ -55,10 +57,11 @@ double first_tangential_impulse(const LagrangianSystem& sys, const SimulationSet
 
 TEST(ContactFrameConvention, GalleryAndScene2DAgree) {
   // gallery: disk_on_plane (PlanarRigidSystem), q = (x, y, θ)
-  auto gallery = make_gallery_system("disk_on_plane", {{"radius", kR}, {"x_dot", 1.0}, {"mu", 0.3}});
+  auto gallery =
+      make_gallery_system("disk_on_plane", {{"radius", kR}, {"x_dot", 1.0}, {"mu", 0.3}});
   const ContactState gs = gallery->contact_state(gallery->initial_q, gallery->initial_v, 0.0);
   const ContactConstraint& gc = only_contact(gs);
-  EXPECT_NEAR(gc.normal.dot(Vector3(0, 1, 0)), 1.0, 1e-12);     // ∇h = +e_y
+  EXPECT_NEAR(gc.normal.dot(Vector3(0, 1, 0)), 1.0, 1e-12);          // ∇h = +e_y
   EXPECT_NEAR(gc.tangent.col(0).dot(Vector3(1, 0, 0)), 1.0, 1e-12);  // u_t = +ẋ
   EXPECT_NEAR(gc.tangent.col(0).dot(Vector3(0, 0, 1)), kR, 1e-12);   // u_t = +R ω
 
@@ -84,7 +87,8 @@ TEST(ContactFrameConvention, SceneAndImpactSpec3DAgree) {
   // scene: sphere on the floor z = 0, v = (V, ω) per body
   const Scene scene = parse_scene_text(disk_scene(3, "[1, 0, 0]"), "sphere3d");
   const SceneRun run = prepare_scene_run(scene, "", 0.002);
-  const ContactState ss = run.system->contact_state(run.system->initial_q, run.system->initial_v, 0.0);
+  const ContactState ss =
+      run.system->contact_state(run.system->initial_q, run.system->initial_v, 0.0);
   const ContactConstraint& sc = only_contact(ss);
   Vector vx = Vector::Zero(6), vy = Vector::Zero(6);
   vx[0] = 1.0;

@@ -31,7 +31,8 @@ inline std::shared_ptr<CallbackSystem> bouncing_ball(double e, double r = 0.1, d
 
 // Particle of mass m on a plane through the origin inclined by α: q = (x, y),
 // n = (−sin α, cos α), t = (cos α, sin α), gap = n·p.
-inline std::shared_ptr<CallbackSystem> particle_on_incline(double alpha, double mu, double m = 1.0) {
+inline std::shared_ptr<CallbackSystem> particle_on_incline(double alpha, double mu,
+                                                           double m = 1.0) {
   auto s = std::make_shared<CallbackSystem>(
       "incline", 2, 2, [m](const Vector&) { return Matrix(m * Matrix::Identity(2, 2)); },
       [m](const Vector&, const Vector&, double) { return Vector2(0.0, m * kG).eval(); });

@@ -70,7 +70,8 @@ TEST(EventModes, SlidingBoxStopsAtTheAnalyticTimeOnBothCorners) {
     EXPECT_NEAR(e.t, t_stop, 1e-8);
   }
   EXPECT_EQ(stops, 2);
-  for (const auto& e : r.events) EXPECT_TRUE(e.kind == EventKind::slip_to_stick) << to_string(e.kind) << " at " << e.t;
+  for (const auto& e : r.events)
+    EXPECT_TRUE(e.kind == EventKind::slip_to_stick) << to_string(e.kind) << " at " << e.t;
   EXPECT_NEAR(r.q.back()[0], x_stop, 1e-8);
   EXPECT_NEAR(r.q.back()[1], 0.1, 1e-8);
   EXPECT_LE(r.v.back().cwiseAbs().maxCoeff(), 1e-8);

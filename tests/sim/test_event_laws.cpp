@@ -31,7 +31,8 @@ class WithLaws : public LagrangianSystem {
   double potential_energy(const Vector& q) const override { return base_->potential_energy(q); }
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override {
     ContactState s = base_->contact_state(q, v, t);
-    for (std::size_t i = 0; i < laws_.size() && i < s.constraints.size(); ++i) s.constraints[i].law = laws_[i];
+    for (std::size_t i = 0; i < laws_.size() && i < s.constraints.size(); ++i)
+      s.constraints[i].law = laws_[i];
     return s;
   }
 
@@ -133,7 +134,8 @@ TEST(EventLaws, BallDroppedOnTheFloorBouncesToESquaredApexesForEveryLaw) {
     const auto ap = apexes(r);
     ASSERT_GE(ap.size(), 3u) << law;
     for (std::size_t n = 0; n < ap.size(); ++n)
-      EXPECT_NEAR(ap[n], 0.1 + 0.9 * std::pow(0.8, 2.0 * (n + 1)), 1e-8) << law << " apex " << n + 1;
+      EXPECT_NEAR(ap[n], 0.1 + 0.9 * std::pow(0.8, 2.0 * (n + 1)), 1e-8)
+          << law << " apex " << n + 1;
     const auto ev = impact_events(r);
     ASSERT_FALSE(ev.empty());
     EXPECT_NE(r.events[ev.front()].detail.find("law = " + law), std::string::npos)
@@ -148,8 +150,8 @@ TEST(EventLaws, BallDroppedOnTheFloorBouncesToESquaredApexesForEveryLaw) {
 // newton (velocity level, w = e·min(u⁻, 0) = (−0.5, 0)): 0 ≤ p ⊥ u⁻ + Wp + w ≥ 0; both active:
 //   Wp = (1.5, −0.1) → p = (29/30, 13/30) ≥ 0, q̇⁺ = (1/30, 16/30, 16/30).
 // poisson: compression Wp_c = (1, −0.1) → p_c = (0.19/0.3, 0.08/0.3) ≥ 0, u_c = 0; restitution
-//   0 ≤ z ⊥ W(e p_c + z) ≥ 0: We p_c = (0.5, −0.05) → z = (0, 0.025); p = 1.5 p_c + z = (0.95, 0.425),
-//   q̇⁺ = (0.05, 0.525, 0.525).
+//   0 ≤ z ⊥ W(e p_c + z) ≥ 0: We p_c = (0.5, −0.05) → z = (0, 0.025); p = 1.5 p_c + z = (0.95,
+//   0.425), q̇⁺ = (0.05, 0.525, 0.525).
 // moreau (LCP 0 ≤ p ⊥ Wp + (1 + e)u⁻ ≥ 0, the kinetic metric scales both rows by 1/√2):
 //   pass 1: Wp = (1.5, −0.15) → p = (0.95, 0.4) ≥ 0, u⁺ = (0.5, −0.05), q̇ = (0.05, 0.55, 0.5):
 //   contact 1 now approaches (digest 003 §2 "Caution": Moreau's law may push a separating contact
@@ -159,7 +161,11 @@ TEST(EventLaws, BallDroppedOnTheFloorBouncesToESquaredApexesForEveryLaw) {
 TEST(EventLaws, ThreeBallChainTakesEachLawsOutcome) {
   const Vector q0 = Vector3(-0.2, 0.0, 0.2);
   const Vector v0 = Vector3(1.0, 0.0, 0.1);
-  struct Case { ImpactLaw law; Vector3 v; int impacts; };
+  struct Case {
+    ImpactLaw law;
+    Vector3 v;
+    int impacts;
+  };
   const std::vector<Case> cases = {{ImpactLaw::newton, Vector3(1.0 / 30, 16.0 / 30, 16.0 / 30), 1},
                                    {ImpactLaw::poisson, Vector3(0.05, 0.525, 0.525), 1},
                                    {ImpactLaw::moreau, Vector3(0.05, 0.5125, 0.5375), 2}};
@@ -170,10 +176,12 @@ TEST(EventLaws, ThreeBallChainTakesEachLawsOutcome) {
     ASSERT_EQ(r.status, SimulationStatus::completed) << to_string(c.law) << ": " << r.message;
     // the state before the initial impact is recorded first, then the state after it (both t = 0)
     ASSERT_GE(r.records(), 2);
-    EXPECT_LE((r.v.front() - v0).norm(), 1e-15) << to_string(c.law) << ": " << r.v.front().transpose();
+    EXPECT_LE((r.v.front() - v0).norm(), 1e-15)
+        << to_string(c.law) << ": " << r.v.front().transpose();
     EXPECT_EQ(r.t[1], 0.0);
     EXPECT_LE((r.v[1] - c.v).norm(), 1e-9) << to_string(c.law) << ": " << r.v[1].transpose();
-    EXPECT_LE((r.v.back() - c.v).norm(), 1e-9) << to_string(c.law) << ": " << r.v.back().transpose();
+    EXPECT_LE((r.v.back() - c.v).norm(), 1e-9)
+        << to_string(c.law) << ": " << r.v.back().transpose();
     EXPECT_EQ(static_cast<int>(impact_events(r).size()), c.impacts) << to_string(c.law);
   }
 }
@@ -187,7 +195,10 @@ TEST(EventLaws, ThreeBallChainTakesEachLawsOutcome) {
 TEST(EventLaws, PoissonDiffersFromNewtonWhenRestitutionsDiffer) {
   const Vector q0 = Vector3(-0.7, 0.0, 0.2);
   const Vector v0 = Vector3(1.0, 0.0, 0.0);
-  struct Case { ImpactLaw law; Vector3 v; };
+  struct Case {
+    ImpactLaw law;
+    Vector3 v;
+  };
   const std::vector<Case> cases = {{ImpactLaw::newton, Vector3(1.0 / 3, 1.0 / 3, 1.0 / 3)},
                                    {ImpactLaw::moreau, Vector3(1.0 / 3, 1.0 / 3, 1.0 / 3)},
                                    {ImpactLaw::poisson, Vector3(1.0 / 6, 1.0 / 6, 2.0 / 3)}};
@@ -200,7 +211,8 @@ TEST(EventLaws, PoissonDiffersFromNewtonWhenRestitutionsDiffer) {
     ASSERT_FALSE(ev.empty()) << to_string(c.law);
     EXPECT_NEAR(r.events[ev.front()].t, 0.5, 1e-9) << to_string(c.law);
     // (the impact instant is located to ~1e-9 m of gap: velocities to ~1e-8)
-    EXPECT_LE((r.v.back() - c.v).norm(), 1e-8) << to_string(c.law) << ": " << r.v.back().transpose();
+    EXPECT_LE((r.v.back() - c.v).norm(), 1e-8)
+        << to_string(c.law) << ": " << r.v.back().transpose();
   }
 }
 
@@ -245,7 +257,8 @@ TEST(EventLaws, FrictionlessLawNextToAJointIsRefused) {
   s->add_constraint(floor);
   WithLaws sys(s, {ImpactLaw::newton, ImpactLaw::moreau});
   SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.1};
-  const std::string msg = thrown_message([&] { simulate(sys, st, Vector2(0.0, 1.0), Vector2::Zero()); });
+  const std::string msg =
+      thrown_message([&] { simulate(sys, st, Vector2(0.0, 1.0), Vector2::Zero()); });
   EXPECT_NE(msg.find("floor/slider"), std::string::npos) << msg;
   EXPECT_NE(msg.find("moreau"), std::string::npos) << msg;
   EXPECT_NE(msg.find("joint:rail"), std::string::npos) << msg;
@@ -275,8 +288,8 @@ TEST(EventLaws, CheckImpactLawsPerIntegrator) {
   EXPECT_NE(msg.find("time-stepping"), std::string::npos) << msg;
   EXPECT_NE(msg.find("poisson"), std::string::npos) << msg;
   auto nw = ball_world(ImpactLaw::newton, 0.8, 0.5, 0.1);
-  EXPECT_NO_THROW(
-      check_impact_laws(nw->contact_state(nw->initial_q, nw->initial_v, 0.0), Integrator::time_stepping));
+  EXPECT_NO_THROW(check_impact_laws(nw->contact_state(nw->initial_q, nw->initial_v, 0.0),
+                                    Integrator::time_stepping));
   // the table has one row per law
   for (const ImpactLaw law : {ImpactLaw::newton, ImpactLaw::poisson, ImpactLaw::moreau})
     EXPECT_EQ(impact_law_rule(law).law, law);

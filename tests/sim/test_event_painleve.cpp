@@ -33,9 +33,9 @@ struct RodCase3 {
 // Policy "tangential_impact": the impulsive transition ends in sticking, u⁺ = 0, so the impulse is
 // P = −W⁻¹u⁻ = −W⁻¹(0, 1) = (W_nt, −W_nn)/det = (0.3748, −0.6360) N·s, inside the cone
 // (|P_t|/P_n = W_nn/W_nt = 1.70 < μ = 2; for one contact this always holds in case 3, since
-// α = W_nn − μσW_nt < 0 ⟺ μ > W_nn/(σW_nt)), and v⁺ = v⁻ + M⁻¹(∇h P_n + H_t P_t). The kinetic energy drops by
-// ½u⁻ᵀW⁻¹u⁻ = ½ W_nn/det = 0.318 J. Afterwards the rod pivots on its stuck tip: at rest the
-// pivot needs |λ_t|/λ_n = ¾sc/(1 − ¾s²) = 0.61 < μ, so it keeps sticking.
+// α = W_nn − μσW_nt < 0 ⟺ μ > W_nn/(σW_nt)), and v⁺ = v⁻ + M⁻¹(∇h P_n + H_t P_t). The kinetic
+// energy drops by ½u⁻ᵀW⁻¹u⁻ = ½ W_nn/det = 0.318 J. Afterwards the rod pivots on its stuck tip: at
+// rest the pivot needs |λ_t|/λ_n = ¾sc/(1 − ¾s²) = 0.61 < μ, so it keeps sticking.
 TEST(EventPainleve, Case3TangentialImpactSticksTheTip) {
   const RodCase3 k;
   auto rod = test::rod_on_floor(k.mu);
@@ -100,8 +100,11 @@ double drift_exact(double g0, double al, double be, double t) {
 
 TEST(EventBaumgarte, ContactOwnAlphaBetaOverrideTheSettings) {
   const double g0 = -5e-7, r0 = 0.1;
-  struct Case { double ca, cb, ea, eb; };  // contact α, β; expected α, β
-  for (const Case& cs : {Case{0, 0, 10, 10}, Case{40, 40, 40, 40}, Case{3, 0, 3, 10}, Case{0, 25, 10, 25}}) {
+  struct Case {
+    double ca, cb, ea, eb;
+  };  // contact α, β; expected α, β
+  for (const Case& cs :
+       {Case{0, 0, 10, 10}, Case{40, 40, 40, 40}, Case{3, 0, 3, 10}, Case{0, 25, 10, 25}}) {
     auto s = std::make_shared<CallbackSystem>(
         "ball", 2, 1, [](const Vector&) { return Matrix::Constant(1, 1, 1.0); },
         [](const Vector&, const Vector&, double) { return Vector::Constant(1, kG); });
@@ -147,7 +150,8 @@ TEST(EventBaumgarte, RigidWorldMaterialAlphaBetaAreUsed) {
   const auto r = simulate(sys, st);
   ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   for (Index k = 0; k < r.records(); ++k)
-    ASSERT_NEAR(r.q[k][1] - r0, drift_exact(g0, 30.0, 30.0, r.t[k]), 1e-3 * std::abs(g0)) << "t = " << r.t[k];
+    ASSERT_NEAR(r.q[k][1] - r0, drift_exact(g0, 30.0, 30.0, r.t[k]), 1e-3 * std::abs(g0))
+        << "t = " << r.t[k];
 }
 
 }  // namespace

@@ -80,12 +80,14 @@ TEST(EventZeno, BouncingBallRestsOnTheFloorAfterTheAccumulationTime) {
 // k = 6 (0.031 m/s), i.e. the 7th impact is plastic and the last one.
 TEST(EventZeno, PlasticRuleEndsTheSequenceAtTheFirstSlowImpact) {
   auto ball = test::bouncing_ball(0.5, 0.1);
-  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 2.0, .zeno_velocity = 0.05};
+  SimulationSettings st{
+      .integrator = Integrator::event_driven, .t_end = 2.0, .zeno_velocity = 0.05};
   const auto r = simulate(*ball, st, Vector::Constant(1, 0.3), Vector::Zero(1));
   ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
   const auto ti = times_of(r, EventKind::impact);
   ASSERT_EQ(ti.size(), 7u);
-  EXPECT_NE(r.events.back().detail.find("zeno rule: plastic"), std::string::npos) << r.events.back().detail;
+  EXPECT_NE(r.events.back().detail.find("zeno rule: plastic"), std::string::npos)
+      << r.events.back().detail;
   EXPECT_NEAR(r.q.back()[0], 0.1, 1e-9);
   EXPECT_LT(std::abs(r.v.back()[0]), 1e-9);
   EXPECT_LE(r.max_penetration, 1e-8);
@@ -100,18 +102,23 @@ TEST(EventZeno, PlasticRuleEndsTheSequenceAtTheFirstSlowImpact) {
 // are located at g = −ε/2 (ε = 1e-9 m), so a ball leaving the floor by less than the band falls
 // through it for up to τ = √(ε/g) = 1e-5 s more: rest is asserted after t* + 2τ.
 TEST(EventZeno, EveryBouncingSequenceEndsAtRestWithoutPenetration) {
-  struct Case { double e, y0, v0, vz; };
-  for (const Case& c : {Case{0.8, 1.0, 0.0, 0.0}, Case{0.95, 0.5, 0.0, 1e-4}, Case{0.3, 2.0, 0.0, 1e-4},
-                        Case{0.7, 0.1, 3.0, 1e-4}, Case{0.9, 0.1000000005, 0.0, 0.0},
-                        Case{0.5, 0.1, 1e-6, 1e-4}, Case{0.5, 0.1, 1e-3, 0.0}}) {
+  struct Case {
+    double e, y0, v0, vz;
+  };
+  for (const Case& c :
+       {Case{0.8, 1.0, 0.0, 0.0}, Case{0.95, 0.5, 0.0, 1e-4}, Case{0.3, 2.0, 0.0, 1e-4},
+        Case{0.7, 0.1, 3.0, 1e-4}, Case{0.9, 0.1000000005, 0.0, 0.0}, Case{0.5, 0.1, 1e-6, 1e-4},
+        Case{0.5, 0.1, 1e-3, 0.0}}) {
     const double r0 = 0.1, H = c.y0 - r0;
     auto ball = test::bouncing_ball(c.e, r0);
     const double v1 = std::sqrt(c.v0 * c.v0 + 2.0 * kG * H), t1 = (c.v0 + v1) / kG;
     const double t_star = t1 + 2.0 * v1 * c.e / (kG * (1.0 - c.e));
-    SimulationSettings st{.integrator = Integrator::event_driven, .t_end = t_star + 0.5, .zeno_velocity = c.vz};
+    SimulationSettings st{
+        .integrator = Integrator::event_driven, .t_end = t_star + 0.5, .zeno_velocity = c.vz};
     const auto r = simulate(*ball, st, Vector::Constant(1, c.y0), Vector::Constant(1, c.v0));
     const std::string what = "e = " + std::to_string(c.e) + ", y0 = " + std::to_string(c.y0) +
-                             ", v0 = " + std::to_string(c.v0) + ", zeno_velocity = " + std::to_string(c.vz);
+                             ", v0 = " + std::to_string(c.v0) +
+                             ", zeno_velocity = " + std::to_string(c.vz);
     ASSERT_EQ(r.status, SimulationStatus::completed) << what << ": " << r.message;
     EXPECT_LE(r.max_penetration, 1e-6) << what;
     EXPECT_LE(r.max_energy_gain, 1e-8) << what;
@@ -174,7 +181,8 @@ TEST(EventZeno, RockingBlockFirstImpactHousnerRatioAndRest) {
   for (const auto& e : r.events)
     if (e.kind == EventKind::impact) impacts.push_back(&e);
   ASSERT_GE(impacts.size(), 3u);
-  for (const auto& e : r.events) ASSERT_NE(e.kind, EventKind::stick_to_slip) << "the pivot must not slip";
+  for (const auto& e : r.events)
+    ASSERT_NE(e.kind, EventKind::stick_to_slip) << "the pivot must not slip";
   EXPECT_NEAR(impacts[0]->t, t1, 1e-7);
   auto un_minus = [](const SimulationEvent& e) {
     return std::stod(e.detail.substr(e.detail.find("u_n- = ") + 7));

@@ -31,7 +31,10 @@ std::vector<double> apexes(const SimulationResult& r, bool from_energy) {
     for (Index j = 0; j < r.records(); ++j) {
       if (r.t[j] <= ti[k] || r.t[j] >= t_next) continue;
       const double y = r.q[j][0], v = r.v[j][0];
-      if (from_energy) { best = y + v * v / (2 * kG); break; }
+      if (from_energy) {
+        best = y + v * v / (2 * kG);
+        break;
+      }
       best = std::max(best, y);
     }
     if (best > -1e300 && t_next < 1e300) out.push_back(best);
@@ -59,7 +62,8 @@ TEST(TimeStepping, BouncingBallApexesWithinOrderDt) {
   // The step that reverses the ball starts up to ½h|u_n| above the floor, so each apex is off by
   // at most (1 − e²)·½h|u_n| plus the previous apex's error scaled by e²: below h·|u_n|.
   for (double dt : {1e-3, 1e-4}) {
-    SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 1.8, .time_stepping = {.dt = dt}};
+    SimulationSettings st{
+        .integrator = Integrator::time_stepping, .t_end = 1.8, .time_stepping = {.dt = dt}};
     const auto r = simulate(*ball, st, Vector::Constant(1, 1.0), Vector::Zero(1));
     const auto ap = apexes(r, false);
     ASSERT_GE(ap.size(), 2u);
@@ -88,7 +92,8 @@ TEST(Simulators, BoxOnInclineSlidesOrSticks) {
       const double a = mu < std::tan(alpha) ? kG * (std::sin(alpha) - mu * std::cos(alpha)) : 0.0;
       const double expected = -0.5 * a * T * T;
       const double tol = integ == Integrator::event_driven ? 1e-8 : 2e-4;
-      EXPECT_NEAR(slope_displacement(r, alpha), expected, tol) << to_string(integ) << " mu = " << mu;
+      EXPECT_NEAR(slope_displacement(r, alpha), expected, tol)
+          << to_string(integ) << " mu = " << mu;
       EXPECT_LE(r.max_energy_gain, 1e-6) << to_string(integ) << " mu = " << mu;
     }
   }
@@ -99,13 +104,16 @@ TEST(Simulators, TimeSteppingConvergesToEventDriven) {
   const double alpha = M_PI / 6;
   auto sys = test::particle_on_incline(alpha, 0.5);
   SimulationSettings ev{.integrator = Integrator::event_driven, .t_end = 0.3};
-  const double ref = slope_displacement(simulate(*sys, ev, Vector::Zero(2), Vector::Zero(2)), alpha);
+  const double ref =
+      slope_displacement(simulate(*sys, ev, Vector::Zero(2), Vector::Zero(2)), alpha);
   auto ball = test::bouncing_ball(0.8);
   const auto rb = simulate(*ball, ev, Vector::Constant(1, 0.5), Vector::Zero(1));
   double e1 = 1e300, e2 = 1e300;
   for (double dt : {1e-2, 1e-3, 1e-4}) {
-    SimulationSettings ts{.integrator = Integrator::time_stepping, .t_end = 0.3, .time_stepping = {.dt = dt}};
-    const double d = slope_displacement(simulate(*sys, ts, Vector::Zero(2), Vector::Zero(2)), alpha);
+    SimulationSettings ts{
+        .integrator = Integrator::time_stepping, .t_end = 0.3, .time_stepping = {.dt = dt}};
+    const double d =
+        slope_displacement(simulate(*sys, ts, Vector::Zero(2), Vector::Zero(2)), alpha);
     const double err = std::abs(d - ref);
     EXPECT_LE(err, std::max(1e-10, 0.6 * e1)) << "incline dt = " << dt;
     e1 = err;
@@ -145,7 +153,8 @@ double pencil_slip_angle(double mu, double th0) {
 TEST(EventDriven, FallingPencilFirstEventIsStickToSlipAtTheConeAngle) {
   const double th0 = 0.01, l = 0.5;
   auto rod = test::rod_on_floor(0.5);
-  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 1.45};  // slip starts near t = 1.36 s
+  SimulationSettings st{.integrator = Integrator::event_driven,
+                        .t_end = 1.45};  // slip starts near t = 1.36 s
   Vector q0(3);
   q0 << -l * std::sin(th0), l * std::cos(th0), th0;
   const auto r = simulate(*rod, st, q0, Vector::Zero(3));
@@ -154,7 +163,10 @@ TEST(EventDriven, FallingPencilFirstEventIsStickToSlipAtTheConeAngle) {
   const double t_event = r.events.front().t;
   double th = NAN;
   for (Index j = 0; j < r.records(); ++j)
-    if (r.t[j] == t_event) { th = r.q[j][2]; break; }
+    if (r.t[j] == t_event) {
+      th = r.q[j][2];
+      break;
+    }
   EXPECT_NEAR(th, pencil_slip_angle(0.5, th0), 1e-7);
   EXPECT_LE(r.max_energy_gain, 1e-7);
 }
@@ -174,7 +186,8 @@ TEST(Simulators, NewtonsCradleTransmitsMomentum) {
     const auto res = simulate(*sys, st, q0, v0);
     const Vector& v = res.v.back();
     const double tol = integ == Integrator::event_driven ? 1e-9 : 1e-6;
-    for (int i = 0; i + 1 < k; ++i) EXPECT_NEAR(v[i], 0.0, tol) << to_string(integ) << " ball " << i;
+    for (int i = 0; i + 1 < k; ++i)
+      EXPECT_NEAR(v[i], 0.0, tol) << to_string(integ) << " ball " << i;
     EXPECT_NEAR(v[k - 1], 1.0, tol) << to_string(integ);
     EXPECT_NEAR(v.sum(), 1.0, 1e-12) << to_string(integ);
     EXPECT_EQ(event_times(res, EventKind::impact).size(), 4u) << to_string(integ);
@@ -186,10 +199,13 @@ TEST(Simulators, BadSettingsAreRejected) {
   auto ball = test::bouncing_ball(0.5);
   EXPECT_THROW(simulate(*ball, {.time_stepping = {.theta = 1.5}}, Vector::Ones(1), Vector::Zero(1)),
                std::invalid_argument);
-  EXPECT_THROW(simulate(*ball, {.t_end = -1}, Vector::Ones(1), Vector::Zero(1)), std::invalid_argument);
-  EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, NAN), Vector::Zero(1)), std::invalid_argument);
+  EXPECT_THROW(simulate(*ball, {.t_end = -1}, Vector::Ones(1), Vector::Zero(1)),
+               std::invalid_argument);
+  EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, NAN), Vector::Zero(1)),
+               std::invalid_argument);
   // interpenetrating start: centre 5 cm below the contact height
-  EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, 0.05), Vector::Zero(1)), std::invalid_argument);
+  EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, 0.05), Vector::Zero(1)),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// Moreau–Jean time stepping of rigid worlds in body blocks (RigidWorldSystem::step_contacts, sim/time_stepping.hpp): agreement
-// with the dense path of any LagrangianSystem (an independent implementation of the same scheme),
-// events of the falling pencil against the event-driven integrator, softening against its
-// closed form, impact laws refused by time stepping.
+// Moreau–Jean time stepping of rigid worlds in body blocks (RigidWorldSystem::step_contacts,
+// sim/time_stepping.hpp): agreement with the dense path of any LagrangianSystem (an independent
+// implementation of the same scheme), events of the falling pencil against the event-driven
+// integrator, softening against its closed form, impact laws refused by time stepping.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,7 +47,8 @@ std::shared_ptr<RigidWorld> rocking_block() {
   b.inertia = Matrix3::Identity() * (0.2 * 0.2 + 0.4 * 0.4) / 12.0;
   const double a = -0.1;
   // right bottom corner (0.1, −0.2) in the body frame at the origin of the floor
-  const Vector3 corner(0.1 * std::cos(a) + 0.2 * std::sin(a), 0.1 * std::sin(a) - 0.2 * std::cos(a), 0.0);
+  const Vector3 corner(0.1 * std::cos(a) + 0.2 * std::sin(a), 0.1 * std::sin(a) - 0.2 * std::cos(a),
+                       0.0);
   b.pose = planar_pose(-corner.x(), -corner.y(), a);
   Shape s;
   s.kind = ShapeKind::box;
@@ -78,7 +79,8 @@ RigidBody ball(double m, double r, const Vector3& p) {
 // to the solver tolerance's order after 0.4 s.
 TEST(RigidTimeStepping, BodyBlocksAgreeWithTheDensePath) {
   RigidWorldSystem sys(rocking_block(), CollisionSettings{.margin = 0.02}, "rocking_block");
-  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.4, .time_stepping = {.dt = 1e-3}};
+  SimulationSettings st{
+      .integrator = Integrator::time_stepping, .t_end = 0.4, .time_stepping = {.dt = 1e-3}};
   st.solver.tolerance = 1e-12;
   st.time_stepping.contacts.nsgs_relaxation = 1.0;
   const SimulationResult a = simulate(sys, st);
@@ -109,12 +111,14 @@ TEST(RigidTimeStepping, FallingPencilEventsMatchTheEventDrivenRun) {
   ASSERT_FALSE(std::isnan(t_slip_ed));
   for (const double h : {1e-3, 2.5e-4}) {
     RigidWorldSystem ts_sys(pencil(0.01, 0.5), CollisionSettings{.margin = 0.02}, "pencil");
-    SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 1.7, .time_stepping = {.dt = h}};
+    SimulationSettings st{
+        .integrator = Integrator::time_stepping, .t_end = 1.7, .time_stepping = {.dt = h}};
     st.record_interval = 0.01;
     const SimulationResult ts = simulate(ts_sys, st);
     std::vector<std::string> kinds;
     for (const auto& e : ts.events) kinds.push_back(to_string(e.kind));
-    ASSERT_EQ(kinds.size(), 3u) << "h = " << h << ", events: " << fmt::format("{}", fmt::join(kinds, ", "));
+    ASSERT_EQ(kinds.size(), 3u) << "h = " << h
+                                << ", events: " << fmt::format("{}", fmt::join(kinds, ", "));
     EXPECT_EQ(kinds[0], "stick_to_slip");
     EXPECT_NEAR(ts.events[0].t, t_slip_ed, h == 1e-3 ? 5e-3 : 1.5e-3) << "h = " << h;
     EXPECT_TRUE((kinds[1] == "impact" && kinds[2] == "slip_to_stick") ||
@@ -130,7 +134,8 @@ TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
   auto w = test::world_with_floor(3, mat);
   w->add_body(ball(2.0, 0.1, Vector3(0, 0, 0.1)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "soft_ball");
-  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
+  SimulationSettings st{
+      .integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
   st.time_stepping.projection = false;
   st.time_stepping.contacts.activation_margin = 1e-3;
   const SimulationResult r = simulate(sys, st);

@@ -31,7 +31,8 @@ TEST(TimeSteppingWorld, BoxStackStaysAtRest) {
     w->add_body(b);
   }
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "box_stack");
-  SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.2, .time_stepping = {.dt = 1e-3}};
+  SimulationSettings st{
+      .integrator = Integrator::time_stepping, .t_end = 0.2, .time_stepping = {.dt = 1e-3}};
   st.solver.tolerance = 1e-9;
   const auto r = simulate(sys, st);
   ASSERT_GT(r.records(), 2);

@@ -24,12 +24,14 @@ BodyMassBlock spatial_inverse(double m, double I) {
 // J = [cᵀ, (x × c)ᵀ] per column c (world_contacts.hpp).
 ContactBodyRows point_rows(const Vector3& x, const Matrix3& frame) {
   ContactBodyRows J;
-  for (int k = 0; k < 3; ++k) J.row(k) << frame.col(k).transpose(), x.cross(frame.col(k)).transpose();
+  for (int k = 0; k < 3; ++k)
+    J.row(k) << frame.col(k).transpose(), x.cross(frame.col(k)).transpose();
   return J;
 }
 
 // A sphere (radius ρ) on the ground with free velocity v_free: one contact below its centre.
-BodyBlockFrictionContactProblem sphere_on_ground(const Vector3& v_lin, const Vector3& omega, double mu) {
+BodyBlockFrictionContactProblem sphere_on_ground(const Vector3& v_lin, const Vector3& omega,
+                                                 double mu) {
   BodyBlockFrictionContactProblem p;
   p.dimension = 3;
   p.mass_inverse = {spatial_inverse(2.0, 0.4 * 2.0 * 0.01)};  // m = 2 kg, ρ = 0.1 m
@@ -54,7 +56,8 @@ BodyBlockFrictionContactProblem random_problem(int nb, int nc, unsigned seed, do
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   BodyBlockFrictionContactProblem p;
   p.dimension = 3;
-  for (int b = 0; b < nb; ++b) p.mass_inverse.push_back(spatial_inverse(0.5 + u01(rng), 0.05 + 0.1 * u01(rng)));
+  for (int b = 0; b < nb; ++b)
+    p.mass_inverse.push_back(spatial_inverse(0.5 + u01(rng), 0.05 + 0.1 * u01(rng)));
   p.v_free.resize(6 * nb);
   for (Index i = 0; i < p.v_free.size(); ++i) p.v_free[i] = n01(rng);
   p.w = Vector::Zero(3 * nc);
@@ -94,7 +97,8 @@ TEST(BodyBlockNsgs, SphereStopsOnTheGround) {
 // Sliding sphere (no spin) with v = (3, 0, −1): the normal impulse m·1 = 2 N·s, and the friction
 // bound μ r_n = 1 N·s is below what sticking needs. Sticking the contact point needs
 // Δv_x − ρ Δω_y = −3 with Δv_x = r_x/m, Δω_y = ρ r_x / I → r_x = −3/(1/m + ρ²/I) = −3/(0.5 + 1.25),
-// |r_x| = 1.714 > 1: slip, r_x = −1, v_x⁺ = 3 − 0.5 = 2.5, ω_y⁺ = −ρ r_x/I = 0.1/0.008 = 12.5 rad/s (the torque of a backward force at the bottom).
+// |r_x| = 1.714 > 1: slip, r_x = −1, v_x⁺ = 3 − 0.5 = 2.5, ω_y⁺ = −ρ r_x/I = 0.1/0.008 = 12.5 rad/s
+// (the torque of a backward force at the bottom).
 TEST(BodyBlockNsgs, SphereSlidesWithCoulombImpulse) {
   const auto p = sphere_on_ground(Vector3(3, 0, -1), Vector3::Zero(), 0.5);
   const BodyBlockSolution s = solve_body_block_nsgs(p);
@@ -120,8 +124,8 @@ TEST(BodyBlockNsgs, RandomProblemsMatchGlobalResidualAndRegistry) {
     ASSERT_TRUE(s.converged()) << "seed " << seed << " residual " << s.residual;
     const GlobalFrictionContactProblem g = p.to_global();
     EXPECT_LE(global_friction_contact_residual(g, s.v, s.r), 1e-8) << "seed " << seed;
-    const FrictionContactResult ref =
-        solve_friction_contact(p.condensed(), "newton_fb", FrictionContactSettings{.tolerance = 1e-10});
+    const FrictionContactResult ref = solve_friction_contact(
+        p.condensed(), "newton_fb", FrictionContactSettings{.tolerance = 1e-10});
     ASSERT_TRUE(ref.converged()) << "seed " << seed;
     const BodyBlockSolution at_ref = evaluate_body_block(p, ref.r);
     EXPECT_LE((at_ref.v - s.v).norm(), 1e-6 * (1.0 + s.v.norm())) << "seed " << seed;
@@ -175,7 +179,7 @@ TEST(BodyBlockNsgs, BilateralRowsHoldTheirVelocity) {
   EXPECT_NEAR(s.v[0], -0.1, 1e-10);
   EXPECT_NEAR(s.v[1], 0.0, 1e-10);
   EXPECT_NEAR(s.v[2], 0.0, 1e-10);
-  EXPECT_NEAR(s.v[5], 0.5, 1e-12);  // spin about z untouched
+  EXPECT_NEAR(s.v[5], 0.5, 1e-12);                // spin about z untouched
   EXPECT_NEAR(s.p[0], 2.0 * (-0.1 - 0.3), 1e-9);  // m Δv_x
   EXPECT_NEAR(s.r[0], 0.0, 1e-9);
 }

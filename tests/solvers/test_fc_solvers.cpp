@@ -84,7 +84,8 @@ TEST(FcSolvers, RandomProblemsAllSolversAgree) {
       EXPECT_LE(friction_contact_residual(p, ref.r), 1e-11);
       for (const auto& name : kIterative) {
         const FrictionContactResult res = solve_friction_contact(p, name, s);
-        EXPECT_TRUE(res.converged()) << name << " d=" << d << " seed=" << seed << " " << res.message;
+        EXPECT_TRUE(res.converged())
+            << name << " d=" << d << " seed=" << seed << " " << res.message;
         EXPECT_LE((res.r - ref.r).norm(), 1e-6 * std::max(1.0, ref.r.norm()))
             << name << " d=" << d << " seed=" << seed;
       }

@@ -15,7 +15,8 @@ Lcp deudeu() {
   M << 2, 1, 1, 2;
   return Lcp{M, Vector2(-5, -6)};
 }
-// Same M, q = (1, −4): try z₁ = 0, w₂ = 0: 2z₂ = 4 → z₂ = 2, w₁ = 2 + 1 = 3 ≥ 0 → z = (0, 2), w = (3, 0).
+// Same M, q = (1, −4): try z₁ = 0, w₂ = 0: 2z₂ = 4 → z₂ = 2, w₁ = 2 + 1 = 3 ≥ 0 → z = (0, 2), w =
+// (3, 0).
 Lcp one_active() {
   Matrix M(2, 2);
   M << 2, 1, 1, 2;
@@ -110,7 +111,8 @@ TEST(LcpFischerBurmeister, WarmStartAndFailureStatus) {
   // Infeasible problem (w₁ + w₂ = −2 always): the method must end with a non-converged status.
   Matrix M(2, 2);
   M << 1, -1, -1, 1;
-  const LcpResult bad = solve_lcp_fischer_burmeister(Lcp{M, Vector2(-1, -1)}, {.max_iterations = 50});
+  const LcpResult bad =
+      solve_lcp_fischer_burmeister(Lcp{M, Vector2(-1, -1)}, {.max_iterations = 50});
   EXPECT_NE(bad.status, Status::converged);
   EXPECT_GT(bad.residual, 1e-6);
   EXPECT_THROW(solve_lcp_fischer_burmeister(deudeu(), {.armijo = 0.7}), std::invalid_argument);

@@ -141,8 +141,12 @@ TEST(MlcpCrossCheck, RandomSymmetricPositiveDefinite) {
     const Matrix K = G * G.transpose() + Matrix::Identity(N, N);
     Vector q(N);
     for (Index i = 0; i < N; ++i) q[i] = n01(rng);
-    const Mlcp p{K.topLeftCorner(n, n), K.bottomRightCorner(m, m), K.topRightCorner(n, m),
-                 K.bottomLeftCorner(m, n), q.head(n), q.tail(m)};
+    const Mlcp p{K.topLeftCorner(n, n),
+                 K.bottomRightCorner(m, m),
+                 K.topRightCorner(n, m),
+                 K.bottomLeftCorner(m, n),
+                 q.head(n),
+                 q.tail(m)};
     const MlcpResult d = solve_mlcp_direct(p);
     const MlcpResult g = solve_mlcp_pgs(p, {.tolerance = 1e-12, .max_iterations = 100000});
     const MlcpResult f = solve_mlcp_fischer_burmeister(p);

@@ -19,7 +19,8 @@
 //     with the multiplier null space basis. q̈ is unique whenever ker M ∩ ker J_actᵀ = {0}.
 //     The unilateral sign conditions λ_nu ≥ 0 and a_nu ≥ 0 and friction (f) are checked
 //     jointly over the null space (LP in 2D, polygon-refined LPs in 3D: cone_feasibility.hpp).
-//  3. Statuses: sticking / sticking_with_detachment (some admissible solution), friction_infeasible (accelerations and
+//  3. Statuses: sticking / sticking_with_detachment (some admissible solution), friction_infeasible
+//  (accelerations and
 //     normal forces exist but no multiplier in the set satisfies Coulomb), no_acceleration_solution
 //     (the (65a,b) system has no solution: inconsistent equalities or no complementary set).
 // Lists: contacts that detach (a_n > tolerance in the chosen solution) and contacts at the edge of
@@ -37,49 +38,54 @@ namespace moreau {
 // sticking_with_detachment: the contacts that stay closed stick, the listed ones detach;
 // friction_infeasible: accelerations and normal forces exist, Coulomb fails everywhere on the set;
 // no_acceleration_solution: (65a,b) has no solution at all.
-enum class AllStickingStatus { sticking, sticking_with_detachment, friction_infeasible, no_acceleration_solution };
+enum class AllStickingStatus {
+  sticking,
+  sticking_with_detachment,
+  friction_infeasible,
+  no_acceleration_solution
+};
 // Name of a status, as printed by the CLI and Python ("sticking", …).
 std::string to_string(AllStickingStatus status);
 
 // Settings of all_sticking (tolerances, SI units).
 struct AllStickingSettings {
-  double gap_tolerance = 1e-9;     // m
-  double tolerance = 1e-9;         // relative residual / sign tolerance
-  double edge_tolerance = 1e-7;    // relative cone-edge tolerance on μλ_n − ‖λ_t‖
-  int max_enumeration = 12;        // unilateral contacts for the index-set enumeration
+  double gap_tolerance = 1e-9;   // m
+  double tolerance = 1e-9;       // relative residual / sign tolerance
+  double edge_tolerance = 1e-7;  // relative cone-edge tolerance on μλ_n − ‖λ_t‖
+  int max_enumeration = 12;      // unilateral contacts for the index-set enumeration
 };
 
 // Prop 1 of 001 on the equality part (bilateral normals and all sticking tangents).
 struct Prop1Report {
-  Index rank_J = 0;                 // rank of J_eq
-  Index columns = 0;                // its number of columns
-  bool full_column_rank = false;    // Prop 1(i) first condition
-  bool kernel_condition = false;    // ker M ∩ ker J_eqᵀ = {0}
-  bool range_condition = false;     // c_eq ∈ im J_eqᵀ (joint, [fix])
-  bool kkt_invertible = false;      // (i): both first two
-  bool unique_acceleration = false; // (ii): kernel ∧ range
+  Index rank_J = 0;                  // rank of J_eq
+  Index columns = 0;                 // its number of columns
+  bool full_column_rank = false;     // Prop 1(i) first condition
+  bool kernel_condition = false;     // ker M ∩ ker J_eqᵀ = {0}
+  bool range_condition = false;      // c_eq ∈ im J_eqᵀ (joint, [fix])
+  bool kkt_invertible = false;       // (i): both first two
+  bool unique_acceleration = false;  // (ii): kernel ∧ range
 };
 
 // Result of all_sticking: status, lists and witness (see the fields).
 struct AllStickingResult {
   AllStickingStatus status = AllStickingStatus::no_acceleration_solution;  // which case holds
-  std::vector<Index> constraints;       // constraint indices considered (bilateral + closed)
-  Prop1Report prop1;                    // Prop 1 tests on the equality rows J_eq
+  std::vector<Index> constraints;  // constraint indices considered (bilateral + closed)
+  Prop1Report prop1;               // Prop 1 tests on the equality rows J_eq
   // Witness (valid when status ≠ no_acceleration_solution):
-  Vector qddot;                         // n
-  Vector lambda_n;                      // one per considered constraint, N
-  Matrix lambda_t;                      // (d−1)×(#considered), N
-  Vector a_n;                           // normal accelerations of the witness, m/s²
+  Vector qddot;     // n
+  Vector lambda_n;  // one per considered constraint, N
+  Matrix lambda_t;  // (d−1)×(#considered), N
+  Vector a_n;       // normal accelerations of the witness, m/s²
   // The multiplier set of the chosen complementary set: λ = λ_min_norm + null_basis·y.
   // λ is stacked per considered constraint [λ_n, λ_t…] (d entries each).
-  Vector lambda_min_norm;               // d·m
-  Matrix null_basis;                    // d·m × k
-  bool unique_acceleration = false;     // q̈ is the same for every solution of (65a,b)
-  std::vector<Index> detaching;         // constraints of the chosen complementary set with λ = 0
-                                        // (a_n ≥ 0; they cannot stay closed AND sticking)
-  std::vector<Index> at_cone_edge;      // constraint indices with zero friction margin
-  double min_margin = 0;                // min_i (μ_i λ_n,i − ‖λ_t,i‖) of the witness, N
-  std::string message;                  // one sentence saying what the status means here
+  Vector lambda_min_norm;            // d·m
+  Matrix null_basis;                 // d·m × k
+  bool unique_acceleration = false;  // q̈ is the same for every solution of (65a,b)
+  std::vector<Index> detaching;      // constraints of the chosen complementary set with λ = 0
+                                     // (a_n ≥ 0; they cannot stay closed AND sticking)
+  std::vector<Index> at_cone_edge;   // constraint indices with zero friction margin
+  double min_margin = 0;             // min_i (μ_i λ_n,i − ‖λ_t,i‖) of the witness, N
+  std::string message;               // one sentence saying what the status means here
 };
 
 // Solves the all-sticking problem of `state` (algorithm above); the status says which case holds.
@@ -89,8 +95,8 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
 // [[M, −J], [Jᵀ, 0]] (q̈; λ) = (−F; −c), minimum-norm solution. Cross-check helper for the case
 // M ≻ 0 with independent constraints (then the solution is unique). Throws if it has no solution.
 struct KktSolution {
-  Vector qddot;   // n
-  Vector lambda;  // d·m, stacked per constraint [λ_n, λ_t…]
+  Vector qddot;       // n
+  Vector lambda;      // d·m, stacked per constraint [λ_n, λ_t…]
   Matrix null_basis;  // d·m × k, multiplier rows of the KKT null space (λ + null_basis·y)
 };
 // The direct KKT solution above for the given constraint indices (into the ContactState).

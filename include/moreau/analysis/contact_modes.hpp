@@ -17,7 +17,8 @@
 //
 // 2D (exact): the friction LCP with split tangential force λ_t = β⁺ − β⁻ and the slack s
 // (Glocker/Pfeiffer; Stewart–Trinkle with two directions), per sticking contact:
-//   0 ≤ λ_n ⊥ w_n ≥ 0,   0 ≤ β⁺ ⊥ a_t + s ≥ 0,   0 ≤ β⁻ ⊥ −a_t + s ≥ 0,   0 ≤ s ⊥ μλ_n − β⁺ − β⁻ ≥ 0
+//   0 ≤ λ_n ⊥ w_n ≥ 0,   0 ≤ β⁺ ⊥ a_t + s ≥ 0,   0 ≤ β⁻ ⊥ −a_t + s ≥ 0,   0 ≤ s ⊥ μλ_n − β⁺ − β⁻ ≥
+//   0
 // sliding contacts contribute only λ_n with the column of (w_n − σμ w_t), frictionless contacts
 // only λ_n. Bilateral rows are eliminated by a Schur complement (requires J_bᵀM⁻¹J_b invertible).
 // All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP, then the physically
@@ -41,29 +42,28 @@
 
 namespace moreau {
 
-
 // Settings of the contact-mode enumeration (tolerances).
 struct ContactModeSettings {
-  double gap_tolerance = 1e-9;        // m: |h| below this is a closed contact
-  double velocity_tolerance = 1e-9;   // m/s: |ġ| and ‖v_t‖ below this count as zero
-  double tolerance = 1e-9;            // relative feasibility tolerance of the mode solutions
-  int max_lcp_size = 20;              // 2D: LCP size limit of the enumeration (2ⁿ sets)
-  int max_enumeration_contacts = 8;   // 3D: 3^k mode assignments
-  int direction_starts = 16;          // 3D: starting angles per slipping contact
+  double gap_tolerance = 1e-9;       // m: |h| below this is a closed contact
+  double velocity_tolerance = 1e-9;  // m/s: |ġ| and ‖v_t‖ below this count as zero
+  double tolerance = 1e-9;           // relative feasibility tolerance of the mode solutions
+  int max_lcp_size = 20;             // 2D: LCP size limit of the enumeration (2ⁿ sets)
+  int max_enumeration_contacts = 8;  // 3D: 3^k mode assignments
+  int direction_starts = 16;         // 3D: starting angles per slipping contact
 };
 
 // One active constraint of a mode solution: its mode, sliding direction and multipliers.
 struct ContactModeEntry {
-  Index constraint = 0;        // index in ContactState::constraints
+  Index constraint = 0;                   // index in ContactState::constraints
   ContactMode mode = ContactMode::stick;  // separate, stick or slip in this solution
-  bool already_sliding = false;  // v_t ≠ 0 at the state
-  bool bilateral = false;        // a bilateral constraint (always held; mode stick)
-  Vector direction;            // d−1: unit direction of the sliding velocity (already sliding) or of
-                               // a_t (stick → slip); empty for stick / separate
-  double lambda_n = 0;         // N
-  Vector lambda_t;             // d−1, N
-  double a_n = 0;              // m/s² (w_n without softening)
-  Vector a_t;                  // d−1, m/s²
+  bool already_sliding = false;           // v_t ≠ 0 at the state
+  bool bilateral = false;                 // a bilateral constraint (always held; mode stick)
+  Vector direction;     // d−1: unit direction of the sliding velocity (already sliding) or of
+                        // a_t (stick → slip); empty for stick / separate
+  double lambda_n = 0;  // N
+  Vector lambda_t;      // d−1, N
+  double a_n = 0;       // m/s² (w_n without softening)
+  Vector a_t;           // d−1, m/s²
 };
 
 // Accelerations and multipliers of one consistent mode assignment.
@@ -74,14 +74,15 @@ struct ContactModeSolution {
 
 // Result of the contact-mode analysis: active and sliding constraints, every mode solution found.
 struct ContactModeAnalysis {
-  Status status = Status::not_run;       // converged (≥ 1 solution) or infeasible (none)
-  std::vector<Index> active;             // active constraint indices
-  std::vector<Index> sliding;            // those already sliding (subset of active)
-  std::vector<ContactModeSolution> solutions;   // EVERY solution found
-  Lcp lcp;                               // 2D: the mode LCP that was enumerated (empty in 3D)
-  std::vector<std::string> lcp_variables;  // 2D: name of each LCP variable ("lambda_n[3]", "beta+[3]", …)
-  bool multipliers_unique = true;        // false: some motion admits several normal-force vectors
-  std::string message;                   // why there is no solution, or what was approximated
+  Status status = Status::not_run;             // converged (≥ 1 solution) or infeasible (none)
+  std::vector<Index> active;                   // active constraint indices
+  std::vector<Index> sliding;                  // those already sliding (subset of active)
+  std::vector<ContactModeSolution> solutions;  // EVERY solution found
+  Lcp lcp;                                     // 2D: the mode LCP that was enumerated (empty in 3D)
+  std::vector<std::string>
+      lcp_variables;               // 2D: name of each LCP variable ("lambda_n[3]", "beta+[3]", …)
+  bool multipliers_unique = true;  // false: some motion admits several normal-force vectors
+  std::string message;             // why there is no solution, or what was approximated
 
   // Exactly one consistent mode assignment (a well-posed state).
   bool unique() const { return solutions.size() == 1; }
@@ -90,7 +91,8 @@ struct ContactModeAnalysis {
 };
 
 // Throws std::invalid_argument on bad input (ContactState::validate, M not positive definite).
-ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSettings& settings = {});
+ContactModeAnalysis contact_modes(const ContactState& state,
+                                  const ContactModeSettings& settings = {});
 
 // Cross-check helper: the same analysis by brute-force mode enumeration (3^k assignments of
 // separate / stick / slip±, 2D only), independent of the LCP. Used by tests.

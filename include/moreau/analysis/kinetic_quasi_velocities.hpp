@@ -31,18 +31,18 @@ struct EnergySplit {
 
 // Kinetic quasi-velocities of a system at a state (transformation and split).
 struct KineticQuasiVelocities {
-  Index bilateral_count = 0;   // m
-  Matrix M;                    // n×n, kg (generalized)
-  Matrix W;                    // n×(m+p), the constraint normals ∇h (bilateral first)
-  Vector rho;                  // m+p, ρ_i
-  Matrix n_q;                  // n×(m+p)
-  Matrix N;                    // (m+p)×(m+p), unit diagonal
-  Matrix angles;               // (m+p)×(m+p), θ_ij, rad
-  Matrix G;                    // p×p, Schur complement of N_bb
-  Matrix t_q;                  // n×(n−m−p), M-orthonormal
-  Matrix Xi;                   // n×n, Ξ = [n_qᵀ; t_qᵀ]
-  Matrix D_n;                  // (m+p)×(m+p), N⁻¹
-  Matrix D_t;                  // (n−m−p)×(n−m−p), (t_qᵀ M t_q)⁻¹ (= I)
+  Index bilateral_count = 0;  // m
+  Matrix M;                   // n×n, kg (generalized)
+  Matrix W;                   // n×(m+p), the constraint normals ∇h (bilateral first)
+  Vector rho;                 // m+p, ρ_i
+  Matrix n_q;                 // n×(m+p)
+  Matrix N;                   // (m+p)×(m+p), unit diagonal
+  Matrix angles;              // (m+p)×(m+p), θ_ij, rad
+  Matrix G;                   // p×p, Schur complement of N_bb
+  Matrix t_q;                 // n×(n−m−p), M-orthonormal
+  Matrix Xi;                  // n×n, Ξ = [n_qᵀ; t_qᵀ]
+  Matrix D_n;                 // (m+p)×(m+p), N⁻¹
+  Matrix D_t;                 // (n−m−p)×(n−m−p), (t_qᵀ M t_q)⁻¹ (= I)
   // Index of each column of W in the ContactState it came from (identity for the matrix overload).
   std::vector<Index> constraint_index;
 

@@ -30,26 +30,34 @@
 namespace moreau {
 
 // Outcome of the single-contact Painlevé classification (cases of the table above).
-enum class PainleveCase { slip, separation, inconsistent, indeterminate, grazing, singular, degenerate };
+enum class PainleveCase {
+  slip,
+  separation,
+  inconsistent,
+  indeterminate,
+  grazing,
+  singular,
+  degenerate
+};
 // Name of a case ("slip", "separation", "inconsistent", …).
 std::string to_string(PainleveCase c);
 
 // Settings of the Painlevé classification (tolerances).
 struct PainleveSettings {
-  double zero_tolerance = 1e-12;   // relative: |α| ≤ τ·a and |β| ≤ τ·max(1, |w_nᵀM⁻¹F|, |c_n|)
+  double zero_tolerance = 1e-12;  // relative: |α| ≤ τ·a and |β| ≤ τ·max(1, |w_nᵀM⁻¹F|, |c_n|)
   double velocity_tolerance = 1e-12;  // |v_t| below this has no sliding direction (state overload)
 };
 
 // Painlevé classification of a sliding contact: case, α, β, σ, μ and λ_n.
 struct PainleveResult {
-  double alpha = 0;                 // 1/kg (generalized), α above
-  double beta = 0;                  // m/s², β above
-  int sigma = 1;                    // sliding direction ±1
-  double mu = 0;                    // friction coefficient used
+  double alpha = 0;                              // 1/kg (generalized), α above
+  double beta = 0;                               // m/s², β above
+  int sigma = 1;                                 // sliding direction ±1
+  double mu = 0;                                 // friction coefficient used
   PainleveCase kind = PainleveCase::degenerate;  // the case of the table above
-  double lambda_n = 0;              // β/α when slip is consistent (slip, indeterminate), else 0, N
+  double lambda_n = 0;  // β/α when slip is consistent (slip, indeterminate), else 0, N
   double free_normal_acceleration = 0;  // a_n at λ_n = 0, = −β, m/s²
-  double mu_critical = 0;           // μ_c for this σ (+inf when none)
+  double mu_critical = 0;               // μ_c for this σ (+inf when none)
 };
 
 // Single contact from raw data. M n×n SPD, F n, w_n n, w_t n, σ ∈ {−1, +1}, μ ≥ 0.
@@ -70,8 +78,8 @@ double critical_friction(const Matrix& M, const Vector& w_n, const Vector& w_t, 
 // evaluates a uniform grid of `grid` + 1 points, then refines every local grid minimum by golden
 // section search to |Δx| ≤ x_tolerance. +inf values are allowed (no critical friction there).
 struct ScalarMinimum {
-  double x = 0;       // argmin
-  double value = 0;   // f(x) (+inf if f is +inf on the whole grid)
+  double x = 0;         // argmin
+  double value = 0;     // f(x) (+inf if f is +inf on the whole grid)
   int evaluations = 0;  // number of calls of f (grid and refinement)
 };
 // Minimum of f over [lo, hi]: grid of `grid` + 1 points, golden-section refinement (above).
@@ -81,8 +89,9 @@ ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo,
 // μ_c of constraint `contact` (2D, first tangent column) of the states produced by state_at(s),
 // minimised over the configuration parameter s ∈ [lo, hi] with minimize_scalar. For the uniform
 // rod of 003 §3 item 3 with s = θ and σ = −1 the minimum is 4/3 at θ = atan 2.
-ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at, Index contact,
-                                         int sigma, double lo, double hi, int grid = 400);
+ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at,
+                                         Index contact, int sigma, double lo, double hi,
+                                         int grid = 400);
 
 // ---- several sliding contacts: the LCP 0 ≤ λ̄_n ⊥ D λ̄_n + b ≥ 0 of 003 (26) ------------------
 // W = [∇h] (n×(m+p), bilateral first, frictionless bilateral), H_T (n×p: one tangent column per
@@ -108,19 +117,19 @@ SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Ma
 
 // Matrix-class tests of D and the explicit sufficient bounds of 003 Props 12–14.
 struct SlidingLcpClassification {
-  bool p_matrix = false;              // exact (all principal minors > 0): unique solution ∀ b
-  double min_principal_minor = 0;     // the smallest principal minor of D
-  bool positive_definite = false;     // xᵀDx > 0 (symmetric part)
+  bool p_matrix = false;                // exact (all principal minors > 0): unique solution ∀ b
+  double min_principal_minor = 0;       // the smallest principal minor of D
+  bool positive_definite = false;       // xᵀDx > 0 (symmetric part)
   double min_symmetric_eigenvalue = 0;  // λ_min of the symmetric part (D + Dᵀ)/2
-  bool copositive = false;            // exact
-  bool strictly_copositive = false;   // existence ∀ b (Cottle–Pang–Stone)
+  bool copositive = false;              // exact
+  bool strictly_copositive = false;     // existence ∀ b (Cottle–Pang–Stone)
   // P12 (p = 1): μ_c = 1/|c|, c = n_qᵀH_T/ρ; +inf when c = 0; NaN when p ≠ 1.
   double p12_mu_critical = 0;
   // P13 (P symmetric, P = εA with ε = 1): D(ε) = G + εP ≻ 0 for ε ∈ (−ε₋, ε₊) with
   // ε₊ = 1/λ_max(−G^{-½}PG^{-½}) (+inf if ≤ 0). Applicable only if P is symmetric; margin ε₊ − 1.
   bool p13_applicable = false;
-  double p13_epsilon_star = 0;        // ε₊ (NaN when not applicable)
-  double p13_margin = 0;              // ε₊ − 1 (> 0: D = G + P ≻ 0), NaN when not applicable
+  double p13_epsilon_star = 0;  // ε₊ (NaN when not applicable)
+  double p13_margin = 0;        // ε₊ − 1 (> 0: D = G + P ≻ 0), NaN when not applicable
   // P14: ‖n_qᵀH_T‖·(Σ μ_i²ξ_i²/ρ_i²)^{½} < 1/‖G⁻¹‖ ⇒ D ≻ 0. Both Frobenius (the paper's ‖·‖₂)
   // and spectral versions: bound = right side, value = left side, margin = bound − value
   // (> 0: the sufficient condition holds). Only with m = 0 (NaN otherwise).

@@ -36,8 +36,9 @@ inline bool all_finite(const SparseMatrix& x) {
 
 }  // namespace moreau
 
-#define MOREAU_REQUIRE(cond, ...) /* user input check: throws std::invalid_argument(fmt message) */ \
-  do {                                                \
+/// User input check: throws std::invalid_argument with the fmt-formatted message when cond fails.
+#define MOREAU_REQUIRE(cond, ...)                      \
+  do {                                                 \
     if (!(cond)) ::moreau::throw_invalid(__VA_ARGS__); \
   } while (false)
 

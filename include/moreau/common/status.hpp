@@ -25,9 +25,9 @@ Status status_from_string(std::string_view name);
 
 // What every solver reports besides its solution.
 struct SolverReport {
-  std::string solver;                  // name of the solver that produced the result
-  Status status = Status::not_run;     // how the run ended (converged, max_iterations, …)
-  int iterations = 0;                  // iterations (pivots, sweeps, Newton steps) performed
+  std::string solver;               // name of the solver that produced the result
+  Status status = Status::not_run;  // how the run ended (converged, max_iterations, …)
+  int iterations = 0;               // iterations (pivots, sweeps, Newton steps) performed
   double residual = std::numeric_limits<double>::infinity();  // the problem family's residual
   std::vector<double> residual_history;                       // residual after each iteration
   double seconds = 0.0;                                       // wall time of the solve, s

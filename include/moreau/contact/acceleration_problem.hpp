@@ -19,41 +19,43 @@ namespace moreau {
 
 // Tolerances that decide which constraints are active (closed and persistent).
 struct ActiveSetSettings {
-  double gap_tolerance = 1e-9;        // m: |h| ≤ this is a closed contact
-  double velocity_tolerance = 1e-9;   // m/s: |ġ| ≤ this is persistent; ‖v_t‖ > this is sliding
+  double gap_tolerance = 1e-9;       // m: |h| ≤ this is a closed contact
+  double velocity_tolerance = 1e-9;  // m/s: |ġ| ≤ this is persistent; ‖v_t‖ > this is sliding
 };
 
-// Bilateral constraints always; unilateral ones with |h| ≤ gap_tolerance and |∇hᵀv| ≤ velocity_tolerance.
-std::vector<Index> active_constraints(const ContactState& state, const ActiveSetSettings& settings = {});
+// Bilateral constraints always; unilateral ones with |h| ≤ gap_tolerance and |∇hᵀv| ≤
+// velocity_tolerance.
+std::vector<Index> active_constraints(const ContactState& state,
+                                      const ActiveSetSettings& settings = {});
 
 // Acceleration-level contact problem of a ContactState.
 struct AccelerationProblem {
-  int dimension = 2;               // d, 2 or 3 (d − 1 tangents per contact)
-  std::vector<Index> active;       // k indices into state.constraints
-  std::vector<bool> bilateral;     // k
-  std::vector<bool> sliding;       // k: ‖v_t‖ > velocity_tolerance (and μ > 0 or not)
-  Matrix M;                        // n×n
-  Vector F;                        // n (left side)
+  int dimension = 2;                   // d, 2 or 3 (d − 1 tangents per contact)
+  std::vector<Index> active;           // k indices into state.constraints
+  std::vector<bool> bilateral;         // k
+  std::vector<bool> sliding;           // k: ‖v_t‖ > velocity_tolerance (and μ > 0 or not)
+  Matrix M;                            // n×n
+  Vector F;                            // n (left side)
   bool mass_positive_definite = true;  // false ⇒ M⁺ (pseudo-inverse) is used below
-  Matrix N;                        // n×k normal columns ∇h_i
-  Matrix T;                        // n×(d−1)k tangent columns H_t,i
-  Vector c_n;                      // k, m/s²
-  Vector c_t;                      // (d−1)k, m/s²
-  Vector mu;                       // k
-  Vector gamma;                    // k, softening γ_i
-  Vector kN;                       // k, 2α_i ġ_i + β_i² g_i, m/s²
-  Vector normal_velocity;          // k, ġ_i = ∇h_iᵀ v, m/s
-  Vector tangent_velocity;         // (d−1)k, v_t,i = H_t,iᵀ v, m/s
-  Matrix slip_direction;           // (d−1)×k, s_i (zero for non-sliding contacts)
-  Matrix Q;                        // n×k, Q_i = H_t,i s_i (zero column for non-sliding)
-  Matrix N_minus_muQ;              // n×k, ∇h_i − μ_i Q_i
-  Vector free_acceleration;        // n, q̈₀ = M⁻¹(−F)
-  Vector free_normal_acceleration;   // k, Nᵀq̈₀ + c_n (= −β for one contact)
-  Vector free_tangent_acceleration;  // (d−1)k, Tᵀq̈₀ + c_t
-  Matrix delassus_nn;              // k×k, Nᵀ M⁻¹ N
-  Matrix delassus_nt;              // k×(d−1)k, Nᵀ M⁻¹ T
-  Matrix delassus_tt;              // (d−1)k×(d−1)k, Tᵀ M⁻¹ T
-  Matrix sliding_matrix;           // k×k, Nᵀ M⁻¹ (N − μQ) (+ diag γ not included)
+  Matrix N;                            // n×k normal columns ∇h_i
+  Matrix T;                            // n×(d−1)k tangent columns H_t,i
+  Vector c_n;                          // k, m/s²
+  Vector c_t;                          // (d−1)k, m/s²
+  Vector mu;                           // k
+  Vector gamma;                        // k, softening γ_i
+  Vector kN;                           // k, 2α_i ġ_i + β_i² g_i, m/s²
+  Vector normal_velocity;              // k, ġ_i = ∇h_iᵀ v, m/s
+  Vector tangent_velocity;             // (d−1)k, v_t,i = H_t,iᵀ v, m/s
+  Matrix slip_direction;               // (d−1)×k, s_i (zero for non-sliding contacts)
+  Matrix Q;                            // n×k, Q_i = H_t,i s_i (zero column for non-sliding)
+  Matrix N_minus_muQ;                  // n×k, ∇h_i − μ_i Q_i
+  Vector free_acceleration;            // n, q̈₀ = M⁻¹(−F)
+  Vector free_normal_acceleration;     // k, Nᵀq̈₀ + c_n (= −β for one contact)
+  Vector free_tangent_acceleration;    // (d−1)k, Tᵀq̈₀ + c_t
+  Matrix delassus_nn;                  // k×k, Nᵀ M⁻¹ N
+  Matrix delassus_nt;                  // k×(d−1)k, Nᵀ M⁻¹ T
+  Matrix delassus_tt;                  // (d−1)k×(d−1)k, Tᵀ M⁻¹ T
+  Matrix sliding_matrix;               // k×k, Nᵀ M⁻¹ (N − μQ) (+ diag γ not included)
 
   // k, the number of active constraints.
   Index size() const { return static_cast<Index>(active.size()); }

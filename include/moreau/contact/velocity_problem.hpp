@@ -2,7 +2,8 @@
 // Velocity-level (time-stepping) contact problem data for the active constraints of a
 // ContactState (digest 002 §B, "ConstraintVelProblemData"):
 //   M (v⁺ − v*) = N r_n + T r_t,   v* = v + h M⁻¹(−F)   (pre-impulse velocity, step h),
-//   u_n = Nᵀ v⁺ + kN,  0 ≤ u_n + γ r_n ⊥ r_n ≥ 0 (unilateral), u_n = 0 (bilateral), Coulomb on (r_n, r_t),
+//   u_n = Nᵀ v⁺ + kN,  0 ≤ u_n + γ r_n ⊥ r_n ≥ 0 (unilateral), u_n = 0 (bilateral), Coulomb on
+//   (r_n, r_t),
 // with the stabilization bias kN_i = β_i g_i (β_i = the constraint's baumgarte_beta read as a rate,
 // 1/s; g_i the gap) and the softening γ_i.
 // The local form (FCLIB/Siconos, normal first per contact): W = Hᵀ M⁻¹ H + diag(γ on normals),
@@ -16,22 +17,22 @@ namespace moreau {
 
 // Velocity-level (impulse) contact problem of a ContactState.
 struct VelocityProblem {
-  int dimension = 2;              // d, 2 or 3 (d − 1 tangents per contact)
-  double step = 0.0;              // h, s
-  std::vector<Index> active;      // k indices into state.constraints
-  std::vector<bool> bilateral;    // k
-  Matrix M;                       // n×n
-  Vector v;                       // n, current velocity
-  Vector v_free;                  // n, v* = v + h M⁻¹(−F)
-  Matrix N;                       // n×k
-  Matrix T;                       // n×(d−1)k
-  Matrix H;                       // n×dk, per contact [∇h_i, H_t,i] (normal first)
-  Vector mu;                      // k
-  Vector gamma;                   // k
-  Vector kN;                      // k, m/s
-  Vector restitution;             // k
-  Matrix W;                       // dk×dk local Delassus Hᵀ M⁻¹ H (+ γ on the normal diagonal)
-  Vector q;                       // dk local free velocity Hᵀ v* + w
+  int dimension = 2;            // d, 2 or 3 (d − 1 tangents per contact)
+  double step = 0.0;            // h, s
+  std::vector<Index> active;    // k indices into state.constraints
+  std::vector<bool> bilateral;  // k
+  Matrix M;                     // n×n
+  Vector v;                     // n, current velocity
+  Vector v_free;                // n, v* = v + h M⁻¹(−F)
+  Matrix N;                     // n×k
+  Matrix T;                     // n×(d−1)k
+  Matrix H;                     // n×dk, per contact [∇h_i, H_t,i] (normal first)
+  Vector mu;                    // k
+  Vector gamma;                 // k
+  Vector kN;                    // k, m/s
+  Vector restitution;           // k
+  Matrix W;                     // dk×dk local Delassus Hᵀ M⁻¹ H (+ γ on the normal diagonal)
+  Vector q;                     // dk local free velocity Hᵀ v* + w
   bool mass_positive_definite = true;  // false ⇒ M⁺ (pseudo-inverse) was used for M⁻¹
 };
 

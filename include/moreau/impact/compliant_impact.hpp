@@ -10,8 +10,8 @@
 //  * model     (default): the equations as stated — friction bound μF_n in both phases, i.e. the
 //                          stick cone E_u + E_w ≤ μ²η²E_n with η = η0/e in restitution.
 //  * published : the reading that reproduces the published ball figures (B1, B2, B4–B18 of
-//                          digest §C.4): the stick test is the same, but a SLIPPING contact keeps η0
-//                          in restitution (‖g‖ = 2μη0²√E_n), i.e. an effective friction μe while
+//                          digest §C.4): the stick test is the same, but a SLIPPING contact keeps
+//                          η0 in restitution (‖g‖ = 2μη0²√E_n), i.e. an effective friction μe while
 //                          slipping in restitution (docs/math/impact.md has the comparison table).
 //
 // Numerical method (ours, docs/math/impact.md): the singular 1/√E_n terms of the impulse form are
@@ -39,10 +39,10 @@ CompliantVariant compliant_variant_from_string(std::string_view name);
 // Settings of the compliant impact (variant, impulse step, error estimate, limits).
 struct CompliantImpactSettings {
   CompliantVariant variant = CompliantVariant::model;  // reading of the model to integrate
-  double step = 0.0;            // normal-impulse step h, N·s; 0 → (largest expected p)/2000
-  bool estimate_error = true;   // second run with h/2 → error_estimate
-  long max_steps = 2'000'000;   // per run
-  int curve_samples = 400;      // points of the recorded curve per contact (0: none)
+  double step = 0.0;           // normal-impulse step h, N·s; 0 → (largest expected p)/2000
+  bool estimate_error = true;  // second run with h/2 → error_estimate
+  long max_steps = 2'000'000;  // per run
+  int curve_samples = 400;     // points of the recorded curve per contact (0: none)
 };
 
 // One event of a compliant impact (a contact's compression ends, sticking starts, …).
@@ -63,23 +63,23 @@ struct CompliantCurve {
 
 // Per-contact outcome of a compliant impact (impulse, contact frame, events, curve).
 struct CompliantContactResult {
-  Vector3 impulse = Vector3::Zero();  // total impulse on body A, world axes, N·s
+  Vector3 impulse = Vector3::Zero();    // total impulse on body A, world axes, N·s
   Matrix3 frame = Matrix3::Identity();  // columns n̂, û (against v0⊥), ŵ = n̂ × û
-  std::vector<CompliantEvent> events;  // this contact's events, in the order they occur
-  CompliantCurve curve;                // sampled curve (empty when curve_samples is 0)
+  std::vector<CompliantEvent> events;   // this contact's events, in the order they occur
+  CompliantCurve curve;                 // sampled curve (empty when curve_samples is 0)
 };
 
 // Outcome of a compliant impact: status, post-impact velocity, per-contact results, events.
 struct CompliantImpactResult {
-  ImpactStatus status = ImpactStatus::not_converged;  // resolved, no_impact, not_converged, …
-  std::string message;                            // detail of a failure or no_impact, or empty
+  ImpactStatus status = ImpactStatus::not_converged;   // resolved, no_impact, not_converged, …
+  std::string message;                                 // detail of a failure or no_impact, or empty
   CompliantVariant variant = CompliantVariant::model;  // the variant that was integrated
-  RigidBodyScene post;                            // bodies with post-impact velocities
-  std::vector<CompliantContactResult> contacts;   // one per scene contact
-  double kinetic_energy_before = 0.0;             // J
-  double kinetic_energy_after = 0.0;              // J
-  double step = 0.0;                              // normal-impulse step h used, N·s
-  long steps = 0;                                 // accepted steps of the run with h
+  RigidBodyScene post;                                 // bodies with post-impact velocities
+  std::vector<CompliantContactResult> contacts;        // one per scene contact
+  double kinetic_energy_before = 0.0;                  // J
+  double kinetic_energy_after = 0.0;                   // J
+  double step = 0.0;                                   // normal-impulse step h used, N·s
+  long steps = 0;                                      // accepted steps of the run with h
   // Richardson estimate of the error of the reported result: (16/15)·max|y_h − y_{h/2}| over the
   // post-impact generalized velocity and the impulses (NaN when not estimated).
   double error_estimate = 0.0;

@@ -18,20 +18,21 @@ namespace moreau {
 struct ConsistencyCriterion {
   std::string name;       // "P2", "P5", "P6", "P7_frobenius", "P7_spectral", "P8_i", ...
   std::string statement;  // the condition in words/symbols
-  bool applicable = true; // false when the proposition's hypothesis fails (e.g. P5: G⁻¹E not symmetric)
-  bool exact = false;     // necessary and sufficient (P2, P8) or only sufficient
-  bool holds = false;     // the condition is satisfied
-  double value = 0.0;     // left-hand side
-  double bound = 0.0;     // right-hand side
-  double margin = 0.0;    // bound − value (value − bound for "≥" conditions): > 0 ⇔ holds strictly
+  bool applicable =
+      true;  // false when the proposition's hypothesis fails (e.g. P5: G⁻¹E not symmetric)
+  bool exact = false;  // necessary and sufficient (P2, P8) or only sufficient
+  bool holds = false;  // the condition is satisfied
+  double value = 0.0;  // left-hand side
+  double bound = 0.0;  // right-hand side
+  double margin = 0.0;  // bound − value (value − bound for "≥" conditions): > 0 ⇔ holds strictly
 };
 
 // min{ xᵀAx : x ≥ 0, ‖x‖₂ = 1 } for the symmetric part of A, by enumerating principal submatrices
 // whose eigenvector for some eigenvalue is entrywise positive (KKT points on the faces of R₊ⁿ).
 // A is copositive iff minimum ≥ 0 and strictly copositive iff minimum > 0 (size ≤ 16).
 struct CopositivityResult {
-  double minimum = 0.0;  // the minimum above
-  Vector minimizer;      // x ≥ 0, ‖x‖ = 1 attaining it
+  double minimum = 0.0;     // the minimum above
+  Vector minimizer;         // x ≥ 0, ‖x‖ = 1 attaining it
   bool copositive = false;  // A copositive: minimum ≥ 0 (up to the relative tolerance)
   bool strictly = false;    // A strictly copositive: minimum > 0 (beyond the tolerance)
 };
@@ -46,7 +47,7 @@ double frictionless_energy_change(const Matrix& G, const Matrix& E, const Vector
 struct ConsistencyReport {
   std::vector<ConsistencyCriterion> criteria;  // one per proposition tested (see at())
   double max_energy_gain = 0.0;  // max T_L over q̇_norm⁻ ≤ 0 with ‖q̇_norm⁻‖ = 1 (≤ 0: consistent)
-  Vector worst_velocity;         // the q̇_norm⁻ attaining it
+  Vector worst_velocity;  // the q̇_norm⁻ attaining it
   // The criterion with this name; throws std::invalid_argument when absent.
   const ConsistencyCriterion& at(const std::string& name) const;
 };

@@ -17,20 +17,20 @@ namespace moreau {
 
 // Outcome of an impact law: status, post-impact velocity and impulses.
 struct ImpactResult {
-  std::string law;                   // name of the law that produced it (the SPEC's "law")
+  std::string law;  // name of the law that produced it (the SPEC's "law")
   ImpactStatus status = ImpactStatus::not_converged;  // resolved, no_impact, or why not
-  std::string message;               // why a status is not `resolved`, or empty
-  Vector v_post;                     // q̇⁺, n
-  Vector normal_impulse;             // p_n, m, N·s
-  Vector tangential_impulse;         // p_t, (d−1)m, N·s (zero for frictionless laws)
-  Vector normal_velocity_before;     // u_n⁻ = Wᵀq̇⁻, m, m/s
-  Vector normal_velocity_after;      // u_n⁺, m
-  Vector tangential_velocity_before;  // u_t⁻ = H_Tᵀq̇⁻, (d−1)m
-  Vector tangential_velocity_after;   // u_t⁺
+  std::string message;                                // why a status is not `resolved`, or empty
+  Vector v_post;                                      // q̇⁺, n
+  Vector normal_impulse;                              // p_n, m, N·s
+  Vector tangential_impulse;           // p_t, (d−1)m, N·s (zero for frictionless laws)
+  Vector normal_velocity_before;       // u_n⁻ = Wᵀq̇⁻, m, m/s
+  Vector normal_velocity_after;        // u_n⁺, m
+  Vector tangential_velocity_before;   // u_t⁻ = H_Tᵀq̇⁻, (d−1)m
+  Vector tangential_velocity_after;    // u_t⁺
   double kinetic_energy_before = 0.0;  // ½ q̇⁻ᵀMq̇⁻, J
   double kinetic_energy_after = 0.0;   // J
-  double residual = 0.0;    // complementarity residual (LCP / frictional) or range-check residual
-  int solutions = 1;        // frictional mode enumeration: number of solutions found
+  double residual = 0.0;  // complementarity residual (LCP / frictional) or range-check residual
+  int solutions = 1;      // frictional mode enumeration: number of solutions found
 };
 
 // Newton's law contact by contact (Remark 5: E_nn = diag(e_i)), applied to the approaching
@@ -64,9 +64,10 @@ enum class FrictionalImpactMethod { automatic, enumeration, complementarity };
 
 // Settings of the frictional impact law.
 struct FrictionalImpactSettings {
-  FrictionalImpactMethod method = FrictionalImpactMethod::automatic;  // enumeration if planar, m ≤ 6
-  Vector e_t;                    // tangential restitution per contact, m (empty = 0)
-  double tolerance = 1e-10;      // complementarity residual accepted
+  FrictionalImpactMethod method =
+      FrictionalImpactMethod::automatic;  // enumeration if planar, m ≤ 6
+  Vector e_t;                             // tangential restitution per contact, m (empty = 0)
+  double tolerance = 1e-10;               // complementarity residual accepted
   // Frictional-contact solver (registry name) of the complementarity method.
   std::string solver = "auto";
 };

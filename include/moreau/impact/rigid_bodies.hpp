@@ -23,12 +23,12 @@ inline constexpr const char* kGroundName = "ground";
 
 // One rigid body of an impact scene (mass, inertia, velocity).
 struct ImpactBody {
-  std::string name;                             // non-empty, unique, not "ground"
-  double mass = 1.0;                            // kg, > 0
-  Matrix3 inertia = Matrix3::Identity();        // about the centre of mass, world axes, kg·m², SPD
-  Vector3 com = Vector3::Zero();                // centre of mass, m
-  Vector3 velocity = Vector3::Zero();           // V, m/s
-  Vector3 angular_velocity = Vector3::Zero();   // ω, rad/s (world axes)
+  std::string name;                            // non-empty, unique, not "ground"
+  double mass = 1.0;                           // kg, > 0
+  Matrix3 inertia = Matrix3::Identity();       // about the centre of mass, world axes, kg·m², SPD
+  Vector3 com = Vector3::Zero();               // centre of mass, m
+  Vector3 velocity = Vector3::Zero();          // V, m/s
+  Vector3 angular_velocity = Vector3::Zero();  // ω, rad/s (world axes)
 };
 
 // One contact between two bodies of an impact scene (point, normal, μ, e).
@@ -38,16 +38,16 @@ struct BodyContact {
   Vector3 point = Vector3::Zero();    // contact point, m
   Vector3 normal = Vector3::UnitZ();  // from B into A, normalized by validate_scene
   double mu = 0.0;                    // Coulomb coefficient, ≥ 0
-  double e = 0.0;                     // normal restitution ∈ [0, 1] (energetic for the compliant law)
-  double e_t = 0.0;                   // tangential restitution ∈ [−1, 1] (rigid frictional law)
-  double eta0_squared = 1.0;          // η0² = k0/k⊥ (compliant law), > 0
-  double stiffness = 1.0;             // relative normal stiffness k0 (compliant, several contacts), > 0
+  double e = 0.0;             // normal restitution ∈ [0, 1] (energetic for the compliant law)
+  double e_t = 0.0;           // tangential restitution ∈ [−1, 1] (rigid frictional law)
+  double eta0_squared = 1.0;  // η0² = k0/k⊥ (compliant law), > 0
+  double stiffness = 1.0;     // relative normal stiffness k0 (compliant, several contacts), > 0
 };
 
 // Bodies and contacts of a rigid-body impact (the input of the impact laws).
 struct RigidBodyScene {
-  std::vector<ImpactBody> bodies;      // the moving bodies (the ground is not one of them)
-  std::vector<BodyContact> contacts;   // the contacts, each between two bodies or body and ground
+  std::vector<ImpactBody> bodies;     // the moving bodies (the ground is not one of them)
+  std::vector<BodyContact> contacts;  // the contacts, each between two bodies or body and ground
 
   // Number of bodies nb (the generalized velocity has 6·nb entries).
   Index body_count() const { return static_cast<Index>(bodies.size()); }

@@ -1,12 +1,14 @@
 #pragma once
-// Input files of `moreau analyze` (the JSON files of examples/scenes/analysis), read by io/json_reader.hpp
-// with the same rules as scenes (unknown fields, non-finite numbers, duplicate keys, field paths):
+// Input files of `moreau analyze` (the JSON files of examples/scenes/analysis), read by
+// io/json_reader.hpp with the same rules as scenes (unknown fields, non-finite numbers, duplicate
+// keys, field paths):
 //   {"gallery": NAME, "params": {key: value, …}, "q": [...]?, "v": [...]?}
 // or an explicit state
 //   {"name": "...", "dimension": 2, "M": [[…]], "F": […], "q": […]?, "v": […], "t": …?,
 //    "constraints": [{"name", "kind": "unilateral"|"bilateral", "mu", "e", "gap", "normal": […],
 //                     "tangent": […] (2D) or [[…], […]] (3D, the two columns),
-//                     "normal_bias", "tangent_bias", "gamma", "baumgarte_alpha", "baumgarte_beta"}]}
+//                     "normal_bias", "tangent_bias", "gamma", "baumgarte_alpha",
+//                     "baumgarte_beta"}]}
 #include <string>
 
 #include "moreau/model/contact_state.hpp"

@@ -20,6 +20,7 @@ namespace moreau {
 
 // The report of one state; `system` labels it. Throws std::invalid_argument when the state
 // itself is invalid (ContactState::validate); failures of single sections are reported inside.
-nlohmann::json analysis_report(const ContactState& state, const std::string& system, bool with_all_sticking);
+nlohmann::json analysis_report(const ContactState& state, const std::string& system,
+                               bool with_all_sticking);
 
 }  // namespace moreau

@@ -1,6 +1,7 @@
 #pragma once
 // FCLIB HDF5 files (Acary, Brémond, Koziara, Pérignon, "FCLIB: a collection of discrete 3D
-// frictional contact problems", INRIA RT-0444, 2014; fclib 3.x layout, /work/shared/data/README.md).
+// frictional contact problems", INRIA RT-0444, 2014; fclib 3.x layout,
+// /work/shared/data/README.md).
 //
 //   local  /fclib_local:   u = W r + q                       (W m×m, m = d·nc)
 //   global /fclib_global:  M v = H r + f,   u = Hᵀ v + w      (M n×n, H n×m)
@@ -41,11 +42,11 @@ enum class FclibForm { local, global };
 
 // Everything an FCLIB file holds. Exactly one of local / global is meaningful (see form).
 struct FclibFile {
-  FclibForm form = FclibForm::local;    // which of local / global the file holds
-  FrictionContactProblem local;         // when form == local
-  GlobalFrictionContactProblem global;  // when form == global
-  FclibInfo info;                       // /fclib_*/info
-  std::vector<FclibSolution> guesses;   // /guesses/1 … /guesses/N
+  FclibForm form = FclibForm::local;      // which of local / global the file holds
+  FrictionContactProblem local;           // when form == local
+  GlobalFrictionContactProblem global;    // when form == global
+  FclibInfo info;                         // /fclib_*/info
+  std::vector<FclibSolution> guesses;     // /guesses/1 … /guesses/N
   std::optional<FclibSolution> solution;  // /solution, when the file has one
 
   // True when the file holds a global problem (form == global).

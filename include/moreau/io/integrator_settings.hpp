@@ -17,15 +17,16 @@ namespace moreau {
 // One key of the "integrator" object.
 struct IntegratorKey {
   // The field the key sets, as an accessor into SimulationSettings.
-  using Field = std::variant<double& (*)(SimulationSettings&), int& (*)(SimulationSettings&),
-                             bool& (*)(SimulationSettings&), std::string& (*)(SimulationSettings&),
-                             Integrator& (*)(SimulationSettings&), PainlevePolicy& (*)(SimulationSettings&)>;
-  const char* key;          // the JSON key, e.g. "dt"
-  Field field;              // the SimulationSettings field it sets
-  double low = -INFINITY;   // bounds of a number or integer (−∞, ∞: none)
-  double high = INFINITY;   // upper bound (∞: none)
-  bool low_open = false;    // true: the bound itself is excluded (> instead of ≥)
-  bool high_open = false;   // true: the upper bound is excluded (< instead of ≤)
+  using Field =
+      std::variant<double& (*)(SimulationSettings&), int& (*)(SimulationSettings&),
+                   bool& (*)(SimulationSettings&), std::string& (*)(SimulationSettings&),
+                   Integrator& (*)(SimulationSettings&), PainlevePolicy& (*)(SimulationSettings&)>;
+  const char* key;         // the JSON key, e.g. "dt"
+  Field field;             // the SimulationSettings field it sets
+  double low = -INFINITY;  // bounds of a number or integer (−∞, ∞: none)
+  double high = INFINITY;  // upper bound (∞: none)
+  bool low_open = false;   // true: the bound itself is excluded (> instead of ≥)
+  bool high_open = false;  // true: the upper bound is excluded (< instead of ≤)
   // One line for docs and messages.
   const char* meaning = "";
 };

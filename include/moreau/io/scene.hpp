@@ -21,27 +21,27 @@ namespace moreau {
 
 // The "output" object.
 struct SceneOutput {
-  std::string dir;        // output folder ("" = chosen by the caller, e.g. out/<scene name>)
-  int every = 1;          // record every k-th step, ≥ 1
-  bool plot = true;       // write plot.png
+  std::string dir;   // output folder ("" = chosen by the caller, e.g. out/<scene name>)
+  int every = 1;     // record every k-th step, ≥ 1
+  bool plot = true;  // write plot.png
 };
 
 // A scene file read and validated: the world (or gallery system), integrator and output.
 struct Scene {
-  std::string name;                 // file stem, or "scene"
-  std::string description;          // the one-line "description" field
-  int dimension = 3;                // 2 or 3
+  std::string name;         // file stem, or "scene"
+  std::string description;  // the one-line "description" field
+  int dimension = 3;        // 2 or 3
   // The rigid world (null for a gallery scene).
   std::shared_ptr<RigidWorld> world;
   CollisionSettings collision;      // "contact": margin etc.
   double contact_tolerance = 1e-6;  // m, largest initial penetration accepted
   // Gallery scene: "gallery": NAME and "params": {…} (stored raw; the gallery's
   // make_gallery_system(name, params) builds the system; not called here).
-  std::string gallery;                                        // gallery system name
+  std::string gallery;                                       // gallery system name
   nlohmann::json gallery_params = nlohmann::json::object();  // its "params" object
   // The "integrator" object (io/integrator_settings.hpp) and "t_end" (s, > 0).
   SimulationSettings settings;
-  SceneOutput output;               // the "output" object
+  SceneOutput output;  // the "output" object
 
   // True for a scene that names a gallery system instead of bodies.
   bool is_gallery() const { return !gallery.empty(); }

@@ -1,6 +1,7 @@
 #pragma once
 // Writes a SimulationResult to a folder, each file through the atomic writer (io/atomic_file.hpp):
-// trajectory.csv, contacts.csv, events.csv, summary.json. plot.png is drawn by the Python helper (python/moreau/_simulate.py), which the command line program invokes.
+// trajectory.csv, contacts.csv, events.csv, summary.json. plot.png is drawn by the Python helper
+// (python/moreau/_simulate.py), which the command line program invokes.
 #include <string>
 
 #include "moreau/sim/simulation.hpp"

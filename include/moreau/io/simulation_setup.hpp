@@ -12,9 +12,9 @@ namespace moreau {
 // What a scene runs: the system, the settings, where the outputs go and whether to plot.
 struct SceneRun {
   std::shared_ptr<const LagrangianSystem> system;  // the rigid world or gallery system
-  SimulationSettings settings;                      // the scene's, with the overrides applied
-  std::string out_dir;                              // output folder (default out/<scene name>)
-  bool plot = true;                                 // write plot.png
+  SimulationSettings settings;                     // the scene's, with the overrides applied
+  std::string out_dir;                             // output folder (default out/<scene name>)
+  bool plot = true;                                // write plot.png
 };
 
 // Builds the system of a scene and the simulation settings (the scene's, read by

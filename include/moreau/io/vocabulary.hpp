@@ -14,12 +14,18 @@ namespace moreau {
 // Every value of an enum of the vocabulary, in declaration order.
 template <class E>
 const std::vector<E>& enum_values();
-template <> const std::vector<Integrator>& enum_values<Integrator>();  // time_stepping, event_driven
-template <> const std::vector<PainlevePolicy>& enum_values<PainlevePolicy>();  // tangential_impact, stop
-template <> const std::vector<ImpactLaw>& enum_values<ImpactLaw>();  // newton, poisson, moreau
-template <> const std::vector<ContactMode>& enum_values<ContactMode>();  // separate, stick, slip
-template <> const std::vector<EventKind>& enum_values<EventKind>();  // impact … solver_failure
-template <> const std::vector<SimulationStatus>& enum_values<SimulationStatus>();  // completed …
+template <>
+const std::vector<Integrator>& enum_values<Integrator>();  // time_stepping, event_driven
+template <>
+const std::vector<PainlevePolicy>& enum_values<PainlevePolicy>();  // tangential_impact, stop
+template <>
+const std::vector<ImpactLaw>& enum_values<ImpactLaw>();  // newton, poisson, moreau
+template <>
+const std::vector<ContactMode>& enum_values<ContactMode>();  // separate, stick, slip
+template <>
+const std::vector<EventKind>& enum_values<EventKind>();  // impact … solver_failure
+template <>
+const std::vector<SimulationStatus>& enum_values<SimulationStatus>();  // completed …
 
 // The names of every value of E (to_string), in declaration order.
 template <class E>

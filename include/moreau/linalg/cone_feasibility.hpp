@@ -30,17 +30,17 @@ enum class ConeFeasibility { feasible, infeasible, undecided };
 
 // Settings of the cone feasibility test.
 struct ConeFeasibilitySettings {
-  double tolerance = 1e-9;   // accept margin ≥ −tolerance·scale as feasible (scale = max(1,‖r0‖∞))
-  int max_facets = 4096;     // 3D polygon refinement limit
+  double tolerance = 1e-9;  // accept margin ≥ −tolerance·scale as feasible (scale = max(1,‖r0‖∞))
+  int max_facets = 4096;  // 3D polygon refinement limit
 };
 
 // Answer of the cone feasibility test with its certificate.
 struct ConeFeasibilityResult {
   ConeFeasibility status = ConeFeasibility::undecided;  // feasible, infeasible or undecided
-  Vector y;            // k, the certificate (feasible): r0 + B y satisfies every cone
-  Vector r;            // d·m, r0 + B y
-  double margin = 0;   // the maximised margin s (≥ 0 when feasible, < 0 when infeasible)
-  int facets = 0;      // polygon sides used (3D)
+  Vector y;             // k, the certificate (feasible): r0 + B y satisfies every cone
+  Vector r;             // d·m, r0 + B y
+  double margin = 0;    // the maximised margin s (≥ 0 when feasible, < 0 when infeasible)
+  int facets = 0;       // polygon sides used (3D)
   std::string message;  // why not feasible (infeasible / undecided); empty when feasible
 };
 

@@ -17,13 +17,13 @@ namespace moreau {
 
 // A linear program (objective, constraints, bounds) for solve_linear_program.
 struct LinearProgram {
-  Vector c;       // n
-  Matrix A_eq;    // m_eq×n (or 0×n / empty)
-  Vector b_eq;    // m_eq
-  Matrix A_ub;    // m_ub×n (or empty)
-  Vector b_ub;    // m_ub
-  Vector lower;   // n, may be −inf; empty = all 0
-  Vector upper;   // n, may be +inf; empty = all +inf
+  Vector c;      // n
+  Matrix A_eq;   // m_eq×n (or 0×n / empty)
+  Vector b_eq;   // m_eq
+  Matrix A_ub;   // m_ub×n (or empty)
+  Vector b_ub;   // m_ub
+  Vector lower;  // n, may be −inf; empty = all 0
+  Vector upper;  // n, may be +inf; empty = all +inf
 };
 
 // Outcome of solve_linear_program.
@@ -38,9 +38,9 @@ struct LpSettings {
 // Solution of a linear program with its status.
 struct LpResult {
   LpStatus status = LpStatus::iteration_limit;  // optimal, infeasible, unbounded, iteration_limit
-  Vector x;               // n, a vertex solution when optimal
-  double objective = 0;   // cᵀx when optimal
-  int iterations = 0;     // simplex pivots performed
+  Vector x;                                     // n, a vertex solution when optimal
+  double objective = 0;                         // cᵀx when optimal
+  int iterations = 0;                           // simplex pivots performed
 };
 
 // Throws std::invalid_argument on inconsistent sizes, NaN, or lower > upper.

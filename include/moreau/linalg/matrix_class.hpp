@@ -20,7 +20,7 @@
 
 namespace moreau {
 
-inline constexpr Index kMaxExactSize = 16;   // 2ⁿ principal submatrices
+inline constexpr Index kMaxExactSize = 16;        // 2ⁿ principal submatrices
 inline constexpr double kClassTolerance = 1e-10;  // default relative tolerance τ of the tests
 
 // |A − Aᵀ|_max ≤ τ·max(1, |A|_max).
@@ -36,9 +36,9 @@ bool is_positive_semidefinite(const Matrix& A, double tolerance = kClassToleranc
 
 // Result of p_matrix_test: the answer and the smallest principal minor.
 struct PMatrixTest {
-  bool is_p_matrix = false;           // every principal minor > 0 (relative tolerance)
-  double min_principal_minor = 0.0;   // the smallest principal minor found
-  std::vector<Index> worst_subset;    // indices of that minor
+  bool is_p_matrix = false;          // every principal minor > 0 (relative tolerance)
+  double min_principal_minor = 0.0;  // the smallest principal minor found
+  std::vector<Index> worst_subset;   // indices of that minor
 };
 // Exact P-matrix test (all principal minors > 0). Throws if A is not square or n > kMaxExactSize.
 PMatrixTest p_matrix_test(const Matrix& A, double tolerance = kClassTolerance);
@@ -47,8 +47,8 @@ inline bool is_p_matrix(const Matrix& A) { return p_matrix_test(A).is_p_matrix; 
 
 // Result of the copositivity test of a matrix.
 struct CopositivityTest {
-  bool copositive = false;            // xᵀAx ≥ 0 for every x ≥ 0
-  bool strictly_copositive = false;   // xᵀAx > 0 for every x ≥ 0, x ≠ 0
+  bool copositive = false;           // xᵀAx ≥ 0 for every x ≥ 0
+  bool strictly_copositive = false;  // xᵀAx > 0 for every x ≥ 0, x ≠ 0
   // When not copositive: x ≥ 0, ‖x‖₁ = 1, with xᵀAx < 0. When copositive but not strictly:
   // x ≥ 0, x ≠ 0 with xᵀAx = 0. Empty otherwise.
   Vector witness;

@@ -17,9 +17,9 @@ namespace moreau {
 
 // Kinematics of one constraint at (q, v): what the callback returns.
 struct ConstraintKinematics {
-  double gap = 0.0;        // h(q), m
-  Vector normal;           // ∇h(q), n
-  Matrix tangent;          // H_t(q), n×(d−1) (may be empty for a frictionless constraint)
+  double gap = 0.0;          // h(q), m
+  Vector normal;             // ∇h(q), n
+  Matrix tangent;            // H_t(q), n×(d−1) (may be empty for a frictionless constraint)
   double normal_bias = 0.0;  // c_n, m/s²
   Vector tangent_bias;       // c_t, d−1 (empty ⇒ zeros)
 };
@@ -33,13 +33,13 @@ using ConstraintCallback = std::function<ConstraintKinematics(const Vector& q, c
 
 // One constraint of a CallbackSystem: kind, law data (μ, e, softening, Baumgarte) and kinematics.
 struct CallbackConstraint {
-  std::string name;          // empty: add_constraint names it c0, c1, … by position
+  std::string name;  // empty: add_constraint names it c0, c1, … by position
   ConstraintKind kind = ConstraintKind::unilateral;  // bilateral (h = 0) or unilateral (h ≥ 0)
-  double mu = 0.0;           // Coulomb coefficient
-  double restitution = 0.0;  // normal restitution e ∈ [0, 1]
-  double gamma = 0.0;        // softening γ (digest 002 §B)
-  double baumgarte_alpha = 0.0;  // Baumgarte α, 1/s: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
-  double baumgarte_beta = 0.0;   // Baumgarte β, 1/s (velocity level: bias β g)
+  double mu = 0.0;                                   // Coulomb coefficient
+  double restitution = 0.0;                          // normal restitution e ∈ [0, 1]
+  double gamma = 0.0;                                // softening γ (digest 002 §B)
+  double baumgarte_alpha = 0.0;   // Baumgarte α, 1/s: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
+  double baumgarte_beta = 0.0;    // Baumgarte β, 1/s (velocity level: bias β g)
   ConstraintCallback kinematics;  // gap, ∇h, H_t, c_n, c_t at (q, v); must not be empty
 };
 
@@ -55,7 +55,9 @@ class CallbackSystem : public LagrangianSystem {
   // Names of the n coordinates (velocities get "_dot" appended); throws unless n are given.
   void set_names(std::vector<std::string> coordinate_names);
   // Optional potential energy V(q) (for energy reports), J.
-  void set_potential(std::function<double(const Vector&)> potential) { potential_ = std::move(potential); }
+  void set_potential(std::function<double(const Vector&)> potential) {
+    potential_ = std::move(potential);
+  }
 
   std::string name() const override { return name_; }
   int dimension() const override { return dimension_; }
@@ -64,7 +66,9 @@ class CallbackSystem : public LagrangianSystem {
   std::vector<std::string> position_names() const override;
   // The names given to set_names with "_dot" appended, else "v0", "v1", ….
   std::vector<std::string> velocity_names() const override;
-  double potential_energy(const Vector& q) const override { return potential_ ? potential_(q) : 0.0; }
+  double potential_energy(const Vector& q) const override {
+    return potential_ ? potential_(q) : 0.0;
+  }
 
   // Evaluates every callback; checks every size (std::invalid_argument naming the constraint) and
   // fills a ContactState that passes ContactState::validate().

@@ -22,7 +22,7 @@ namespace moreau {
 struct GalleryParameter {
   std::string name;            // keyword, e.g. "mu"
   double default_value = 0.0;  // value used when the parameter is not given, SI units
-  std::string description;  // with unit
+  std::string description;     // with unit
 };
 
 // One gallery system: name, description and parameters.

@@ -23,8 +23,8 @@ class LagrangianSystem {
 
   // Name of the system, as shown in output files and messages.
   virtual std::string name() const = 0;
-  virtual int dimension() const = 0;          // 2 (planar) or 3 (spatial)
-  virtual Index velocity_size() const = 0;    // n = size of v, M is n×n
+  virtual int dimension() const = 0;        // 2 (planar) or 3 (spatial)
+  virtual Index velocity_size() const = 0;  // n = size of v, M is n×n
   // Size of q (7 per spatial body with quaternions); velocity_size() unless overridden.
   virtual Index position_size() const { return velocity_size(); }
   // Names of the generalized coordinates, for output headers ("q0", "q1", … by default).
@@ -47,7 +47,7 @@ class LagrangianSystem {
   // The contact layer of Moreau–Jean steps (model/step_contacts.hpp): dense W unless overridden
   // (rigid worlds: body blocks unless settings.body_blocks is false).
   virtual std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
-                                                       const ContactSolverSettings& solver) const;
+                                                      const ContactSolverSettings& solver) const;
   // Impact laws of contacts that may appear later than the initial state (a rigid world's
   // materials); none unless overridden.
   virtual std::vector<ImpactLaw> contact_laws() const { return {}; }

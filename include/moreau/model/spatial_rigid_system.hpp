@@ -29,8 +29,8 @@ Matrix3 left_jacobian_inverse(const Vector3& phi);
 
 // A static plane of a SpatialRigidSystem (point, normal).
 struct Plane3 {
-  Vector3 point = Vector3::Zero();     // m
-  Vector3 normal = Vector3::UnitZ();   // normalized by the builder
+  Vector3 point = Vector3::Zero();    // m
+  Vector3 normal = Vector3::UnitZ();  // normalized by the builder
 };
 
 // Spatial rigid bodies as a LagrangianSystem (6 coordinates per body).
@@ -49,11 +49,14 @@ class SpatialRigidSystem : public LagrangianSystem {
   void add_sphere_plane(Index body, double radius, const Plane3& plane, ContactOptions o,
                         const Vector3& local_center = Vector3::Zero());
   // A point of `body` (body frame, m) against `plane` (a sphere of radius 0).
-  void add_point_plane(Index body, const Vector3& local_point, const Plane3& plane, ContactOptions o);
+  void add_point_plane(Index body, const Vector3& local_point, const Plane3& plane,
+                       ContactOptions o);
   // Corners (±a, ±b, ±c) of a box with half extents (a, b, c); names "<name>/corner(sx,sy,sz)".
-  void add_box_plane(Index body, const Vector3& half_extents, const Plane3& plane, ContactOptions o);
+  void add_box_plane(Index body, const Vector3& half_extents, const Plane3& plane,
+                     ContactOptions o);
   // A sphere of body_a against a sphere of body_b (radii ≥ 0, m), centred at the centres of mass.
-  void add_sphere_sphere(Index body_a, double radius_a, Index body_b, double radius_b, ContactOptions o);
+  void add_sphere_sphere(Index body_a, double radius_a, Index body_b, double radius_b,
+                         ContactOptions o);
 
   std::string name() const override { return name_; }
   int dimension() const override { return 3; }
@@ -71,7 +74,12 @@ class SpatialRigidSystem : public LagrangianSystem {
   Index body_count() const { return static_cast<Index>(bodies_.size()); }
 
  private:
-  struct Body { std::string name; double mass; Matrix3 inertia; Vector3 force, torque; };
+  struct Body {
+    std::string name;
+    double mass;
+    Matrix3 inertia;
+    Vector3 force, torque;
+  };
   struct Contact {
     bool sphere_sphere = false;
     Index body_a = -1, body_b = 0;

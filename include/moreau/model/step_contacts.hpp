@@ -1,12 +1,13 @@
 #pragma once
 // The contact layer of one Moreau–Jean step (sim/time_stepping.hpp), behind one interface with two
 // implementations (docs/simulation.md):
-//   - dense (LagrangianSystem::step_contacts, any system): the constraints of contact_state(q, v, t),
+//   - dense (LagrangianSystem::step_contacts, any system): the constraints of contact_state(q, v,
+//   t),
 //     the Delassus operator W = Hᵀ M⁻¹ H formed and its bilateral rows Schur-eliminated
 //     (model/velocity_level.hpp), the condensed problem solved by the registry;
 //   - body blocks (RigidWorldSystem::step_contacts, contact/collision/rigid_world_system.hpp):
-//     M⁻¹ per body, two Jacobian blocks per contact, body-block NSGS (solvers/fc/body_block_nsgs.hpp);
-//     W is never formed.
+//     M⁻¹ per body, two Jacobian blocks per contact, body-block NSGS
+//     (solvers/fc/body_block_nsgs.hpp); W is never formed.
 // The stepper owns the scheme (index set test, restitution, softening, events, modes, debounced
 // separations, recording, the projection loop); the layer owns the constraints, the contact
 // identity (which contact of the last step a contact continues) and the warm start.
@@ -26,8 +27,8 @@ namespace moreau {
 struct ContactSolverSettings {
   // Registry name; "auto" = choose_friction_contact_solver.
   std::string name = "auto";
-  double tolerance = 1e-10;      // on friction_contact_residual
-  int max_iterations = 2000;     // iterations of the solver (sweeps for NSGS)
+  double tolerance = 1e-10;   // on friction_contact_residual
+  int max_iterations = 2000;  // iterations of the solver (sweeps for NSGS)
 };
 
 // The settings of a step's contact layer (a part of sim's TimeSteppingSettings).
@@ -41,9 +42,9 @@ struct StepContactSettings {
 
 // One contact of the step's index set (unilateral; bilateral rows stay inside the layer).
 struct StepContact {
-  Index id = -1;            // index into StepContacts::names()
-  Index previous = -1;      // the entry of history() it continues, −1 when it is new
-  double un_minus = 0.0;    // u_n(v_k), m/s
+  Index id = -1;          // index into StepContacts::names()
+  Index previous = -1;    // the entry of history() it continues, −1 when it is new
+  double un_minus = 0.0;  // u_n(v_k), m/s
   // μ, e and the softening γ (m/(N·s)) of the constraint.
   // @{
   double mu = 0.0, restitution = 0.0, gamma = 0.0;
@@ -53,11 +54,11 @@ struct StepContact {
 // What a step leaves for the next one, per contact that was active (or is a ghost: closed, out of
 // the index set for steps_out ≤ separation_steps steps, left at left_t).
 struct ContactHistory {
-  Index id = -1;                   // index into StepContacts::names()
+  Index id = -1;                             // index into StepContacts::names()
   ContactMode mode = ContactMode::separate;  // after the step that left this entry
-  Vector3 r = Vector3::Zero();     // impulse in its contact frame, normal first, N·s
-  int steps_out = 0;               // steps since it left the index set (0 while active)
-  double left_t = 0.0;             // s
+  Vector3 r = Vector3::Zero();               // impulse in its contact frame, normal first, N·s
+  int steps_out = 0;                         // steps since it left the index set (0 while active)
+  double left_t = 0.0;                       // s
 };
 
 // The step's solution: v⁺ (v), r and u = Hᵀv⁺ + w (+ c r_n) per contact, and the solver report.
@@ -106,7 +107,8 @@ class StepContacts {
 
   // The step problem at the last detection, (q, v, t) with step h: index set, contact identity
   // against history(), warm start (current()[a].r, and warm() says whether any), bilateral rows.
-  virtual const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t, double h) = 0;
+  virtual const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
+                                                double h) = 0;
   // Solves it with w (d per contact, normal entry e·u_n⁻), compliance c (one per contact) and
   // the warm start guess (d per contact, or empty).
   virtual StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) = 0;
@@ -129,12 +131,12 @@ class StepContacts {
   const std::vector<std::string>& names() const { return names_; }
 
  protected:
-  int dimension_ = 3;                               // dimension()
-  bool warm_ = false;                               // warm()
+  int dimension_ = 3;  // dimension()
+  bool warm_ = false;  // warm()
   // current()
   std::vector<ContactHistory> current_, history_;  // history()
-  std::vector<bool> continued_;                     // continued(i), one per history() entry
-  std::vector<std::string> names_;                  // names()
+  std::vector<bool> continued_;                    // continued(i), one per history() entry
+  std::vector<std::string> names_;                 // names()
 };
 
 }  // namespace moreau

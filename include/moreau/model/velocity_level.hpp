@@ -37,20 +37,20 @@ class MassSolver {
 // What a velocity-level step problem is built from: index sets, constant terms, warm start.
 struct VelocityLevelInput {
   std::vector<Index> unilateral;  // constraint indices of U, in order
-  Vector w_unilateral;            // d·|U|, m/s, constant local velocity (restitution e·u_n⁻ …)
-  std::vector<Index> bilateral;   // constraint indices of B
-  Vector w_bilateral;             // |B|, m/s
-  Vector guess;                   // d·|U| warm start of r, or empty
-  Vector compliance;              // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
+  Vector w_unilateral;           // d·|U|, m/s, constant local velocity (restitution e·u_n⁻ …)
+  std::vector<Index> bilateral;  // constraint indices of B
+  Vector w_bilateral;            // |B|, m/s
+  Vector guess;                  // d·|U| warm start of r, or empty
+  Vector compliance;             // |U| softening c ≥ 0 (ũ_n = u_n + c r_n), or empty (= 0)
 };
 
 // The post-step velocity, the impulses and the local velocities of a velocity-level problem.
 struct VelocityLevelSolution {
-  Vector v;                     // n, v⁺
-  Vector r;                     // d·|U|, contact impulses, normal first, N·s
-  Vector u;                     // d·|U|, local velocities H_Uᵀ v⁺ + w_U
-  Vector p;                     // |B|, bilateral impulses, N·s
-  FrictionContactResult report; // the registry's report on the condensed problem
+  Vector v;                      // n, v⁺
+  Vector r;                      // d·|U|, contact impulses, normal first, N·s
+  Vector u;                      // d·|U|, local velocities H_Uᵀ v⁺ + w_U
+  Vector p;                      // |B|, bilateral impulses, N·s
+  FrictionContactResult report;  // the registry's report on the condensed problem
 };
 
 // Solves the problem above at the contact state s (M, normals, tangents) from v_free.

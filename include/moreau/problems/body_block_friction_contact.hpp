@@ -17,9 +17,9 @@
 
 namespace moreau {
 
-using BodyMassBlock = Eigen::Matrix<double, 6, 6>;      // M_b⁻¹, planar in the top-left 3×3
-using ContactBodyRows = Eigen::Matrix<double, 3, 6>;    // J_{c,b}: d × m, planar 2×3 top-left
-using BilateralBodyRow = Eigen::Matrix<double, 1, 6>;   // g_{j,b}: 1 × m
+using BodyMassBlock = Eigen::Matrix<double, 6, 6>;     // M_b⁻¹, planar in the top-left 3×3
+using ContactBodyRows = Eigen::Matrix<double, 3, 6>;   // J_{c,b}: d × m, planar 2×3 top-left
+using BilateralBodyRow = Eigen::Matrix<double, 1, 6>;  // g_{j,b}: 1 × m
 
 // One contact of a body-block problem: its two bodies and their Jacobian blocks.
 struct BodyBlockContact {
@@ -39,16 +39,16 @@ struct BodyBlockBilateral {
 
 // Frictional contact problem kept in body blocks (no dense Delassus matrix).
 struct BodyBlockFrictionContactProblem {
-  int dimension = 3;                       // d: 2 (planar, m = 3) or 3 (spatial, m = 6)
-  std::vector<BodyMassBlock> mass_inverse; // nb blocks M_b⁻¹, SPD, 1/kg and 1/(kg·m²)
-  Vector v_free;                           // nb·m, velocity without contact impulses, m/s
-  std::vector<BodyBlockContact> contacts;  // nc
-  Vector w;                                // d·nc, constant local velocity, m/s
-  Vector mu;                               // nc, ≥ 0
-  Vector compliance;                       // nc, ≥ 0, or empty (= 0): softening c_c, the cone
-                                           // complementarity is on ũ_c = u_c + c_c r_n,c e_n
+  int dimension = 3;                          // d: 2 (planar, m = 3) or 3 (spatial, m = 6)
+  std::vector<BodyMassBlock> mass_inverse;    // nb blocks M_b⁻¹, SPD, 1/kg and 1/(kg·m²)
+  Vector v_free;                              // nb·m, velocity without contact impulses, m/s
+  std::vector<BodyBlockContact> contacts;     // nc
+  Vector w;                                   // d·nc, constant local velocity, m/s
+  Vector mu;                                  // nc, ≥ 0
+  Vector compliance;                          // nc, ≥ 0, or empty (= 0): softening c_c, the cone
+                                              // complementarity is on ũ_c = u_c + c_c r_n,c e_n
   std::vector<BodyBlockBilateral> bilateral;  // nb rows
-  Vector w_bilateral;                      // nb, m/s (or rad/s)
+  Vector w_bilateral;                         // nb, m/s (or rad/s)
 
   // m, the velocities per body: 3 planar, 6 spatial.
   Index body_size() const { return dimension == 2 ? 3 : 6; }

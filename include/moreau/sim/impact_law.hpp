@@ -25,11 +25,11 @@ namespace moreau {
 
 // The velocity jump of one impact: q̇⁺ and the normal impulses, or why the law failed.
 struct ImpactJump {
-  bool ok = true;             // false: the law's problem was not solved (see failure)
-  Vector v_post;              // n, q̇⁺
-  Vector pn;                  // normal impulse of each unilateral constraint, in order, N·s
-  bool solver_failed = false; // newton: the contact solver stopped above its tolerance
-  std::string failure;        // why ok is false
+  bool ok = true;              // false: the law's problem was not solved (see failure)
+  Vector v_post;               // n, q̇⁺
+  Vector pn;                   // normal impulse of each unilateral constraint, in order, N·s
+  bool solver_failed = false;  // newton: the contact solver stopped above its tolerance
+  std::string failure;         // why ok is false
 };
 
 // One row of the impact-law table.
@@ -68,6 +68,7 @@ void check_impact_laws(const ContactState& state, Integrator integrator);
 // The law shared by the constraints `contacts` (indices into state.constraints) that take part in
 // one impact. Throws std::invalid_argument naming two contacts with different laws and the time t.
 // Empty `contacts` → newton.
-ImpactLaw common_impact_law(const ContactState& state, const std::vector<Index>& contacts, double t);
+ImpactLaw common_impact_law(const ContactState& state, const std::vector<Index>& contacts,
+                            double t);
 
 }  // namespace moreau

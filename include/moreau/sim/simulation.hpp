@@ -65,93 +65,94 @@ std::string to_string(EventKind kind);
 
 // The settings of the Moreau–Jean time stepping (time_stepping.hpp).
 struct TimeSteppingSettings {
-  double dt = 1e-3;              // s, step h
-  double theta = 0.5;            // θ ∈ [0, 1] of q_{k+1} = q_k + h((1−θ)v_k + θ v_{k+1})
-  bool projection = true;        // post-stabilization of penetrations (and bilateral drift)
-  double mode_velocity = 1e-6;   // m/s: a step's contact slips when ‖u_t⁺‖ exceeds it and
-                                 // separates when r_n = 0 and u_n⁺ exceeds it
-  int separation_steps = 3;      // a closed contact out of the index set for at most this many
-                                 // steps that comes back is not reported separated
-  StepContactSettings contacts;  // index set margin, projection tolerance, joint feedback, NSGS
+  double dt = 1e-3;                // s, step h
+  double theta = 0.5;              // θ ∈ [0, 1] of q_{k+1} = q_k + h((1−θ)v_k + θ v_{k+1})
+  bool projection = true;          // post-stabilization of penetrations (and bilateral drift)
+  double mode_velocity = 1e-6;     // m/s: a step's contact slips when ‖u_t⁺‖ exceeds it and
+                                   // separates when r_n = 0 and u_n⁺ exceeds it
+  int separation_steps = 3;        // a closed contact out of the index set for at most this many
+                                   // steps that comes back is not reported separated
+  StepContactSettings contacts{};  // index set margin, projection tolerance, joint feedback, NSGS
 };
 
 // The settings of the event-driven integrator (event_driven.hpp).
 struct EventDrivenSettings {
-  double rtol = 1e-10;               // relative tolerance of the Dormand–Prince 5(4) steps
-  double atol = 1e-12;               // absolute tolerance (m, m/s)
-  double max_step = 1e-2;            // s, largest smooth step (so that no double root is missed)
-  double contact_tolerance = 1e-9;   // m and m/s: a contact is closed when |g| and |u_n| are below
-  double force_tolerance = 1e-9;     // N, slack of the mode consistency tests
-  double baumgarte_alpha = 10.0;     // 1/s, acceleration-level stabilization g̈ + 2αġ + β²g = 0
-  double baumgarte_beta = 10.0;      // 1/s (a constraint's own α, β > 0 take precedence)
+  double rtol = 1e-10;              // relative tolerance of the Dormand–Prince 5(4) steps
+  double atol = 1e-12;              // absolute tolerance (m, m/s)
+  double max_step = 1e-2;           // s, largest smooth step (so that no double root is missed)
+  double contact_tolerance = 1e-9;  // m and m/s: a contact is closed when |g| and |u_n| are below
+  double force_tolerance = 1e-9;    // N, slack of the mode consistency tests
+  double baumgarte_alpha = 10.0;    // 1/s, acceleration-level stabilization g̈ + 2αġ + β²g = 0
+  double baumgarte_beta = 10.0;     // 1/s (a constraint's own α, β > 0 take precedence)
   PainlevePolicy painleve_policy = PainlevePolicy::tangential_impact;  // at Painlevé case 3
-  int max_events = 100000;           // the run ends with status event_limit beyond this
+  int max_events = 100000;  // the run ends with status event_limit beyond this
 };
 
 // Settings of simulate(): the integrator, what both integrators share, and each one's own part.
 // io/integrator_settings.hpp reads them from a scene's "integrator" object (one key per field).
 struct SimulationSettings {
   Integrator integrator = Integrator::time_stepping;  // which simulator runs
-  double t_end = 1.0;            // s, final time (start is 0)
-  double record_interval = 0.0;  // s; 0 records every step (and every event)
-  double zeno_velocity = 1e-4;   // m/s: impacts slower than this are plastic (e := 0) and, in
-                                 // time stepping, not reported as impact events
-  ContactSolverSettings solver;  // frictional-contact solver of the steps and of the impacts
-  TimeSteppingSettings time_stepping;  // used when integrator is time_stepping
-  EventDrivenSettings event_driven;    // used when integrator is event_driven
+  double t_end = 1.0;                                 // s, final time (start is 0)
+  double record_interval = 0.0;                       // s; 0 records every step (and every event)
+  double zeno_velocity = 1e-4;     // m/s: impacts slower than this are plastic (e := 0) and, in
+                                   // time stepping, not reported as impact events
+  ContactSolverSettings solver{};  // frictional-contact solver of the steps and of the impacts
+  TimeSteppingSettings time_stepping{};  // used when integrator is time_stepping
+  EventDrivenSettings event_driven{};    // used when integrator is event_driven
 };
 
 // One entry of events.csv.
 struct SimulationEvent {
-  double t = 0.0;         // s
+  double t = 0.0;                      // s
   EventKind kind = EventKind::impact;  // what happened
-  Index contact = -1;     // constraint index, −1 = none
-  std::string detail;     // human-readable: velocities, forces, Painlevé case …
+  Index contact = -1;                  // constraint index, −1 = none
+  std::string detail;                  // human-readable: velocities, forces, Painlevé case …
 };
 
 // One row of contacts.csv: one closed (or active) contact at one recorded time.
 struct ContactRecord {
-  double t = 0.0;      // s
-  Index contact = 0;   // constraint index into contact_names
-  double gap = 0.0;    // m
-  double r_n = 0.0;    // normal force (event-driven, N) or impulse (time stepping, N·s)
-  Vector r_t;          // d−1 tangential components, same unit as r_n
+  double t = 0.0;     // s
+  Index contact = 0;  // constraint index into contact_names
+  double gap = 0.0;   // m
+  double r_n = 0.0;   // normal force (event-driven, N) or impulse (time stepping, N·s)
+  Vector r_t;         // d−1 tangential components, same unit as r_n
   ContactMode mode = ContactMode::separate;  // separate, stick or slip
 };
 
 // A simulation's trajectory, contacts, events, energies and status.
 struct SimulationResult {
-  std::string system;              // LagrangianSystem::name()
-  Integrator integrator = Integrator::time_stepping;  // contact quantities are impulses (N·s)
-                                   // in time stepping, forces (N) in event-driven runs
+  std::string system;  // LagrangianSystem::name()
+  Integrator integrator =
+      Integrator::time_stepping;  // contact quantities are impulses (N·s)
+                                  // in time stepping, forces (N) in event-driven runs
   SimulationStatus status = SimulationStatus::completed;  // how the run ended
-  std::string message;             // why the run ended early, or what went wrong on the way
-  int dimension = 2;               // 2 (planar) or 3 (spatial): the number of contact components
+  std::string message;  // why the run ended early, or what went wrong on the way
+  int dimension = 2;    // 2 (planar) or 3 (spatial): the number of contact components
   std::vector<std::string> position_names;  // one per generalized coordinate q_i
   std::vector<std::string> velocity_names;  // one per generalized velocity v_i
   std::vector<std::string> contact_names;   // one per constraint index of the records and events
 
-  std::vector<double> t;           // s, recorded times
-  std::vector<Vector> q;           // positions at each recorded time
-  std::vector<Vector> v;           // velocities at each recorded time
-  std::vector<double> kinetic;     // J, kinetic energy at each recorded time
-  std::vector<double> potential;   // J, potential energy at each recorded time
+  std::vector<double> t;                // s, recorded times
+  std::vector<Vector> q;                // positions at each recorded time
+  std::vector<Vector> v;                // velocities at each recorded time
+  std::vector<double> kinetic;          // J, kinetic energy at each recorded time
+  std::vector<double> potential;        // J, potential energy at each recorded time
   std::vector<ContactRecord> contacts;  // closed contacts at each recorded time
   std::vector<SimulationEvent> events;  // in time order
 
-  long steps = 0;                  // accepted steps
-  long rejected_steps = 0;         // event-driven: rejected by the error control
-  int solver_failures = 0;         // time stepping: steps whose contact solve did not converge
-  double energy_initial = 0.0;     // J
-  double energy_final = 0.0;       // J
-  double max_energy_gain = 0.0;    // J, max_t (E(t) − min_{s≤t} E(s))
-  double max_penetration = 0.0;    // m, max over time and unilateral constraints of −min(g, 0)
-  double wall_time = 0.0;          // s
+  long steps = 0;                // accepted steps
+  long rejected_steps = 0;       // event-driven: rejected by the error control
+  int solver_failures = 0;       // time stepping: steps whose contact solve did not converge
+  double energy_initial = 0.0;   // J
+  double energy_final = 0.0;     // J
+  double max_energy_gain = 0.0;  // J, max_t (E(t) − min_{s≤t} E(s))
+  double max_penetration = 0.0;  // m, max over time and unilateral constraints of −min(g, 0)
+  double wall_time = 0.0;        // s
 
   // The number of recorded times.
   Index records() const { return static_cast<Index>(t.size()); }
-  Matrix q_matrix() const;         // records × position_size
-  Matrix v_matrix() const;         // records × velocity_size
+  Matrix q_matrix() const;  // records × position_size
+  Matrix v_matrix() const;  // records × velocity_size
 };
 
 // Called now and then with the fraction of [0, t_end] done.

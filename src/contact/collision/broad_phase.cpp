@@ -6,14 +6,16 @@
 
 namespace moreau {
 
-// Box of the posed shape: core points ± radius (box: centre ± |R| h), cylinder centre ± |R| (r, r, h).
+// Box of the posed shape: core points ± radius (box: centre ± |R| h), cylinder centre ± |R| (r, r,
+// h).
 Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
   Aabb box;
   if (s.kind == ShapeKind::plane) return box;
   const double m = std::isfinite(margin) ? std::max(margin, 0.0) : 1e30;
   Vector3 lo, hi;
   if (s.kind == ShapeKind::box || s.kind == ShapeKind::cylinder) {
-    const Vector3 h = s.kind == ShapeKind::box ? s.half_extents : Vector3(s.radius, s.radius, s.half_length);
+    const Vector3 h =
+        s.kind == ShapeKind::box ? s.half_extents : Vector3(s.radius, s.radius, s.half_length);
     const Vector3 e = p.rotation().cwiseAbs() * h;
     lo = p.position - e, hi = p.position + e;
   } else {
@@ -43,7 +45,8 @@ std::vector<std::pair<Index, Index>> sweep_and_prune(const std::vector<Aabb>& bo
   for (Index i : unbounded)
     for (Index j = 0; j < n; ++j)
       if (j != i && boxes[i].overlaps(boxes[j])) {
-        const bool other_unbounded = std::find(unbounded.begin(), unbounded.end(), j) != unbounded.end();
+        const bool other_unbounded =
+            std::find(unbounded.begin(), unbounded.end(), j) != unbounded.end();
         if (other_unbounded && j < i) continue;
         pairs.emplace_back(std::min(i, j), std::max(i, j));
       }
@@ -56,13 +59,15 @@ std::vector<std::pair<Index, Index>> sweep_and_prune(const std::vector<Aabb>& bo
     const double k = static_cast<double>(finite.size());
     Index axis;
     (sq / k - (mean / k).cwiseProduct(mean / k)).maxCoeff(&axis);
-    std::sort(finite.begin(), finite.end(), [&](Index a, Index b) { return boxes[a].lower[axis] < boxes[b].lower[axis]; });
+    std::sort(finite.begin(), finite.end(),
+              [&](Index a, Index b) { return boxes[a].lower[axis] < boxes[b].lower[axis]; });
     for (size_t a = 0; a < finite.size(); ++a) {
       const Aabb& A = boxes[finite[a]];
       for (size_t b = a + 1; b < finite.size(); ++b) {
         const Aabb& B = boxes[finite[b]];
         if (B.lower[axis] > A.upper[axis]) break;
-        if (A.overlaps(B)) pairs.emplace_back(std::min(finite[a], finite[b]), std::max(finite[a], finite[b]));
+        if (A.overlaps(B))
+          pairs.emplace_back(std::min(finite[a], finite[b]), std::max(finite[a], finite[b]));
       }
     }
   }

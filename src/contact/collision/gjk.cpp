@@ -140,9 +140,14 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
     cand.push_back(w);
     ClosestResult c;
     switch (cand.size()) {
-      case 2: c = closest_segment(cand[0].w, cand[1].w); break;
-      case 3: c = closest_triangle(cand[0].w, cand[1].w, cand[2].w); break;
-      default: c = closest_tetrahedron({cand[0].w, cand[1].w, cand[2].w, cand[3].w});
+      case 2:
+        c = closest_segment(cand[0].w, cand[1].w);
+        break;
+      case 3:
+        c = closest_triangle(cand[0].w, cand[1].w, cand[2].w);
+        break;
+      default:
+        c = closest_tetrahedron({cand[0].w, cand[1].w, cand[2].w, cand[3].w});
     }
     if (cand.size() == 4 && c.point.squaredNorm() == 0.0) {
       st.intersecting = true;
@@ -160,7 +165,8 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
   st.v = v;
   if (!st.intersecting) {
     Vector3 a = Vector3::Zero(), b = Vector3::Zero();
-    for (size_t k = 0; k < st.simplex.size(); ++k) a += lambda[k] * st.simplex[k].a, b += lambda[k] * st.simplex[k].b;
+    for (size_t k = 0; k < st.simplex.size(); ++k)
+      a += lambda[k] * st.simplex[k].a, b += lambda[k] * st.simplex[k].b;
     st.result.point_a = a, st.result.point_b = b;
     st.result.distance = v.norm();
     st.result.normal = v.norm() > 0 ? Vector3(v / v.norm()) : Vector3::UnitZ();
@@ -173,8 +179,8 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
 // EPA (van den Bergen 2001): grow a polytope inside A − B towards its boundary nearest to the
 // origin. Faces store outward normals; the horizon is rebuilt from the faces visible from each
 // new support point.
-ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std::vector<SupportPoint> pts,
-                       const GjkSettings& s) {
+ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb,
+                       std::vector<SupportPoint> pts, const GjkSettings& s) {
   const double scale = scale_of(sa, sb);
   const double tiny = 1e-10 * scale;
   // Blow the simplex up to a tetrahedron.
@@ -189,7 +195,8 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
   if (pts.size() == 1) {
     for (int k = 0; k < 6 && pts.size() < 2; ++k) {
       const Vector3 d = (k % 2 ? -1.0 : 1.0) * Vector3::Unit(k / 2);
-      add_if_new(support(sa, sb, d), [&](const SupportPoint& p) { return (p.w - pts[0].w).norm() > tiny; });
+      add_if_new(support(sa, sb, d),
+                 [&](const SupportPoint& p) { return (p.w - pts[0].w).norm() > tiny; });
     }
   }
   if (pts.size() == 2) {
@@ -208,7 +215,8 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
     const Vector3 n = (pts[1].w - pts[0].w).cross(pts[2].w - pts[0].w).normalized();
     for (const Vector3& d : {n, Vector3(-n)}) {
       if (pts.size() >= 4) break;
-      add_if_new(support(sa, sb, d), [&](const SupportPoint& p) { return std::abs((p.w - pts[0].w).dot(n)) > tiny; });
+      add_if_new(support(sa, sb, d),
+                 [&](const SupportPoint& p) { return std::abs((p.w - pts[0].w).dot(n)) > tiny; });
     }
   }
   ConvexDistance out;
@@ -238,14 +246,16 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
     f = Face{i, j, k, n, n.dot(pts[i].w)};
     return true;
   };
-  for (const auto& t : std::array<std::array<int, 3>, 4>{{{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}}}) {
+  for (const auto& t :
+       std::array<std::array<int, 3>, 4>{{{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}}}) {
     Face f;
     if (make_face(t[0], t[1], t[2], f)) faces.push_back(f);
   }
   Face best = faces.front();
   for (int it = 0; it < s.max_iterations * 2 && !faces.empty(); ++it) {
     out.iterations = it + 1;
-    best = *std::min_element(faces.begin(), faces.end(), [](const Face& a, const Face& b) { return a.d < b.d; });
+    best = *std::min_element(faces.begin(), faces.end(),
+                             [](const Face& a, const Face& b) { return a.d < b.d; });
     const SupportPoint p = support(sa, sb, best.n);
     const double dist = p.w.dot(best.n);
     if (dist - best.d <= 1e-9 * scale + s.tolerance * std::abs(best.d)) break;
@@ -257,8 +267,10 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
       if (f.n.dot(p.w - pts[f.i].w) > 1e-14 * scale) {
         for (auto e : {std::pair{f.i, f.j}, std::pair{f.j, f.k}, std::pair{f.k, f.i}}) {
           auto rev = std::find(edges.begin(), edges.end(), std::pair{e.second, e.first});
-          if (rev != edges.end()) edges.erase(rev);
-          else edges.push_back(e);
+          if (rev != edges.end())
+            edges.erase(rev);
+          else
+            edges.push_back(e);
         }
       } else {
         kept.push_back(f);
@@ -278,10 +290,12 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
   const Vector3 proj = best.d * best.n;
   const Vector3 a = pts[best.i].w, b = pts[best.j].w, c = pts[best.k].w;
   const Vector3 v0 = b - a, v1 = c - a, v2 = proj - a;
-  const double d00 = v0.dot(v0), d01 = v0.dot(v1), d11 = v1.dot(v1), d20 = v2.dot(v0), d21 = v2.dot(v1);
+  const double d00 = v0.dot(v0), d01 = v0.dot(v1), d11 = v1.dot(v1), d20 = v2.dot(v0),
+               d21 = v2.dot(v1);
   const double den = d00 * d11 - d01 * d01;
   double l1 = 0, l2 = 0;
-  if (std::abs(den) > 1e-300) l1 = (d11 * d20 - d01 * d21) / den, l2 = (d00 * d21 - d01 * d20) / den;
+  if (std::abs(den) > 1e-300)
+    l1 = (d11 * d20 - d01 * d21) / den, l2 = (d00 * d21 - d01 * d20) / den;
   const double l0 = 1 - l1 - l2;
   out.point_a = l0 * pts[best.i].a + l1 * pts[best.j].a + l2 * pts[best.k].a;
   out.point_b = l0 * pts[best.i].b + l1 * pts[best.j].b + l2 * pts[best.k].b;
@@ -292,11 +306,13 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb, std
 
 }  // namespace
 
-ConvexDistance gjk_distance(const SupportFunction& a, const SupportFunction& b, const GjkSettings& settings) {
+ConvexDistance gjk_distance(const SupportFunction& a, const SupportFunction& b,
+                            const GjkSettings& settings) {
   return run_gjk(a, b, settings).result;
 }
 
-ConvexDistance convex_signed_distance(const SupportFunction& a, const SupportFunction& b, const GjkSettings& settings) {
+ConvexDistance convex_signed_distance(const SupportFunction& a, const SupportFunction& b,
+                                      const GjkSettings& settings) {
   GjkState st = run_gjk(a, b, settings);
   if (!st.intersecting) return st.result;
   ConvexDistance r = run_epa(a, b, st.simplex, settings);

@@ -36,7 +36,8 @@ void plane_world(const Shape& plane, const Pose& pose, Vector3& N, Vector3& p0) 
 // Shape A (not a plane) against half-space B: every core vertex (sphere centre, capsule ends,
 // box corners, mesh vertices), gap = N·(x − p0) − r; the cylinder gives rim points: on each cap
 // the lowest rim point u = −(N − (N·a)a)/‖…‖ and the rim points at 90°, 180°, 270° from it.
-Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const Pose& pp, double margin) {
+Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const Pose& pp,
+                     double margin) {
   Vector3 N, p0;
   plane_world(plane, pp, N, p0);
   Points out;
@@ -58,7 +59,8 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
     int f = 0;
     for (double sgn : {-1.0, 1.0}) {
       const Vector3 c = pa.position + sgn * a.half_length * axis;
-      for (const Vector3& u : {radial, side, Vector3(-radial), Vector3(-side)}) add(c + a.radius * u, 0.0, f++);
+      for (const Vector3& u : {radial, side, Vector3(-radial), Vector3(-side)})
+        add(c + a.radius * u, 0.0, f++);
     }
     return out;
   }
@@ -96,10 +98,12 @@ Points sphere_box(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb
   return {p};
 }
 
-Points sphere_sphere(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, int dim) {
+Points sphere_sphere(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                     int dim) {
   const Vector3 d = pa.position - pb.position;
   const double len = d.norm();
-  const Vector3 n = len > 1e-300 ? Vector3(d / len) : (dim == 2 ? Vector3::UnitY() : Vector3::UnitZ());
+  const Vector3 n =
+      len > 1e-300 ? Vector3(d / len) : (dim == 2 ? Vector3::UnitY() : Vector3::UnitZ());
   const double gap = len - a.radius - b.radius;
   if (gap > margin) return {};
   return {ContactPoint{pa.position - a.radius * n, pb.position + b.radius * n, n, gap, 0}};
@@ -109,9 +113,9 @@ Points sphere_sphere(const Shape& a, const Pose& pa, const Shape& b, const Pose&
 
 // Height along n of a feature (points, sorted in the plane ⊥ n) at 2D location x.
 struct Feature {
-  std::vector<Vector3> pts;     // world
-  std::vector<Vector2> uv;      // in-plane coordinates
-  std::vector<double> h;        // along n
+  std::vector<Vector3> pts;                // world
+  std::vector<Vector2> uv;                 // in-plane coordinates
+  std::vector<double> h;                   // along n
   Vector3 plane_normal = Vector3::Zero();  // Newell normal (≥ 3 points)
   Vector3 centroid = Vector3::Zero();
 };
@@ -126,7 +130,8 @@ double cross2(const Vector2& a, const Vector2& b) { return a.x() * b.y() - a.y()
 
 // Vertices of `core` whose coordinate along `dir` is within tol of the maximum, ordered
 // counter-clockwise in the plane ⊥ n (duplicates in projection removed).
-Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol, const Frame2& F) {
+Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol,
+                        const Frame2& F) {
   double best = -INFINITY;
   for (const auto& x : core) best = std::max(best, dir.dot(x));
   Feature f;
@@ -158,14 +163,16 @@ Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, do
     std::vector<int> hull;
     int start = 0;
     for (int i = 1; i < static_cast<int>(P.size()); ++i)
-      if (P[i].x() < P[start].x() || (P[i].x() == P[start].x() && P[i].y() < P[start].y())) start = i;
+      if (P[i].x() < P[start].x() || (P[i].x() == P[start].x() && P[i].y() < P[start].y()))
+        start = i;
     int cur = start;
     do {
       hull.push_back(cur);
       int next = (cur + 1) % static_cast<int>(P.size());
       for (int i = 0; i < static_cast<int>(P.size()); ++i) {
         const double cr = cross2(P[next] - P[cur], P[i] - P[cur]);
-        if (cr < 0 || (std::abs(cr) < 1e-14 && (P[i] - P[cur]).norm() > (P[next] - P[cur]).norm())) next = i;
+        if (cr < 0 || (std::abs(cr) < 1e-14 && (P[i] - P[cur]).norm() > (P[next] - P[cur]).norm()))
+          next = i;
       }
       cur = next;
     } while (cur != start && hull.size() <= P.size());
@@ -174,8 +181,10 @@ Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, do
     // drop collinear middle points
     f.pts.clear();
     for (size_t i = 0; i < hp.size(); ++i) {
-      const Vector2 a = F.uv(hp[(i + hp.size() - 1) % hp.size()]), b = F.uv(hp[i]), c = F.uv(hp[(i + 1) % hp.size()]);
-      if (hp.size() <= 2 || std::abs(cross2(b - a, c - b)) > 1e-12 * ((b - a).norm() * (c - b).norm() + 1e-300))
+      const Vector2 a = F.uv(hp[(i + hp.size() - 1) % hp.size()]), b = F.uv(hp[i]),
+                    c = F.uv(hp[(i + 1) % hp.size()]);
+      if (hp.size() <= 2 ||
+          std::abs(cross2(b - a, c - b)) > 1e-12 * ((b - a).norm() * (c - b).norm() + 1e-300))
         f.pts.push_back(hp[i]);
     }
     if (f.pts.size() < 2 && hp.size() >= 2) {  // all collinear: the two extremes
@@ -183,7 +192,8 @@ Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, do
       double dmax = -1;
       for (size_t i = 0; i < hp.size(); ++i)
         for (size_t j = i + 1; j < hp.size(); ++j)
-          if ((F.uv(hp[i]) - F.uv(hp[j])).norm() > dmax) dmax = (F.uv(hp[i]) - F.uv(hp[j])).norm(), f.pts = {hp[i], hp[j]};
+          if ((F.uv(hp[i]) - F.uv(hp[j])).norm() > dmax)
+            dmax = (F.uv(hp[i]) - F.uv(hp[j])).norm(), f.pts = {hp[i], hp[j]};
     }
   }
   for (const auto& x : f.pts) {
@@ -238,7 +248,8 @@ std::vector<Vector2> clip_polygon(std::vector<Vector2> P, const std::vector<Vect
 }
 
 // Segment [p, q] clipped by the convex CCW polygon C (Cyrus–Beck).
-std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q, const std::vector<Vector2>& C) {
+std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q,
+                                  const std::vector<Vector2>& C) {
   double t0 = 0, t1 = 1;
   const Vector2 d = q - p;
   for (size_t i = 0; i < C.size(); ++i) {
@@ -250,8 +261,10 @@ std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q, const std:
       continue;
     }
     const double t = -num / den;
-    if (den > 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
+    if (den > 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
     if (t0 > t1 + 1e-12) return {};
   }
   if (t1 - t0 < 1e-12) return {p + t0 * d};
@@ -259,8 +272,8 @@ std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q, const std:
 }
 
 // Manifold of two polytope cores (radii ra, rb) given the normal n (from B to A).
-Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vector<Vector3>& cb, double rb,
-                     const Vector3& normal, double scale, double margin) {
+Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vector<Vector3>& cb,
+                     double rb, const Vector3& normal, double scale, double margin) {
   Frame2 F;
   F.n = normal.normalized();
   // a 2D coordinate frame of the clipping plane (not a contact frame): t₁ = n × e_k/‖n × e_k‖, e_k
@@ -299,7 +312,8 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
   } else {
     xs = clip_polygon(fa.uv, fb.uv);
   }
-  if (xs.empty()) {  // features do not overlap in projection (tolerance effects): deepest vertex of A
+  if (xs.empty()) {  // features do not overlap in projection (tolerance effects): deepest vertex of
+                     // A
     size_t k = 0;
     for (size_t i = 1; i < na; ++i)
       if (fa.h[i] < fa.h[k]) k = i;
@@ -357,7 +371,8 @@ Vector3 box_box_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose&
   return best.dot(d) >= 0 ? best : Vector3(-best);
 }
 
-Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, double scale) {
+Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                 double scale) {
   const auto ca = world_core(a, pa), cb = world_core(b, pb);
   const double ra = a.core_radius(), rb = b.core_radius();
   auto core_support = [](const std::vector<Vector3>& pts) {
@@ -388,8 +403,9 @@ Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
     n.normalize();
     if (n.dot(c) < 0) n = -n;
   } else {
-    const ConvexDistance e = convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
-                                                    [&](const Vector3& d) { return world_support(b, pb, d); });
+    const ConvexDistance e =
+        convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
+                               [&](const Vector3& d) { return world_support(b, pb, d); });
     n = e.normal;
   }
   return clip_manifold(ca, ra, cb, rb, n, scale, margin);
@@ -409,7 +425,8 @@ std::vector<Vector3> cylinder_rim(const Shape& s, const Pose& p, const Vector3& 
   for (double sgn : {-1.0, 1.0})
     for (int k = 0; k < kRimPoints; ++k) {
       const double phi = 2.0 * M_PI * k / kRimPoints;
-      out.push_back(p.position + sgn * s.half_length * axis + s.radius * (std::cos(phi) * radial + std::sin(phi) * side));
+      out.push_back(p.position + sgn * s.half_length * axis +
+                    s.radius * (std::cos(phi) * radial + std::sin(phi) * side));
     }
   return out;
 }
@@ -421,9 +438,11 @@ std::vector<Vector3> cylinder_rim(const Shape& s, const Pose& p, const Vector3& 
 // a face its two generator ends. The manifold is kept only when it has several points and its
 // smallest gap matches the GJK/EPA distance; otherwise (a tilted rim touching, …) the one
 // GJK/EPA point.
-Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, double scale) {
-  const ConvexDistance e = convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
-                                                  [&](const Vector3& d) { return world_support(b, pb, d); });
+Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                    double scale) {
+  const ConvexDistance e =
+      convex_signed_distance([&](const Vector3& d) { return world_support(a, pa, d); },
+                             [&](const Vector3& d) { return world_support(b, pb, d); });
   const double gap = e.distance;
   if (gap > margin) return {};
   if (a.kind != ShapeKind::sphere && b.kind != ShapeKind::sphere) {
@@ -454,7 +473,8 @@ Shape extruded(const Shape& s, double depth) {
   return out;
 }
 
-Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin, int dim) {
+Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                int dim) {
   if (a.kind == ShapeKind::plane && b.kind == ShapeKind::plane) return {};
   if (a.kind == ShapeKind::plane) {
     Points r = against_plane(b, pb, a, pa, margin);
@@ -464,9 +484,12 @@ Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, 
   if (b.kind == ShapeKind::plane) return against_plane(a, pa, b, pb, margin);
   // bounding-sphere rejection
   const double scale = std::max(a.bounding_radius(), b.bounding_radius());
-  if ((pa.position - pb.position).norm() - a.bounding_radius() - b.bounding_radius() > margin) return {};
-  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::sphere) return sphere_sphere(a, pa, b, pb, margin, dim);
-  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::box) return sphere_box(a, pa, b, pb, margin);
+  if ((pa.position - pb.position).norm() - a.bounding_radius() - b.bounding_radius() > margin)
+    return {};
+  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::sphere)
+    return sphere_sphere(a, pa, b, pb, margin, dim);
+  if (a.kind == ShapeKind::sphere && b.kind == ShapeKind::box)
+    return sphere_box(a, pa, b, pb, margin);
   if (a.kind == ShapeKind::box && b.kind == ShapeKind::sphere) {
     Points r = sphere_box(b, pb, a, pa, margin);
     for (auto& c : r) c = flipped(c);
@@ -484,8 +507,8 @@ Vector3 world_support(const Shape& shape, const Pose& pose, const Vector3& d) {
 
 std::vector<ContactPoint> collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                                   const NarrowPhaseSettings& settings) {
-  MOREAU_REQUIRE(settings.dimension == 2 || settings.dimension == 3, "collide: dimension must be 2 or 3, got {}",
-                 settings.dimension);
+  MOREAU_REQUIRE(settings.dimension == 2 || settings.dimension == 3,
+                 "collide: dimension must be 2 or 3, got {}", settings.dimension);
   MOREAU_REQUIRE(!std::isnan(settings.margin), "collide: margin must not be NaN");
   if (settings.dimension == 3) return collide3(a, pa, b, pb, settings.margin, 3);
   MOREAU_REQUIRE(a.kind != ShapeKind::cylinder && b.kind != ShapeKind::cylinder,
@@ -508,7 +531,8 @@ std::vector<ContactPoint> collide(const Shape& a, const Pose& pa, const Shape& b
     if (!dup) out.push_back(c);
   }
   for (size_t k = 0; k < out.size(); ++k)
-    if (a.kind != ShapeKind::plane && b.kind != ShapeKind::plane) out[k].feature = static_cast<int>(k);
+    if (a.kind != ShapeKind::plane && b.kind != ShapeKind::plane)
+      out[k].feature = static_cast<int>(k);
   return out;
 }
 

@@ -25,17 +25,18 @@ namespace {
 
 // The world's bodies as blocks: dynamic index per body (−1 static), M_b⁻¹ per dynamic body.
 struct BodyBlocks {
-  Index m = 6;                             // velocities per body
-  std::vector<Index> dynamic;              // per body of the world
-  std::vector<BodyMassBlock> mass_inverse; // per dynamic body
-  std::vector<Matrix3> inertia_inverse;    // per body of the world, body axes (constant)
+  Index m = 6;                              // velocities per body
+  std::vector<Index> dynamic;               // per body of the world
+  std::vector<BodyMassBlock> mass_inverse;  // per dynamic body
+  std::vector<Matrix3> inertia_inverse;     // per body of the world, body axes (constant)
 
   explicit BodyBlocks(const RigidWorld& world) : m(world.body_velocity_size()) {
     for (Index i = 0; i < world.body_count(); ++i) {
       const Index o = world.velocity_offset(i);
       dynamic.push_back(o < 0 ? -1 : o / m);
       const RigidBody& body = world.body(i);
-      inertia_inverse.push_back(o < 0 || m == 3 ? Matrix3::Zero() : Matrix3(body.inertia.inverse()));
+      inertia_inverse.push_back(o < 0 || m == 3 ? Matrix3::Zero()
+                                                : Matrix3(body.inertia.inverse()));
     }
   }
 
@@ -48,7 +49,8 @@ struct BodyBlocks {
       const RigidBody& body = world.body(i);
       BodyMassBlock& B = mass_inverse[b];
       if (m == 3) {
-        B.topLeftCorner<3, 3>() = Vector3(1.0 / body.mass, 1.0 / body.mass, 1.0 / body.inertia(2, 2)).asDiagonal();
+        B.topLeftCorner<3, 3>() =
+            Vector3(1.0 / body.mass, 1.0 / body.mass, 1.0 / body.inertia(2, 2)).asDiagonal();
       } else {
         const Matrix3 R = world.body_pose(q, i).rotation();
         B.topLeftCorner<3, 3>() = Matrix3::Identity() / body.mass;
@@ -89,14 +91,16 @@ struct BodyRow {
 constexpr int kPlainSweeps = 20;  // NSGS sweeps of a step before over-relaxation starts
 
 using ContactKey = std::tuple<Index, Index, Index, Index, int>;
-ContactKey key_of(const Contact& c) { return {c.body_a, c.body_b, c.shape_a, c.shape_b, c.feature}; }
+ContactKey key_of(const Contact& c) {
+  return {c.body_a, c.body_b, c.shape_a, c.shape_b, c.feature};
+}
 auto pair_of(const Contact& c) { return std::tie(c.body_a, c.body_b, c.shape_a, c.shape_b); }
 
 // A contact's identity beyond its ContactHistory entry (sorted like the detection).
 struct Identity {
   Contact contact;
-  Vector3 local_a = Vector3::Zero(); // witness point on A in A's body frame, m
-  Vector3 impulse = Vector3::Zero(); // r in world axes (frame · r), N·s
+  Vector3 local_a = Vector3::Zero();  // witness point on A in A's body frame, m
+  Vector3 impulse = Vector3::Zero();  // r in world axes (frame · r), N·s
 };
 
 // Which contact of the last step continues contact c: the same two shapes, and a witness point
@@ -118,7 +122,8 @@ class ContactMatcher {
     if (lo_ != spread_lo_ || hi != spread_hi_) {  // the pair's spread, once per pair
       spread_lo_ = lo_, spread_hi_ = hi, spread_ = 0.0;
       for (size_t i = lo_; i < hi; ++i)
-        for (size_t k = lo_; k < i; ++k) spread_ = std::max(spread_, (prev_[k].local_a - prev_[i].local_a).norm());
+        for (size_t k = lo_; k < i; ++k)
+          spread_ = std::max(spread_, (prev_[k].local_a - prev_[i].local_a).norm());
     }
     Index nearest = -1, same = -1;
     double nearest_d = INFINITY, same_d = INFINITY;
@@ -126,10 +131,12 @@ class ContactMatcher {
       if (used_[i]) continue;
       const double d = (prev_[i].local_a - local_a).norm();
       if (d < nearest_d) nearest_d = d, nearest = static_cast<Index>(i);
-      if (prev_[i].contact.feature == c.feature && d < same_d) same_d = d, same = static_cast<Index>(i);
+      if (prev_[i].contact.feature == c.feature && d < same_d)
+        same_d = d, same = static_cast<Index>(i);
     }
     const double delta = std::max(0.25 * spread_, 0.5 * size_a);
-    const Index best = (same >= 0 && same_d <= delta) ? same : (nearest >= 0 && nearest_d <= delta ? nearest : -1);
+    const Index best =
+        (same >= 0 && same_d <= delta) ? same : (nearest >= 0 && nearest_d <= delta ? nearest : -1);
     if (best >= 0) used_[best] = true;
     return best;
   }
@@ -146,7 +153,11 @@ class BodyBlockStepContacts final : public StepContacts {
  public:
   BodyBlockStepContacts(const RigidWorldSystem& system, const StepContactSettings& settings,
                         const ContactSolverSettings& solver)
-      : world_(system.world()), cs_(system.settings()), st_(settings), solver_(solver.name), blocks_(world_) {
+      : world_(system.world()),
+        cs_(system.settings()),
+        st_(settings),
+        solver_(solver.name),
+        blocks_(world_) {
     cs_.with_names = false;
     dimension_ = world_.dimension();
     fcs_.tolerance = solver.tolerance;
@@ -176,7 +187,8 @@ class BodyBlockStepContacts final : public StepContacts {
   }
 
   Vector projection(const Vector& q) override;
-  const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t, double h) override;
+  const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
+                                        double h) override;
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override;
 
   // The same contact (key) in the last detection, else the contact of the step.
@@ -201,7 +213,8 @@ class BodyBlockStepContacts final : public StepContacts {
         return pair_of(current_ids_[x].contact) < pair_of(current_ids_[y].contact);
       });
       history_.clear(), history_ids_.clear();
-      for (const size_t i : order) history_.push_back(current_[i]), history_ids_.push_back(current_ids_[i]);
+      for (const size_t i : order)
+        history_.push_back(current_[i]), history_ids_.push_back(current_ids_[i]);
     } else {
       history_ = std::move(current_);
       history_ids_ = std::move(current_ids_);
@@ -224,12 +237,12 @@ class BodyBlockStepContacts final : public StepContacts {
   BodyBlocks blocks_;
   FrictionContactSettings fcs_;
   BodyBlockNsgsSettings ns_;
-  std::map<ContactKey, Index> ids_;            // contact identity → index into names()
-  std::vector<Contact> contacts_;              // the last detection
+  std::map<ContactKey, Index> ids_;                  // contact identity → index into names()
+  std::vector<Contact> contacts_;                    // the last detection
   std::vector<Identity> current_ids_, history_ids_;  // alongside current_ and history_
   std::vector<StepContact> active_;
   BodyBlockFrictionContactProblem prob_;
-  Vector p_previous_;                          // joint impulses of the last step
+  Vector p_previous_;  // joint impulses of the last step
 };
 
 // One projection (model/step_contacts.hpp) on body blocks: rows J_n of the contacts with
@@ -241,11 +254,13 @@ Vector BodyBlockStepContacts::projection(const Vector& q) {
   auto finish = [&](BodyRow& r) {
     r.m = m;
     if (r.a >= 0) {
-      r.MJa.head(m) = (blocks_.mass_inverse[r.a].topLeftCorner(m, m) * r.Ja.head(m).transpose()).transpose();
+      r.MJa.head(m) =
+          (blocks_.mass_inverse[r.a].topLeftCorner(m, m) * r.Ja.head(m).transpose()).transpose();
       r.diag += r.Ja.head(m).dot(r.MJa.head(m));
     }
     if (r.b >= 0) {
-      r.MJb.head(m) = (blocks_.mass_inverse[r.b].topLeftCorner(m, m) * r.Jb.head(m).transpose()).transpose();
+      r.MJb.head(m) =
+          (blocks_.mass_inverse[r.b].topLeftCorner(m, m) * r.Jb.head(m).transpose()).transpose();
       r.diag += r.Jb.head(m).dot(r.MJb.head(m));
     }
     if (r.diag > 1e-300) rows.push_back(r);
@@ -281,8 +296,8 @@ Vector BodyBlockStepContacts::projection(const Vector& q) {
 
 // v_free body by body; index set I_k = {g + ½h u_n ≤ margin}; warm start from the matched contact
 // of the last step (its world impulse expressed in the new frame); joint rows.
-const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, const Vector& v, double t,
-                                                             double h) {
+const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, const Vector& v,
+                                                             double t, double h) {
   const int d = dimension_;
   const Index m = blocks_.m;
   blocks_.update(world_, q);
@@ -305,7 +320,8 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
     ident.contact = c;
     const Pose pa = world_.body_pose(q, c.body_a);
     ident.local_a = pa.orientation.conjugate() * (c.point_a - pa.position);
-    const Index mi = matcher.match(c, ident.local_a, world_.body(c.body_a).shapes[c.shape_a].bounding_radius());
+    const Index mi =
+        matcher.match(c, ident.local_a, world_.body(c.body_a).shapes[c.shape_a].bounding_radius());
     ContactHistory cur;
     if (mi >= 0) {
       cur.id = history_[mi].id;
@@ -347,19 +363,22 @@ void BodyBlockStepContacts::build_joint_rows(const Vector& q, const Vector& v, d
 
 // Body-block NSGS; when it stops above the tolerance (no joints), the registry solver on the
 // condensed problem from its iterate, and the better of the two is kept.
-StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& compliance, const Vector& guess) {
+StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& compliance,
+                                          const Vector& guess) {
   const Index nc = prob_.contact_count();
   prob_.w = w;
   if (nc > 0 && compliance.maxCoeff() > 0.0) prob_.compliance = compliance;  // ġ + γλ with λ = r/h
   const Index nj_rows = world_.joint_row_count();
-  BodyBlockSolution sol = solve_body_block_nsgs(prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns_);
+  BodyBlockSolution sol = solve_body_block_nsgs(
+      prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns_);
   if (!sol.converged() && nc > 0 && prob_.bilateral.empty()) {
     // the fallback gets as many iterations as the NSGS sweeps it follows (a work budget, so that
     // a step's result never depends on the machine's load): on large dynamic piles it rarely
     // does better, and an unbounded registry solve would dominate the run
     FrictionContactSettings fallback = fcs_;
     fallback.max_iterations = std::max(1, std::min(fcs_.max_iterations, sol.iterations / 10));
-    const FrictionContactResult alt = solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
+    const FrictionContactResult alt =
+        solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
     if (alt.residual < sol.residual) {
       BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), fcs_.tolerance);
       e.solver = "body_block_nsgs+" + alt.solver;
@@ -374,8 +393,8 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
 
 }  // namespace
 
-std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(const StepContactSettings& settings,
-                                                             const ContactSolverSettings& solver) const {
+std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(
+    const StepContactSettings& settings, const ContactSolverSettings& solver) const {
   if (!settings.body_blocks) return LagrangianSystem::step_contacts(settings, solver);
   return std::make_unique<BodyBlockStepContacts>(*this, settings, solver);
 }

@@ -4,8 +4,8 @@
 
 namespace moreau {
 
-RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world, CollisionSettings settings,
-                                   std::string name)
+RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
+                                   CollisionSettings settings, std::string name)
     : world_(std::move(world)), settings_(settings), name_(std::move(name)) {
   MOREAU_REQUIRE(world_ != nullptr, "RigidWorldSystem: world must not be null");
   initial_q = world_->initial_positions();

@@ -8,9 +8,10 @@
 
 namespace moreau {
 
-std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q, const CollisionSettings& settings) {
-  MOREAU_REQUIRE(q.size() == world.position_size(), "detect_contacts: q has {} entries, expected {}", q.size(),
-                 world.position_size());
+std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
+                                     const CollisionSettings& settings) {
+  MOREAU_REQUIRE(q.size() == world.position_size(),
+                 "detect_contacts: q has {} entries, expected {}", q.size(), world.position_size());
   MOREAU_REQUIRE(!std::isnan(settings.margin), "detect_contacts: margin must not be NaN");
   // shape list
   struct Item {
@@ -48,7 +49,8 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q, c
     for (const auto& p : points) {
       Contact c;
       c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
-      c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature, c.normal_on_a = p.normal_on_a;
+      c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature,
+      c.normal_on_a = p.normal_on_a;
       c.frame = contact_frame(p.normal, world.dimension());
       c.material = world.material(A.body, B.body);
       if (settings.with_names) c.name = contact_name(world, c);
@@ -99,7 +101,8 @@ void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Con
 
 // Rows (n, t₁, t₂ as the columns c of the frame): A: [cᵀ, (r_A × c)ᵀ], B: [−cᵀ, −(r_B × c)ᵀ];
 // bias by the point-on-face model, or the exact sphere–sphere form (world_contacts.hpp).
-BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v, const Contact& c) {
+BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v,
+                          const Contact& c) {
   const int d = world.dimension();
   const Index A = c.body_a, B = c.body_b;
   const Pose pa = world.body_pose(q, A), pb = world.body_pose(q, B);
@@ -113,7 +116,8 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   const double rad_a = sa.core_radius(), rad_b = sb.core_radius();
   const Vector3 rca = ra + rad_a * nrm, rcb = rb - rad_b * nrm;
   const double gcore = c.gap + rad_a + rad_b;
-  const Vector3 dv = (world.body_linear_velocity(v, A) + wa.cross(rca)) - (world.body_linear_velocity(v, B) + wb.cross(rcb));
+  const Vector3 dv = (world.body_linear_velocity(v, A) + wa.cross(rca)) -
+                     (world.body_linear_velocity(v, B) + wb.cross(rcb));
   const Vector3 centripetal = wa.cross(wa.cross(rca)) - wb.cross(wb.cross(rcb));
   const Index m = world.body_velocity_size();
   BodyPairRows rows;
@@ -132,8 +136,10 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     const Vector3 wf = c.normal_on_a ? wa : wb;  // angular velocity of the body carrying n
     const Vector3 we = wf.cross(e);
     double bias = e.dot(centripetal) + 2.0 * we.dot(dv);
-    if (k == 0) bias -= gcore * we.squaredNorm();
-    else bias += gcore * wf.cross(we).dot(n);
+    if (k == 0)
+      bias -= gcore * we.squaredNorm();
+    else
+      bias += gcore * wf.cross(we).dot(n);
     rows.bias[k] = bias;
   }
   // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)
@@ -141,7 +147,8 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     const Vector3 ca = pa.apply(sa.offset.position), cb = pb.apply(sb.offset.position);
     const Vector3 rca = ca - pa.position, rcb = cb - pb.position;
     const Vector3 dp = ca - cb;
-    const Vector3 dpd = (world.body_linear_velocity(v, A) + wa.cross(rca)) - (world.body_linear_velocity(v, B) + wb.cross(rcb));
+    const Vector3 dpd = (world.body_linear_velocity(v, A) + wa.cross(rca)) -
+                        (world.body_linear_velocity(v, B) + wb.cross(rcb));
     const Vector3 perp = dpd - dpd.dot(n) * n;
     const double len = dp.norm();
     rows.bias[0] = (len > 0 ? perp.squaredNorm() / len : 0.0) +
@@ -150,7 +157,8 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   return rows;
 }
 
-SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q, const std::vector<Contact>& contacts) {
+SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
+                                const std::vector<Contact>& contacts) {
   const int d = world.dimension();
   const Vector v0 = Vector::Zero(world.velocity_size());
   std::vector<Triplet> t;
@@ -174,7 +182,8 @@ Vector contact_mu(const std::vector<Contact>& contacts) {
 }
 Vector contact_restitution(const std::vector<Contact>& contacts) {
   Vector g(static_cast<Index>(contacts.size()));
-  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].material.restitution;
+  for (size_t i = 0; i < contacts.size(); ++i)
+    g[static_cast<Index>(i)] = contacts[i].material.restitution;
   return g;
 }
 

@@ -20,8 +20,8 @@ struct Params {
 using SystemPtr = std::shared_ptr<LagrangianSystem>;
 SystemPtr build_painleve_rod(const Params& p);
 SystemPtr build_falling_pencil(const Params& p);
-SystemPtr build_disk_on_plane(const Params& p);   // wheel, disk_on_plane
-SystemPtr build_block(const Params& p);           // rocking_block, block_two_contacts
+SystemPtr build_disk_on_plane(const Params& p);  // wheel, disk_on_plane
+SystemPtr build_block(const Params& p);          // rocking_block, block_two_contacts
 SystemPtr build_block_pendulum(const Params& p);
 SystemPtr build_three_finger_grasp(const Params& p);
 SystemPtr build_two_finger(const Params& p);

@@ -20,10 +20,12 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at the end"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"falling_pencil",
-       "McGeer–Palmer pencil of digest 000 §A.3: q = (x, y, θ) of the lower tip, θ FROM THE VERTICAL",
+       "McGeer–Palmer pencil of digest 000 §A.3: q = (x, y, θ) of the lower tip, θ FROM THE "
+       "VERTICAL",
        {{"mass", 1.0, "mass m, kg"},
         {"ell", 0.5, "half-length ℓ (rod length 2ℓ; centre of mass at ℓ from the tip), m"},
-        {"alpha", 0.75, "mass distribution α = mℓ²/(I_c + mℓ²) ∈ [1/2, 1] (3/4 uniform rod, 1 point mass)"},
+        {"alpha", 0.75,
+         "mass distribution α = mℓ²/(I_c + mℓ²) ∈ [1/2, 1] (3/4 uniform rod, 1 point mass)"},
         {"theta", 0.3, "tilt from the vertical, rad"},
         {"theta_dot", 0.0, "θ̇, rad/s"},
         {"x_dot", 0.0, "sliding velocity of the tip, m/s"},
@@ -50,7 +52,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"e", 0.0, "normal restitution"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"rocking_block",
-       "block pivoting on its bottom-left corner A2 (digest 001 Ex. 2); A1 is the bottom-right corner",
+       "block pivoting on its bottom-left corner A2 (digest 001 Ex. 2); A1 is the bottom-right "
+       "corner",
        {{"mass", 2.0, "mass m, kg"},
         {"height", 1.0, "height l, m"},
         {"width", 0.5, "width L, m"},
@@ -68,7 +71,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.25, "Coulomb friction coefficient at both corners"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"block_pendulum",
-       "block with an inverted pendulum on top, q = (x, y, θ, α) (digest 001 Ex. 3, corrected M and c)",
+       "block with an inverted pendulum on top, q = (x, y, θ, α) (digest 001 Ex. 3, corrected M "
+       "and c)",
        {{"mass", 1.0, "block mass m, kg"},
         {"height", 1.0, "block height l, m"},
         {"width", 1.0, "block width L, m"},
@@ -81,7 +85,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at both corners"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"three_finger_grasp",
-       "planar object held by three prismatic fingers, q = (x, y, θ, x₁, y₂, x₃) (digest 001 Ex. 5)",
+       "planar object held by three prismatic fingers, q = (x, y, θ, x₁, y₂, x₃) (digest 001 Ex. "
+       "5)",
        {{"mass", 1.0, "object mass m, kg"},
         {"width", 1.0, "object width L (fingers 1, 3 on the faces at ±L/2), m"},
         {"height", 0.6, "object height l (finger 2 under the face at −l/2), m"},
@@ -93,7 +98,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at the three fingers"},
         {"g", 9.81, "gravity on the object, m/s²"}}},
       {"two_finger",
-       "block on a frictionless vertical guide squeezed by two horizontal fingers, q = (x, y, x₁, x₂) "
+       "block on a frictionless vertical guide squeezed by two horizontal fingers, q = (x, y, x₁, "
+       "x₂) "
        "(digest 001 Ex. 6)",
        {{"mass", 1.0, "block mass m, kg"},
         {"finger_mass", 1.0, "finger masses m₁ = m₂, kg"},
@@ -204,10 +210,11 @@ std::shared_ptr<LagrangianSystem> make_gallery_system(const std::string& name,
     if (it == p.values.end()) {
       std::vector<std::string> known;
       for (const auto& par : entry.parameters) known.push_back(par.name);
-      throw_invalid("gallery '{}': unknown parameter '{}' (known: {})", name, key, fmt::join(known, ", "));
+      throw_invalid("gallery '{}': unknown parameter '{}' (known: {})", name, key,
+                    fmt::join(known, ", "));
     }
-    MOREAU_REQUIRE(std::isfinite(value), "gallery '{}': parameter {} = {} must be finite", name, key,
-                   value);
+    MOREAU_REQUIRE(std::isfinite(value), "gallery '{}': parameter {} = {} must be finite", name,
+                   key, value);
     it->second = value;
   }
   using namespace gallery_detail;

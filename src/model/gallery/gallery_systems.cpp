@@ -1,5 +1,5 @@
-// The gallery builders (see gallery.hpp and docs/cli.md (moreau analyze)). Each builder cites the digest
-// section it follows and says where the model departs from the paper.
+// The gallery builders (see gallery.hpp and docs/cli.md (moreau analyze)). Each builder cites the
+// digest section it follows and says where the model departs from the paper.
 #include <cmath>
 #include <numbers>
 
@@ -73,7 +73,8 @@ SystemPtr build_painleve_rod(const Params& p) {
   const double theta = p.in_range("theta", -std::numbers::pi, std::numbers::pi), g = p.get("g");
   auto sys = std::make_shared<PlanarRigidSystem>("painleve_rod", Vector2(0.0, -g));
   const Index b = sys->add_body("rod", m, m * L * L / 12.0);
-  sys->add_point_plane(b, Vector2(-L / 2, 0.0), Plane2{}, ContactOptions{"floor/end", ConstraintKind::unilateral, mu, 0.0});
+  sys->add_point_plane(b, Vector2(-L / 2, 0.0), Plane2{},
+                       ContactOptions{"floor/end", ConstraintKind::unilateral, mu, 0.0});
   sys->initial_q = Vector::Zero(3);
   sys->initial_v = Vector::Zero(3);
   place_point_on_floor(Vector2(-L / 2, 0.0), theta, 0.0, p.get("x_dot"), p.get("theta_dot"),
@@ -101,13 +102,14 @@ SystemPtr build_falling_pencil(const Params& p) {
     return Vector(Vector3(m * l * w2 * s, -m * l * w2 * c + m * g, -m * g * l * s));
   };
   auto sys = std::make_shared<CallbackSystem>("falling_pencil", 2, 3, mass, force);
-  sys->add_constraint(constraint("floor/tip", ConstraintKind::unilateral, mu, 0.0, [](const Vector& q, const Vector&) {
-    ConstraintKinematics k;
-    k.gap = q[1];
-    k.normal = Vector3(0, 1, 0);
-    k.tangent = Vector3(1, 0, 0);
-    return k;
-  }));
+  sys->add_constraint(constraint("floor/tip", ConstraintKind::unilateral, mu, 0.0,
+                                 [](const Vector& q, const Vector&) {
+                                   ConstraintKinematics k;
+                                   k.gap = q[1];
+                                   k.normal = Vector3(0, 1, 0);
+                                   k.tangent = Vector3(1, 0, 0);
+                                   return k;
+                                 }));
   sys->set_names({"x", "y", "theta"});
   sys->set_potential([=](const Vector& q) { return m * g * (q[1] + l * std::cos(q[2])); });
   sys->initial_q = Vector3(0.0, 0.0, p.get("theta"));
@@ -130,9 +132,9 @@ SystemPtr build_disk_on_plane(const Params& p) {
 
 // Digest 001 Ex. 1/2/4 (and the rocking block of 003 §3 ex. 2): q = (x, y, θ),
 // M = diag(m, m, I_G), I_G = m(l² + L²)/12, F = (Fx, m g, 0) on the left side.
-// Corner A1 = (+L/2, −l/2): h₁ = y − (l/2)cos θ + (L/2) sin θ, ∇h₁ = (0, 1, (l/2)sin θ + (L/2)cos θ),
-// H_t1 = (1, 0, (l/2)cos θ − (L/2)sin θ); corner A2 = (−L/2, −l/2) with L → −L.
-// rocking_block: A2 touches (θ > 0) and is at rest (pivoting); block_two_contacts: θ = 0, q̇ = 0.
+// Corner A1 = (+L/2, −l/2): h₁ = y − (l/2)cos θ + (L/2) sin θ, ∇h₁ = (0, 1, (l/2)sin θ + (L/2)cos
+// θ), H_t1 = (1, 0, (l/2)cos θ − (L/2)sin θ); corner A2 = (−L/2, −l/2) with L → −L. rocking_block:
+// A2 touches (θ > 0) and is at rest (pivoting); block_two_contacts: θ = 0, q̇ = 0.
 SystemPtr build_block(const Params& p) {
   const bool rocking = p.system == "rocking_block";
   const double m = p.positive("mass"), l = p.positive("height"), L = p.positive("width");
@@ -140,13 +142,17 @@ SystemPtr build_block(const Params& p) {
   auto sys = std::make_shared<PlanarRigidSystem>(p.system, Vector2(0.0, -p.get("g")));
   const Index b = sys->add_body("block", m, m * (l * l + L * L) / 12.0);
   sys->set_applied_force(b, Vector3(-p.get("Fx"), 0.0, 0.0));
-  sys->add_point_plane(b, Vector2(L / 2, -l / 2), Plane2{}, ContactOptions{"A1", ConstraintKind::unilateral, mu, 0.0});
-  sys->add_point_plane(b, Vector2(-L / 2, -l / 2), Plane2{}, ContactOptions{"A2", ConstraintKind::unilateral, mu, 0.0});
+  sys->add_point_plane(b, Vector2(L / 2, -l / 2), Plane2{},
+                       ContactOptions{"A1", ConstraintKind::unilateral, mu, 0.0});
+  sys->add_point_plane(b, Vector2(-L / 2, -l / 2), Plane2{},
+                       ContactOptions{"A2", ConstraintKind::unilateral, mu, 0.0});
   sys->initial_q = Vector::Zero(3);
   sys->initial_v = Vector::Zero(3);
-  const double theta = rocking ? p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2) : 0.0;
+  const double theta =
+      rocking ? p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2) : 0.0;
   const double w = rocking ? p.get("theta_dot") : 0.0;
-  place_point_on_floor(Vector2(-L / 2, -l / 2), theta, -L / 2, 0.0, w, sys->initial_q, sys->initial_v);
+  place_point_on_floor(Vector2(-L / 2, -l / 2), theta, -L / 2, 0.0, w, sys->initial_q,
+                       sys->initial_v);
   return sys;
 }
 
@@ -182,19 +188,22 @@ SystemPtr build_block_pendulum(const Params& p) {
     Vector F(4);
     F[0] = -(mb / 2) * (a * ws * cat - l * wt * wt * std::sin(th)) + Fx;
     F[1] = -(mb / 2) * (a * ws * sat + l * wt * wt * std::cos(th)) + (m + mb) * g;
-    F[2] = (mb * a * l / 4) * wa * (wa + 2 * wt) * std::cos(al) + mb * g * (-(l / 2) * std::sin(th) + (a / 2) * cat);
+    F[2] = (mb * a * l / 4) * wa * (wa + 2 * wt) * std::cos(al) +
+           mb * g * (-(l / 2) * std::sin(th) + (a / 2) * cat);
     F[3] = -(mb * a * l / 4) * wt * wt * std::cos(al) + mb * g * (a / 2) * cat;
     return F;
   };
   auto sys = std::make_shared<CallbackSystem>("block_pendulum", 2, 4, mass, force);
   for (int k = 0; k < 2; ++k) {
     const Vector2 s(k == 0 ? L / 2 : -L / 2, -l / 2);
-    sys->add_constraint(constraint(k == 0 ? "A1" : "A2", ConstraintKind::unilateral, mu, 0.0,
-                                   [s](const Vector& q, const Vector& v) { return floor_point(q, v, 0, s); }));
+    sys->add_constraint(
+        constraint(k == 0 ? "A1" : "A2", ConstraintKind::unilateral, mu, 0.0,
+                   [s](const Vector& q, const Vector& v) { return floor_point(q, v, 0, s); }));
   }
   sys->set_names({"x", "y", "theta", "alpha"});
   sys->set_potential([=](const Vector& q) {
-    return m * g * q[1] + mb * g * (q[1] + (l / 2) * std::cos(q[2]) + (a / 2) * std::sin(q[3] + q[2]));
+    return m * g * q[1] +
+           mb * g * (q[1] + (l / 2) * std::cos(q[2]) + (a / 2) * std::sin(q[3] + q[2]));
   });
   sys->initial_q = Vector::Zero(4);
   sys->initial_q[1] = l / 2;
@@ -219,8 +228,13 @@ ConstraintKinematics finger_face(const Vector& q, const Vector& v, const Vector2
   const Vector2 nr = rot(q[2]) * n0, t(nr.y(), -nr.x());
   const Vector2 c = q.head<2>(), cd = v.head<2>();
   Vector2 pf, pd;
-  if (axis == 0) { pf = Vector2(q[fi], fixed); pd = Vector2(v[fi], 0.0); }
-  else { pf = Vector2(fixed, q[fi]); pd = Vector2(0.0, v[fi]); }
+  if (axis == 0) {
+    pf = Vector2(q[fi], fixed);
+    pd = Vector2(v[fi], 0.0);
+  } else {
+    pf = Vector2(fixed, q[fi]);
+    pd = Vector2(0.0, v[fi]);
+  }
   const double w = v[2];
   ConstraintKinematics k;
   k.gap = nr.dot(pf - c) - d;
@@ -259,7 +273,13 @@ SystemPtr build_three_finger_grasp(const Params& p) {
     return F;
   };
   auto sys = std::make_shared<CallbackSystem>("three_finger_grasp", 2, 6, mass, force);
-  struct Finger { const char* name; Vector2 n0; double d; Index fi; int axis; };
+  struct Finger {
+    const char* name;
+    Vector2 n0;
+    double d;
+    Index fi;
+    int axis;
+  };
   const Finger fingers[3] = {{"finger1", Vector2(-1, 0), L / 2, 3, 0},
                              {"finger2", Vector2(0, -1), l / 2, 4, 1},
                              {"finger3", Vector2(1, 0), L / 2, 5, 0}};
@@ -285,31 +305,34 @@ SystemPtr build_three_finger_grasp(const Params& p) {
 // F = (0, m g, F1, F2) on the left side. All-sticking iff μ₁|F₁| + μ₂|F₂| ≥ m g (F₁ < 0 < F₂).
 SystemPtr build_two_finger(const Params& p) {
   const double m = p.positive("mass"), mf = p.positive("finger_mass"), L = p.positive("half_width");
-  const double a = p.get("guide"), mu1 = p.nonnegative("mu1"), mu2 = p.nonnegative("mu2"), g = p.get("g");
+  const double a = p.get("guide"), mu1 = p.nonnegative("mu1"), mu2 = p.nonnegative("mu2"),
+               g = p.get("g");
   const double F1 = p.get("F1"), F2 = p.get("F2");
   auto mass = [=](const Vector&) { return Matrix(Eigen::Vector4d(m, m, mf, mf).asDiagonal()); };
-  auto force = [=](const Vector&, const Vector&, double) { return Vector(Eigen::Vector4d(0, m * g, F1, F2)); };
+  auto force = [=](const Vector&, const Vector&, double) {
+    return Vector(Eigen::Vector4d(0, m * g, F1, F2));
+  };
   auto sys = std::make_shared<CallbackSystem>("two_finger", 2, 4, mass, force);
-  sys->add_constraint(constraint("guide", ConstraintKind::bilateral, 0.0, 0.0, [a](const Vector& q, const Vector&) {
-    ConstraintKinematics k;
-    k.gap = q[0] - a;
-    k.normal = Eigen::Vector4d(1, 0, 0, 0);
-    return k;
-  }));
-  sys->add_constraint(constraint("finger1", ConstraintKind::unilateral, mu1, 0.0, [L](const Vector& q, const Vector&) {
-    ConstraintKinematics k;
-    k.gap = q[0] - q[2] - L;
-    k.normal = Eigen::Vector4d(1, 0, -1, 0);
-    k.tangent = Eigen::Vector4d(0, 1, 0, 0);
-    return k;
-  }));
-  sys->add_constraint(constraint("finger2", ConstraintKind::unilateral, mu2, 0.0, [L](const Vector& q, const Vector&) {
-    ConstraintKinematics k;
-    k.gap = q[3] - q[0] - L;
-    k.normal = Eigen::Vector4d(-1, 0, 0, 1);
-    k.tangent = Eigen::Vector4d(0, 1, 0, 0);
-    return k;
-  }));
+  sys->add_constraint(
+      constraint("guide", ConstraintKind::bilateral, 0.0, 0.0, [a](const Vector& q, const Vector&) {
+        ConstraintKinematics k;
+        k.gap = q[0] - a;
+        k.normal = Eigen::Vector4d(1, 0, 0, 0);
+        return k;
+      }));
+  // Finger contact: gap g = n·q − L, so the normal row is n = ∂g/∂q; the tangent is along y.
+  auto finger = [&](const char* name, double mu, const Eigen::Vector4d& n) {
+    return constraint(name, ConstraintKind::unilateral, mu, 0.0,
+                      [L, n](const Vector& q, const Vector&) {
+                        ConstraintKinematics k;
+                        k.gap = n.dot(q) - L;
+                        k.normal = n;
+                        k.tangent = Eigen::Vector4d(0, 1, 0, 0);
+                        return k;
+                      });
+  };
+  sys->add_constraint(finger("finger1", mu1, Eigen::Vector4d(1, 0, -1, 0)));
+  sys->add_constraint(finger("finger2", mu2, Eigen::Vector4d(-1, 0, 0, 1)));
   sys->set_names({"x", "y", "x1", "x2"});
   sys->initial_q = Eigen::Vector4d(a, 0.0, a - L, a + L);
   sys->initial_v = Vector::Zero(4);
@@ -321,14 +344,17 @@ SystemPtr build_two_finger(const Params& p) {
 // columns; the state is 2D only because ContactState needs d ∈ {2, 3}).
 SystemPtr build_ball_chain(const Params& p) {
   const double count = p.in_range("count", 2.0, 64.0);
-  MOREAU_REQUIRE(count == std::floor(count), "gallery 'ball_chain': parameter count = {} must be an integer", count);
+  MOREAU_REQUIRE(count == std::floor(count),
+                 "gallery 'ball_chain': parameter count = {} must be an integer", count);
   const Index N = static_cast<Index>(count);
   const double m0 = p.positive("mass"), dm = p.get("mass_step"), R = p.nonnegative("radius");
   const double e = p.in_range("e", 0.0, 1.0);
   Vector masses(N);
   for (Index i = 0; i < N; ++i) {
     masses[i] = m0 + dm * static_cast<double>(i);
-    MOREAU_REQUIRE(masses[i] > 0.0, "gallery 'ball_chain': mass of ball {} = {} must be > 0 (check mass_step = {})", i, masses[i], dm);
+    MOREAU_REQUIRE(masses[i] > 0.0,
+                   "gallery 'ball_chain': mass of ball {} = {} must be > 0 (check mass_step = {})",
+                   i, masses[i], dm);
   }
   auto mass = [masses](const Vector&) { return Matrix(masses.asDiagonal()); };
   auto force = [N](const Vector&, const Vector&, double) { return Vector(Vector::Zero(N)); };
@@ -336,7 +362,8 @@ SystemPtr build_ball_chain(const Params& p) {
   std::vector<std::string> names;
   for (Index i = 0; i < N; ++i) names.push_back(fmt::format("q{}", i + 1));
   for (Index i = 0; i + 1 < N; ++i)
-    sys->add_constraint(constraint(fmt::format("ball{}-ball{}", i + 1, i + 2), ConstraintKind::unilateral, 0.0, e,
+    sys->add_constraint(constraint(fmt::format("ball{}-ball{}", i + 1, i + 2),
+                                   ConstraintKind::unilateral, 0.0, e,
                                    [i, R](const Vector& q, const Vector&) {
                                      ConstraintKinematics k;
                                      k.gap = q[i + 1] - q[i] - 2 * R;
@@ -361,15 +388,20 @@ SystemPtr build_ball_chain(const Params& p) {
 // box, so its μ_c differs from the paper's (k² + a²)/(l a).
 SystemPtr build_box_on_incline(const Params& p) {
   const double m = p.positive("mass"), w = p.positive("width"), h = p.positive("height");
-  const double s = p.in_range("slope", -std::numbers::pi / 2, std::numbers::pi / 2), phi = p.in_range("phi", -std::numbers::pi / 2, std::numbers::pi / 2);
+  const double s = p.in_range("slope", -std::numbers::pi / 2, std::numbers::pi / 2),
+               phi = p.in_range("phi", -std::numbers::pi / 2, std::numbers::pi / 2);
   const double mu = p.nonnegative("mu"), g = p.get("g");
-  auto sys = std::make_shared<PlanarRigidSystem>("box_on_incline", Vector2(g * std::sin(s), -g * std::cos(s)));
+  auto sys = std::make_shared<PlanarRigidSystem>("box_on_incline",
+                                                 Vector2(g * std::sin(s), -g * std::cos(s)));
   const Index b = sys->add_body("box", m, m * (w * w + h * h) / 12.0);
-  sys->add_point_plane(b, Vector2(-w / 2, -h / 2), Plane2{}, ContactOptions{"back", ConstraintKind::unilateral, mu, 0.0});
-  sys->add_point_plane(b, Vector2(w / 2, -h / 2), Plane2{}, ContactOptions{"front", ConstraintKind::unilateral, mu, 0.0});
+  sys->add_point_plane(b, Vector2(-w / 2, -h / 2), Plane2{},
+                       ContactOptions{"back", ConstraintKind::unilateral, mu, 0.0});
+  sys->add_point_plane(b, Vector2(w / 2, -h / 2), Plane2{},
+                       ContactOptions{"front", ConstraintKind::unilateral, mu, 0.0});
   sys->initial_q = Vector::Zero(3);
   sys->initial_v = Vector::Zero(3);
-  place_point_on_floor(Vector2(-w / 2, -h / 2), phi, 0.0, p.get("x_dot"), p.get("phi_dot"), sys->initial_q, sys->initial_v);
+  place_point_on_floor(Vector2(-w / 2, -h / 2), phi, 0.0, p.get("x_dot"), p.get("phi_dot"),
+                       sys->initial_q, sys->initial_v);
   return sys;
 }
 
@@ -396,13 +428,16 @@ SystemPtr build_disk_in_corner(const Params& p) {
 // (the digest's [fix]).
 SystemPtr build_constrained_pendulum(const Params& p) {
   const double m = p.positive("mass"), l = p.positive("length");
-  const double th = p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2), w = p.get("theta_dot");
+  const double th = p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2),
+               w = p.get("theta_dot");
   auto sys = std::make_shared<PlanarRigidSystem>("constrained_pendulum", Vector2(0.0, -p.get("g")));
   const Index b = sys->add_body("bar", m, m * l * l / 12.0);
-  sys->add_point_plane(b, Vector2(0.0, l / 2), Plane2{-1, Vector2::Zero(), Vector2(1.0, 0.0)},
-                       ContactOptions{"A/wall", ConstraintKind::bilateral, p.nonnegative("mu_a"), 0.0, true});
-  sys->add_point_plane(b, Vector2(0.0, -l / 2), Plane2{},
-                       ContactOptions{"B/floor", ConstraintKind::unilateral, p.nonnegative("mu_b"), 0.0});
+  sys->add_point_plane(
+      b, Vector2(0.0, l / 2), Plane2{-1, Vector2::Zero(), Vector2(1.0, 0.0)},
+      ContactOptions{"A/wall", ConstraintKind::bilateral, p.nonnegative("mu_a"), 0.0, true});
+  sys->add_point_plane(
+      b, Vector2(0.0, -l / 2), Plane2{},
+      ContactOptions{"B/floor", ConstraintKind::unilateral, p.nonnegative("mu_b"), 0.0});
   sys->initial_q = Vector3((l / 2) * std::sin(th), (l / 2) * std::cos(th), th);
   sys->initial_v = Vector3((l / 2) * std::cos(th) * w, -(l / 2) * std::sin(th) * w, w);
   return sys;
@@ -416,13 +451,14 @@ SystemPtr build_particle_on_rough_line(const Params& p) {
   auto mass = [m](const Vector&) { return Matrix(m * Matrix::Identity(2, 2)); };
   auto force = [m, g](const Vector&, const Vector&, double) { return Vector(Vector2(0.0, m * g)); };
   auto sys = std::make_shared<CallbackSystem>("particle_on_rough_line", 2, 2, mass, force);
-  sys->add_constraint(constraint("line", ConstraintKind::unilateral, mu, e, [](const Vector& q, const Vector&) {
-    ConstraintKinematics k;
-    k.gap = q[1];
-    k.normal = Vector2(0, 1);
-    k.tangent = Vector2(1, 0);
-    return k;
-  }));
+  sys->add_constraint(
+      constraint("line", ConstraintKind::unilateral, mu, e, [](const Vector& q, const Vector&) {
+        ConstraintKinematics k;
+        k.gap = q[1];
+        k.normal = Vector2(0, 1);
+        k.tangent = Vector2(1, 0);
+        return k;
+      }));
   sys->set_names({"x", "y"});
   sys->set_potential([m, g](const Vector& q) { return m * g * q[1]; });
   sys->initial_q = Vector2(0.0, 0.0);

@@ -6,9 +6,12 @@ namespace moreau {
 
 std::string to_string(JointKind kind) {
   switch (kind) {
-    case JointKind::revolute: return "revolute";
-    case JointKind::prismatic: return "prismatic";
-    case JointKind::fixed: return "fixed";
+    case JointKind::revolute:
+      return "revolute";
+    case JointKind::prismatic:
+      return "prismatic";
+    case JointKind::fixed:
+      return "fixed";
   }
   return "?";
 }

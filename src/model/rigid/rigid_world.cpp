@@ -29,8 +29,10 @@ void BodyPairRows::append_triplets(std::vector<Triplet>& out, Index row0, bool t
     for (Index i = 0; i < B.rows(); ++i)
       for (Index j = 0; j < B.cols(); ++j)
         if (B(i, j) != 0.0) {
-          if (transpose) out.emplace_back(off + j, row0 + i, B(i, j));
-          else out.emplace_back(row0 + i, off + j, B(i, j));
+          if (transpose)
+            out.emplace_back(off + j, row0 + i, B(i, j));
+          else
+            out.emplace_back(row0 + i, off + j, B(i, j));
         }
   };
   add(offset_a, block_a);
@@ -45,14 +47,16 @@ Matrix BodyPairRows::dense(Index n) const {
 }
 
 RigidWorld::RigidWorld(int dimension) : dimension_(dimension) {
-  MOREAU_REQUIRE(dimension == 2 || dimension == 3, "RigidWorld: dimension must be 2 or 3, got {}", dimension);
+  MOREAU_REQUIRE(dimension == 2 || dimension == 3, "RigidWorld: dimension must be 2 or 3, got {}",
+                 dimension);
   gravity_ = dimension == 2 ? Vector3(0, -9.81, 0) : Vector3(0, 0, -9.81);
 }
 
 Index RigidWorld::add_body(RigidBody body) {
   const Index i = body_count();
   if (body.name.empty()) body.name = fmt::format("body{}", i);
-  MOREAU_REQUIRE(find_body(body.name) < 0, "bodies[{}].name = '{}': name already used", i, body.name);
+  MOREAU_REQUIRE(find_body(body.name) < 0, "bodies[{}].name = '{}': name already used", i,
+                 body.name);
   body.validate(fmt::format("bodies[{}]", i), dimension_);
   if (dimension_ == 2) body.inertia = Matrix3(Vector3::Constant(body.inertia(2, 2)).asDiagonal());
   bodies_.push_back(std::move(body));
@@ -63,18 +67,23 @@ Index RigidWorld::add_body(RigidBody body) {
 Index RigidWorld::add_joint(Joint j) {
   const Index k = static_cast<Index>(joints_.size());
   if (j.name.empty()) j.name = fmt::format("joint{}", k);
-  MOREAU_REQUIRE(j.body_a >= 0 && j.body_a < body_count(), "joints[{}].body_a = {}: no such body", k, j.body_a);
-  MOREAU_REQUIRE(j.body_b >= -1 && j.body_b < body_count(), "joints[{}].body_b = {}: no such body", k, j.body_b);
+  MOREAU_REQUIRE(j.body_a >= 0 && j.body_a < body_count(), "joints[{}].body_a = {}: no such body",
+                 k, j.body_a);
+  MOREAU_REQUIRE(j.body_b >= -1 && j.body_b < body_count(), "joints[{}].body_b = {}: no such body",
+                 k, j.body_b);
   MOREAU_REQUIRE(j.body_a != j.body_b, "joints[{}]: body_a and body_b must differ", k);
-  MOREAU_REQUIRE(!bodies_[j.body_a].is_static, "joints[{}].body_a = '{}': must be a dynamic body", k,
-                 bodies_[j.body_a].name);
-  MOREAU_REQUIRE(all_finite(j.anchor_a) && all_finite(j.anchor_b) && all_finite(j.axis_a) && j.axis_a.norm() > 1e-12,
+  MOREAU_REQUIRE(!bodies_[j.body_a].is_static, "joints[{}].body_a = '{}': must be a dynamic body",
+                 k, bodies_[j.body_a].name);
+  MOREAU_REQUIRE(all_finite(j.anchor_a) && all_finite(j.anchor_b) && all_finite(j.axis_a) &&
+                     j.axis_a.norm() > 1e-12,
                  "joints[{}]: anchors and axis must be finite, axis nonzero", k);
   j.axis_a.normalize();
   if (dimension_ == 2) {
-    MOREAU_REQUIRE(j.anchor_a.z() == 0.0 && j.anchor_b.z() == 0.0, "joints[{}]: planar anchors need z = 0", k);
+    MOREAU_REQUIRE(j.anchor_a.z() == 0.0 && j.anchor_b.z() == 0.0,
+                   "joints[{}]: planar anchors need z = 0", k);
     if (j.kind == JointKind::prismatic)
-      MOREAU_REQUIRE(std::abs(j.axis_a.z()) < 1e-12, "joints[{}].axis: a planar prismatic axis lies in z = 0", k);
+      MOREAU_REQUIRE(std::abs(j.axis_a.z()) < 1e-12,
+                     "joints[{}].axis: a planar prismatic axis lies in z = 0", k);
   }
   const Quaternion qa = bodies_[j.body_a].pose.orientation;
   const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
@@ -85,7 +94,8 @@ Index RigidWorld::add_joint(Joint j) {
 
 void RigidWorld::set_gravity(const Vector3& g) {
   MOREAU_REQUIRE(all_finite(g), "gravity must be finite");
-  MOREAU_REQUIRE(dimension_ == 3 || g.z() == 0.0, "gravity: a planar world needs g_z = 0, got {}", g.z());
+  MOREAU_REQUIRE(dimension_ == 3 || g.z() == 0.0, "gravity: a planar world needs g_z = 0, got {}",
+                 g.z());
   gravity_ = g;
 }
 
@@ -95,7 +105,8 @@ void RigidWorld::set_default_material(const ContactMaterial& m) {
 }
 
 void RigidWorld::set_material(Index a, Index b, const ContactMaterial& m) {
-  MOREAU_REQUIRE(a >= 0 && a < body_count() && b >= 0 && b < body_count(), "contact pair ({}, {}): no such body", a, b);
+  MOREAU_REQUIRE(a >= 0 && a < body_count() && b >= 0 && b < body_count(),
+                 "contact pair ({}, {}): no such body", a, b);
   m.validate(fmt::format("contact pair ({}, {})", bodies_[a].name, bodies_[b].name));
   const std::pair<Index, Index> key{std::min(a, b), std::max(a, b)};
   for (auto& [k, v] : pair_materials_)
@@ -171,7 +182,8 @@ Vector RigidWorld::initial_positions() const {
       q.segment<3>(o) << p.position.x(), p.position.y(), planar_angle(p.orientation);
     } else {
       q.segment<3>(o) = p.position;
-      q.segment<4>(o + 3) << p.orientation.w(), p.orientation.x(), p.orientation.y(), p.orientation.z();
+      q.segment<4>(o + 3) << p.orientation.w(), p.orientation.x(), p.orientation.y(),
+          p.orientation.z();
     }
   }
   return q;
@@ -183,8 +195,10 @@ Vector RigidWorld::initial_velocities() const {
     const Index o = velocity_offset(i);
     if (o < 0) continue;
     const RigidBody& b = bodies_[i];
-    if (dimension_ == 2) v.segment<3>(o) << b.linear_velocity.x(), b.linear_velocity.y(), b.angular_velocity.z();
-    else v.segment<3>(o) = b.linear_velocity, v.segment<3>(o + 3) = b.angular_velocity;
+    if (dimension_ == 2)
+      v.segment<3>(o) << b.linear_velocity.x(), b.linear_velocity.y(), b.angular_velocity.z();
+    else
+      v.segment<3>(o) = b.linear_velocity, v.segment<3>(o + 3) = b.angular_velocity;
   }
   return v;
 }
@@ -211,8 +225,10 @@ Vector3 RigidWorld::body_angular_velocity(const Vector& v, Index i) const {
   return v.segment<3>(o + 3);
 }
 
-Vector3 RigidWorld::point_velocity(const Vector& q, const Vector& v, Index i, const Vector3& x) const {
-  return body_linear_velocity(v, i) + body_angular_velocity(v, i).cross(x - body_pose(q, i).position);
+Vector3 RigidWorld::point_velocity(const Vector& q, const Vector& v, Index i,
+                                   const Vector3& x) const {
+  return body_linear_velocity(v, i) +
+         body_angular_velocity(v, i).cross(x - body_pose(q, i).position);
 }
 
 Pose RigidWorld::shape_pose(const Vector& q, Index i, Index s) const {
@@ -232,7 +248,8 @@ std::vector<Matrix> RigidWorld::mass_matrix_blocks(const Vector& q) const {
       const Matrix3 R = body_pose(q, i).rotation();
       B.topLeftCorner<3, 3>() = b.mass * Matrix3::Identity();
       B.bottomRightCorner<3, 3>() = R * b.inertia * R.transpose();
-      B.bottomRightCorner<3, 3>() = 0.5 * (B.bottomRightCorner<3, 3>() + B.bottomRightCorner<3, 3>().transpose()).eval();
+      B.bottomRightCorner<3, 3>() =
+          0.5 * (B.bottomRightCorner<3, 3>() + B.bottomRightCorner<3, 3>().transpose()).eval();
       blocks.push_back(B);
     }
   }
@@ -247,7 +264,9 @@ SparseMatrix RigidWorld::mass_matrix(const Vector& q) const {
   for (size_t k = 0; k < blocks.size(); ++k)
     for (Index i = 0; i < m; ++i)
       for (Index j = 0; j < m; ++j)
-        if (blocks[k](i, j) != 0.0) t.emplace_back(static_cast<Index>(k) * m + i, static_cast<Index>(k) * m + j, blocks[k](i, j));
+        if (blocks[k](i, j) != 0.0)
+          t.emplace_back(static_cast<Index>(k) * m + i, static_cast<Index>(k) * m + j,
+                         blocks[k](i, j));
   SparseMatrix M(velocity_size(), velocity_size());
   M.setFromTriplets(t.begin(), t.end());
   return M;
@@ -256,8 +275,10 @@ SparseMatrix RigidWorld::mass_matrix(const Vector& q) const {
 Matrix RigidWorld::dense_mass_matrix(const Vector& q) const { return Matrix(mass_matrix(q)); }
 
 void RigidWorld::check_state(const Vector& q, const Vector& v) const {
-  MOREAU_REQUIRE(q.size() == position_size(), "rigid world: q has {} entries, expected {}", q.size(), position_size());
-  MOREAU_REQUIRE(v.size() == velocity_size(), "rigid world: v has {} entries, expected {}", v.size(), velocity_size());
+  MOREAU_REQUIRE(q.size() == position_size(), "rigid world: q has {} entries, expected {}",
+                 q.size(), position_size());
+  MOREAU_REQUIRE(v.size() == velocity_size(), "rigid world: v has {} entries, expected {}",
+                 v.size(), velocity_size());
   MOREAU_REQUIRE(all_finite(q) && all_finite(v), "rigid world: q and v must be finite");
 }
 
@@ -357,10 +378,11 @@ std::pair<Vector3, Vector3> perpendiculars(const Vector3& a) {
 }  // namespace
 
 // Joint rows in world axes (6 columns per body: v then ω), then reduced to (v_x, v_y, ω_z) in 2D.
-//   point rows:     g = x_a − x_b, J = [I, −[r_a]×] / [−I, [r_b]×], c = ω_a×(ω_a×r_a) − ω_b×(ω_b×r_b)
-//   rotation rows:  ġ = ω_a − ω_b (c = 0); g = 2 vec(q_a q_rel q_b⁻¹) (3D), θ_a + θ_rel − θ_b (2D)
-//   axis rows:      g_k = t_k·(w_b × w_a), ġ_k = t_k·(ω_a − ω_b), c_k = (ω_a×t_k)·(ω_a − ω_b)
-//   slider rows:    g_k = t_k·d, d = x_a − x_b, J_a = [t_kᵀ, (r_a×t_k + t_k×d)ᵀ], J_b = [−t_kᵀ, −(r_b×t_k)ᵀ],
+//   point rows:     g = x_a − x_b, J = [I, −[r_a]×] / [−I, [r_b]×], c = ω_a×(ω_a×r_a) −
+//   ω_b×(ω_b×r_b) rotation rows:  ġ = ω_a − ω_b (c = 0); g = 2 vec(q_a q_rel q_b⁻¹) (3D), θ_a +
+//   θ_rel − θ_b (2D) axis rows:      g_k = t_k·(w_b × w_a), ġ_k = t_k·(ω_a − ω_b), c_k =
+//   (ω_a×t_k)·(ω_a − ω_b) slider rows:    g_k = t_k·d, d = x_a − x_b, J_a = [t_kᵀ, (r_a×t_k +
+//   t_k×d)ᵀ], J_b = [−t_kᵀ, −(r_b×t_k)ᵀ],
 //                   c_k = 2(ω_a×t_k)·ḋ + t_k·(ω_a×(ω_a×r_a) − ω_b×(ω_b×r_b)) + (ω_a×(ω_a×t_k))·d
 // with t_k = R_a t_k,body attached to body a (so ṫ_k = ω_a × t_k).
 BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) const {
@@ -379,7 +401,8 @@ BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) 
 
   std::vector<Eigen::Matrix<double, 1, 6>> A, B;
   std::vector<double> c, g;
-  auto row = [&](const Vector3& la, const Vector3& aa, const Vector3& lb, const Vector3& ab, double bias, double res) {
+  auto row = [&](const Vector3& la, const Vector3& aa, const Vector3& lb, const Vector3& ab,
+                 double bias, double res) {
     Eigen::Matrix<double, 1, 6> x, y;
     x << la.transpose(), aa.transpose();
     y << lb.transpose(), ab.transpose();
@@ -394,7 +417,8 @@ BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) 
   };
   auto rotation_rows = [&]() {
     if (dimension_ == 2) {
-      const double res = planar_angle(pa.orientation) + planar_angle(j.relative_orientation) - planar_angle(pb.orientation);
+      const double res = planar_angle(pa.orientation) + planar_angle(j.relative_orientation) -
+                         planar_angle(pb.orientation);
       // unwrap to (−π, π]
       const double wrapped = std::remainder(res, 2 * M_PI);
       const Vector3 e = Vector3::UnitZ();
@@ -428,7 +452,8 @@ BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) 
         ts.push_back(pa.orientation * t1b), ts.push_back(pa.orientation * t2b);
       }
       for (const Vector3& t : ts) {
-        const double bias = 2.0 * wa.cross(t).dot(dd) + t.dot(centripetal) + wa.cross(wa.cross(t)).dot(d);
+        const double bias =
+            2.0 * wa.cross(t).dot(dd) + t.dot(centripetal) + wa.cross(wa.cross(t)).dot(d);
         row(t, ra.cross(t) + t.cross(d), -t, -rb.cross(t), bias, t.dot(d));
       }
       rotation_rows();

@@ -9,12 +9,18 @@ namespace moreau {
 
 std::string to_string(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::sphere: return "sphere";
-    case ShapeKind::box: return "box";
-    case ShapeKind::capsule: return "capsule";
-    case ShapeKind::cylinder: return "cylinder";
-    case ShapeKind::plane: return "plane";
-    case ShapeKind::convex: return "convex";
+    case ShapeKind::sphere:
+      return "sphere";
+    case ShapeKind::box:
+      return "box";
+    case ShapeKind::capsule:
+      return "capsule";
+    case ShapeKind::cylinder:
+      return "cylinder";
+    case ShapeKind::plane:
+      return "plane";
+    case ShapeKind::convex:
+      return "convex";
   }
   return "?";
 }
@@ -26,23 +32,28 @@ ShapeKind shape_kind_from_string(const std::string& name) {
   if (name == "cylinder") return ShapeKind::cylinder;
   if (name == "plane") return ShapeKind::plane;
   if (name == "convex") return ShapeKind::convex;
-  throw_invalid("unknown shape type '{}' (expected sphere, disk, box, capsule, rod, cylinder, plane, convex)",
-                name);
+  throw_invalid(
+      "unknown shape type '{}' (expected sphere, disk, box, capsule, rod, cylinder, plane, convex)",
+      name);
 }
 
 void Shape::validate(const std::string& where, int dimension) const {
   auto positive = [&](double x, const char* field) {
-    MOREAU_REQUIRE(std::isfinite(x) && x > 0.0, "{}.{} = {}: must be > 0 and finite", where, field, x);
+    MOREAU_REQUIRE(std::isfinite(x) && x > 0.0, "{}.{} = {}: must be > 0 and finite", where, field,
+                   x);
   };
   auto nonneg = [&](double x, const char* field) {
-    MOREAU_REQUIRE(std::isfinite(x) && x >= 0.0, "{}.{} = {}: must be ≥ 0 and finite", where, field, x);
+    MOREAU_REQUIRE(std::isfinite(x) && x >= 0.0, "{}.{} = {}: must be ≥ 0 and finite", where, field,
+                   x);
   };
   MOREAU_REQUIRE(all_finite(offset.position) && all_finite(offset.orientation.coeffs()),
                  "{}: offset pose must be finite", where);
-  MOREAU_REQUIRE(std::abs(offset.orientation.norm() - 1.0) < 1e-6, "{}: offset orientation must be a unit quaternion",
-                 where);
+  MOREAU_REQUIRE(std::abs(offset.orientation.norm() - 1.0) < 1e-6,
+                 "{}: offset orientation must be a unit quaternion", where);
   switch (kind) {
-    case ShapeKind::sphere: positive(radius, "radius"); break;
+    case ShapeKind::sphere:
+      positive(radius, "radius");
+      break;
     case ShapeKind::box:
       for (int k = 0; k < 3; ++k) positive(half_extents[k], "half_extents");
       break;
@@ -51,20 +62,24 @@ void Shape::validate(const std::string& where, int dimension) const {
       positive(half_length, "half_length");
       break;
     case ShapeKind::cylinder:
-      MOREAU_REQUIRE(dimension == 3, "{}: cylinders are spatial shapes (use a box or capsule in 2D)", where);
+      MOREAU_REQUIRE(dimension == 3,
+                     "{}: cylinders are spatial shapes (use a box or capsule in 2D)", where);
       positive(radius, "radius");
       positive(half_length, "half_length");
       break;
     case ShapeKind::plane:
-      MOREAU_REQUIRE(all_finite(normal) && normal.norm() > 1e-12, "{}.normal = [{}]: must be a nonzero finite vector",
-                     where, fmt::join(normal, ", "));
-      MOREAU_REQUIRE(std::isfinite(offset_distance), "{}.offset = {}: must be finite", where, offset_distance);
-      MOREAU_REQUIRE(dimension == 3 || std::abs(normal.z()) < 1e-12, "{}.normal must lie in the plane z = 0 in 2D",
-                     where);
+      MOREAU_REQUIRE(all_finite(normal) && normal.norm() > 1e-12,
+                     "{}.normal = [{}]: must be a nonzero finite vector", where,
+                     fmt::join(normal, ", "));
+      MOREAU_REQUIRE(std::isfinite(offset_distance), "{}.offset = {}: must be finite", where,
+                     offset_distance);
+      MOREAU_REQUIRE(dimension == 3 || std::abs(normal.z()) < 1e-12,
+                     "{}.normal must lie in the plane z = 0 in 2D", where);
       break;
     case ShapeKind::convex:
       nonneg(radius, "radius");
-      MOREAU_REQUIRE(!vertices.empty(), "{}.vertices: a convex shape needs at least one vertex", where);
+      MOREAU_REQUIRE(!vertices.empty(), "{}.vertices: a convex shape needs at least one vertex",
+                     where);
       for (size_t i = 0; i < vertices.size(); ++i)
         MOREAU_REQUIRE(all_finite(vertices[i]), "{}.vertices[{}]: must be finite", where, i);
       break;
@@ -73,8 +88,10 @@ void Shape::validate(const std::string& where, int dimension) const {
 
 std::vector<Vector3> Shape::core_points() const {
   switch (kind) {
-    case ShapeKind::sphere: return {Vector3::Zero()};
-    case ShapeKind::capsule: return {Vector3(-half_length, 0, 0), Vector3(half_length, 0, 0)};
+    case ShapeKind::sphere:
+      return {Vector3::Zero()};
+    case ShapeKind::capsule:
+      return {Vector3(-half_length, 0, 0), Vector3(half_length, 0, 0)};
     case ShapeKind::box: {
       std::vector<Vector3> c;
       for (int i = 0; i < 8; ++i)
@@ -82,8 +99,10 @@ std::vector<Vector3> Shape::core_points() const {
                        (i & 4 ? 1 : -1) * half_extents.z());
       return c;
     }
-    case ShapeKind::convex: return vertices;
-    default: return {};
+    case ShapeKind::convex:
+      return vertices;
+    default:
+      return {};
   }
 }
 
@@ -91,8 +110,10 @@ double Shape::core_radius() const {
   switch (kind) {
     case ShapeKind::sphere:
     case ShapeKind::capsule:
-    case ShapeKind::convex: return radius;
-    default: return 0.0;
+    case ShapeKind::convex:
+      return radius;
+    default:
+      return 0.0;
   }
 }
 
@@ -102,10 +123,13 @@ Vector3 Shape::support(const Vector3& d) const {
   const double n = d.norm();
   const Vector3 u = n > 0 ? Vector3(d / n) : Vector3::UnitX();
   switch (kind) {
-    case ShapeKind::sphere: return radius * u;
-    case ShapeKind::capsule: return Vector3(d.x() >= 0 ? half_length : -half_length, 0, 0) + radius * u;
+    case ShapeKind::sphere:
+      return radius * u;
+    case ShapeKind::capsule:
+      return Vector3(d.x() >= 0 ? half_length : -half_length, 0, 0) + radius * u;
     case ShapeKind::box:
-      return Vector3(d.x() >= 0 ? half_extents.x() : -half_extents.x(), d.y() >= 0 ? half_extents.y() : -half_extents.y(),
+      return Vector3(d.x() >= 0 ? half_extents.x() : -half_extents.x(),
+                     d.y() >= 0 ? half_extents.y() : -half_extents.y(),
                      d.z() >= 0 ? half_extents.z() : -half_extents.z());
     case ShapeKind::cylinder: {
       const double rxy = std::hypot(d.x(), d.y());
@@ -122,23 +146,29 @@ Vector3 Shape::support(const Vector3& d) const {
       }
       return vertices[best] + radius * u;
     }
-    case ShapeKind::plane: break;
+    case ShapeKind::plane:
+      break;
   }
   throw std::logic_error("Shape::support: planes have no support point");
 }
 
 double Shape::bounding_radius() const {
   switch (kind) {
-    case ShapeKind::sphere: return radius;
-    case ShapeKind::capsule: return half_length + radius;
-    case ShapeKind::box: return half_extents.norm();
-    case ShapeKind::cylinder: return std::hypot(radius, half_length);
+    case ShapeKind::sphere:
+      return radius;
+    case ShapeKind::capsule:
+      return half_length + radius;
+    case ShapeKind::box:
+      return half_extents.norm();
+    case ShapeKind::cylinder:
+      return std::hypot(radius, half_length);
     case ShapeKind::convex: {
       double r = 0;
       for (const auto& v : vertices) r = std::max(r, v.norm());
       return r + radius;
     }
-    case ShapeKind::plane: return INFINITY;
+    case ShapeKind::plane:
+      return INFINITY;
   }
   return INFINITY;
 }
@@ -173,7 +203,8 @@ Shape make_plane(const Vector3& normal, double offset_distance) {
 }
 Shape make_convex(std::vector<Vector3> vertices, double radius, const Pose& offset) {
   Shape s;
-  s.kind = ShapeKind::convex, s.vertices = std::move(vertices), s.radius = radius, s.offset = offset;
+  s.kind = ShapeKind::convex, s.vertices = std::move(vertices), s.radius = radius,
+  s.offset = offset;
   return s;
 }
 
@@ -187,7 +218,9 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
   if (dimension == 2) {
     double izz = 0;
     switch (s.kind) {
-      case ShapeKind::sphere: izz = 0.5 * m * r * r; break;
+      case ShapeKind::sphere:
+        izz = 0.5 * m * r * r;
+        break;
       case ShapeKind::box: {
         const double a = 2 * s.half_extents.x(), b = 2 * s.half_extents.y();
         izz = m * (a * a + b * b) / 12.0;
@@ -216,15 +249,18 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
     return I;
   }
   switch (s.kind) {
-    case ShapeKind::sphere: I.diagonal().setConstant(0.4 * m * r * r); break;
+    case ShapeKind::sphere:
+      I.diagonal().setConstant(0.4 * m * r * r);
+      break;
     case ShapeKind::box: {
       const Vector3 e = 2 * s.half_extents;
-      I.diagonal() << m * (e.y() * e.y() + e.z() * e.z()) / 12, m * (e.x() * e.x() + e.z() * e.z()) / 12,
-          m * (e.x() * e.x() + e.y() * e.y()) / 12;
+      I.diagonal() << m * (e.y() * e.y() + e.z() * e.z()) / 12,
+          m * (e.x() * e.x() + e.z() * e.z()) / 12, m * (e.x() * e.x() + e.y() * e.y()) / 12;
       break;
     }
     case ShapeKind::cylinder:
-      I.diagonal() << m * (3 * r * r + 4 * h * h) / 12, m * (3 * r * r + 4 * h * h) / 12, 0.5 * m * r * r;
+      I.diagonal() << m * (3 * r * r + 4 * h * h) / 12, m * (3 * r * r + 4 * h * h) / 12,
+          0.5 * m * r * r;
       break;
     case ShapeKind::capsule: {
       if (r == 0.0) {  // thin rod: no inertia about its axis (give one explicitly)
@@ -243,8 +279,8 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
       Vector3 lo = Vector3::Constant(INFINITY), hi = -lo;
       for (const auto& v : s.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
       const Vector3 e = hi - lo + Vector3::Constant(2 * s.radius);
-      I.diagonal() << m * (e.y() * e.y() + e.z() * e.z()) / 12, m * (e.x() * e.x() + e.z() * e.z()) / 12,
-          m * (e.x() * e.x() + e.y() * e.y()) / 12;
+      I.diagonal() << m * (e.y() * e.y() + e.z() * e.z()) / 12,
+          m * (e.x() * e.x() + e.z() * e.z()) / 12, m * (e.x() * e.x() + e.y() * e.y()) / 12;
       for (int k = 0; k < 3; ++k) I(k, k) = std::max(I(k, k), 1e-12 * m);
     }
   }

@@ -11,7 +11,8 @@ constexpr double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
 constexpr double a21 = 1.0 / 5;
 constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
 constexpr double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
-constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561, a54 = -212.0 / 729;
+constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561,
+                 a54 = -212.0 / 729;
 constexpr double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176,
                  a65 = -5103.0 / 18656;
 constexpr double a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192, a75 = -2187.0 / 6784,
@@ -62,7 +63,8 @@ bool arms(const ContactConstraint& c, const Vector& v, double eps_g) {
   return c.gap > 0.0 || (c.gap + 0.5 * eps_g > 0.0 && c.normal.dot(v) <= 0.0);
 }
 
-std::vector<Root> roots_of(const ContactState& s, const Modes& modes, const std::vector<char>& armed) {
+std::vector<Root> roots_of(const ContactState& s, const Modes& modes,
+                           const std::vector<char>& armed) {
   std::vector<Root> roots;
   for (Index i = 0; i < s.size(); ++i) {
     const auto& c = s.constraints[i];
@@ -84,15 +86,20 @@ std::vector<Root> roots_of(const ContactState& s, const Modes& modes, const std:
   return roots;
 }
 
-double root_value(const Root& r, const Dynamics& dy, const Modes& modes, const std::vector<double>& mu,
-                  double eps_g) {
+double root_value(const Root& r, const Dynamics& dy, const Modes& modes,
+                  const std::vector<double>& mu, double eps_g) {
   const Index i = r.contact;
   switch (r.kind) {
-    case RootKind::closing: return dy.g[i] + 0.5 * eps_g;
-    case RootKind::apex: return dy.un[i];
-    case RootKind::normal_force: return dy.lambda_n[i];
-    case RootKind::stick_cone: return mu[i] * dy.lambda_n[i] - dy.lambda_t.col(i).norm();
-    case RootKind::slip_velocity: return modes[i].s.dot(dy.ut.col(i));
+    case RootKind::closing:
+      return dy.g[i] + 0.5 * eps_g;
+    case RootKind::apex:
+      return dy.un[i];
+    case RootKind::normal_force:
+      return dy.lambda_n[i];
+    case RootKind::stick_cone:
+      return mu[i] * dy.lambda_n[i] - dy.lambda_t.col(i).norm();
+    case RootKind::slip_velocity:
+      return modes[i].s.dot(dy.ut.col(i));
   }
   return 1.0;
 }
@@ -106,11 +113,13 @@ double locate(const std::function<double(double)>& phi, double a, double b, doub
     if (!(c > a && c < b)) c = 0.5 * (a + b);
     const double fc = phi(c);
     if (fc > 0.0) {
-      a = c; fa = fc;
+      a = c;
+      fa = fc;
       if (side == -1) fb *= 0.5;  // Illinois: halve the stale end's value
       side = -1;
     } else {
-      b = c; fb = fc;
+      b = c;
+      fb = fc;
       if (side == 1) fa *= 0.5;
       side = 1;
     }

@@ -22,11 +22,12 @@ struct DenseStep {
 };
 
 struct DopriStep {
-  Vector y1;          // 5th-order solution at t + h
-  Vector k7;          // f(t + h, y1) (FSAL: the next step's k1)
-  double error = 0;   // ‖err‖ scaled by atol + rtol·max(|y|, |y1|), RMS; reject when > 1 or not finite
-  bool ok = true;     // f's flag after the last stage (k7): each stage overwrites it, so this is
-                      // the consistency of the mode's dynamics at (t + h, y1)
+  Vector y1;  // 5th-order solution at t + h
+  Vector k7;  // f(t + h, y1) (FSAL: the next step's k1)
+  double error =
+      0;  // ‖err‖ scaled by atol + rtol·max(|y|, |y1|), RMS; reject when > 1 or not finite
+  bool ok = true;  // f's flag after the last stage (k7): each stage overwrites it, so this is
+                   // the consistency of the mode's dynamics at (t + h, y1)
   DenseStep dense;
 };
 
@@ -56,10 +57,11 @@ struct Root {
 // approaching or at rest (u_n ≤ 0). A contact in the band that moves away stays disarmed.
 bool arms(const ContactConstraint& c, const Vector& v, double eps_g);
 
-std::vector<Root> roots_of(const ContactState& s, const Modes& modes, const std::vector<char>& armed);
+std::vector<Root> roots_of(const ContactState& s, const Modes& modes,
+                           const std::vector<char>& armed);
 
-double root_value(const Root& r, const Dynamics& dy, const Modes& modes, const std::vector<double>& mu,
-                  double eps_g);
+double root_value(const Root& r, const Dynamics& dy, const Modes& modes,
+                  const std::vector<double>& mu, double eps_g);
 
 // Illinois method on φ over [a, b] with φ(a) = fa > 0 ≥ φ(b) = fb; returns the right end b of
 // the final bracket (|b − a| ≤ 1e-14·max(1, t_scale) + 1e-15), so φ(b) ≤ 0: the event has fired.

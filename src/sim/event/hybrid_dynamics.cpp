@@ -70,15 +70,17 @@ ModeRows mode_rows(const ContactState& s, const Vector& v, const Modes& modes,
 
 // Scatters the row multipliers λ into λ_n, λ_t (λ_t = −μ λ_n s on sliding contacts) and records
 // the smallest S_rr over sliding normal rows (Painlevé's α, digest 000 §A.4).
-void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRows& r, const Matrix& S,
-                         const Vector& lam, Dynamics& out) {
+void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRows& r,
+                         const Matrix& S, const Vector& lam, Dynamics& out) {
   const int d = s.dimension;
   const Index k = static_cast<Index>(r.rows.size());
   out.S_min_diag = std::numeric_limits<double>::infinity();
   for (Index j = 0; j < k; ++j) {
     const auto& row = r.rows[j];
-    if (row.comp >= 0) out.lambda_t(row.comp, row.c) = lam[j];
-    else out.lambda_n[row.c] = lam[j];
+    if (row.comp >= 0)
+      out.lambda_t(row.comp, row.c) = lam[j];
+    else
+      out.lambda_n[row.c] = lam[j];
     if (row.comp < 0 && s.constraints[row.c].kind == ConstraintKind::unilateral &&
         modes[row.c].mode == ContactMode::slip && S(j, j) < out.S_min_diag) {
       out.S_min_diag = S(j, j);
@@ -88,15 +90,16 @@ void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRo
   for (Index j = 0; j < k; ++j) {
     const auto& row = r.rows[j];
     const auto& c = s.constraints[row.c];
-    if (row.comp < 0 && c.kind == ConstraintKind::unilateral && modes[row.c].mode == ContactMode::slip &&
-        c.mu > 0.0 && modes[row.c].s.size() == d - 1)
+    if (row.comp < 0 && c.kind == ConstraintKind::unilateral &&
+        modes[row.c].mode == ContactMode::slip && c.mu > 0.0 && modes[row.c].s.size() == d - 1)
       out.lambda_t.col(row.c) = -c.mu * out.lambda_n[row.c] * modes[row.c].s;
   }
 }
 
 }  // namespace
 
-Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v, const Modes& modes) const {
+Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v,
+                                    const Modes& modes) const {
   const ContactState s = sys_.contact_state(q, v, t);
   const Index n = s.M.rows(), m = s.size();
   const int d = s.dimension;

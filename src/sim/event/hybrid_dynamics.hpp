@@ -23,12 +23,12 @@ using Modes = std::vector<HybridMode>;
 // consistent = the residual of S λ = rhs is small.
 struct Dynamics {
   bool consistent = false;
-  Vector a;                    // n, generalized acceleration
-  Vector lambda_n;             // m (all constraints; 0 when free)
-  Matrix lambda_t;             // (d−1)×m
-  Vector g, un, an;            // m: gap, normal velocity, normal acceleration ∇hᵀa + c_n
-  Matrix ut, at;               // (d−1)×m: tangential velocity, acceleration
-  double S_min_diag = 0.0;     // smallest diagonal entry of S over sliding normal rows (Painlevé α)
+  Vector a;                 // n, generalized acceleration
+  Vector lambda_n;          // m (all constraints; 0 when free)
+  Matrix lambda_t;          // (d−1)×m
+  Vector g, un, an;         // m: gap, normal velocity, normal acceleration ∇hᵀa + c_n
+  Matrix ut, at;            // (d−1)×m: tangential velocity, acceleration
+  double S_min_diag = 0.0;  // smallest diagonal entry of S over sliding normal rows (Painlevé α)
   Index S_min_index = -1;
 };
 

@@ -23,7 +23,10 @@ ImpactSet impact_set(const ImpactContext& ctx, const ContactState& s, const Vect
   ImpactSet set;
   for (Index i = 0; i < s.size(); ++i) {
     const auto& c = s.constraints[i];
-    if (c.kind == ConstraintKind::bilateral) { set.in.bilateral.push_back(i); continue; }
+    if (c.kind == ConstraintKind::bilateral) {
+      set.in.bilateral.push_back(i);
+      continue;
+    }
     if (c.gap > 10.0 * ctx.eps_g) continue;
     const double un = c.normal.dot(v);
     set.in.unilateral.push_back(i);
@@ -37,11 +40,13 @@ ImpactSet impact_set(const ImpactContext& ctx, const ContactState& s, const Vect
 // per contact for a law that says so (u_n⁻ slower than zeno_velocity), else for every contact
 // when the fastest approach is slower (laws that couple the contacts' e through W_nn give a
 // closed contact that does not approach an impulse, so its e matters).
-std::vector<bool> plastic_contacts(const ImpactContext& ctx, const ImpactLawRule& rule, const ImpactSet& set) {
+std::vector<bool> plastic_contacts(const ImpactContext& ctx, const ImpactLawRule& rule,
+                                   const ImpactSet& set) {
   const double fastest = -*std::min_element(set.unm.begin(), set.unm.end());
   std::vector<bool> plastic(set.unm.size());
   for (size_t a = 0; a < set.unm.size(); ++a)
-    plastic[a] = rule.plastic_per_contact ? set.unm[a] > -ctx.st.zeno_velocity : fastest < ctx.st.zeno_velocity;
+    plastic[a] = rule.plastic_per_contact ? set.unm[a] > -ctx.st.zeno_velocity
+                                          : fastest < ctx.st.zeno_velocity;
   return plastic;
 }
 
@@ -70,8 +75,8 @@ ContactState closed_state(const ContactState& s, const Vector& v, double t, cons
 
 }  // namespace
 
-bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v, std::vector<bool>& impacted,
-                   SimulationResult& res, std::string& failure) {
+bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v,
+                   std::vector<bool>& impacted, SimulationResult& res, std::string& failure) {
   const ContactState s = ctx.sys.contact_state(q, v, t);
   const ImpactSet set = impact_set(ctx, s, v);
   if (!set.approaching) return false;
@@ -91,9 +96,10 @@ bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& 
     impacted[i] = true;
     res.events.push_back(
         {t, EventKind::impact, i,
-         fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}", set.unm[a],
-                     c.normal.dot(j.v_post), plastic[a] ? 0.0 : c.restitution,
-                     plastic[a] ? " (zeno rule: plastic)" : "", j.pn[static_cast<Index>(a)], to_string(law))});
+         fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}",
+                     set.unm[a], c.normal.dot(j.v_post), plastic[a] ? 0.0 : c.restitution,
+                     plastic[a] ? " (zeno rule: plastic)" : "", j.pn[static_cast<Index>(a)],
+                     to_string(law))});
   }
   v = j.v_post;
   return true;
@@ -101,7 +107,10 @@ bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& 
 
 bool tangential_impact(const ImpactContext& ctx, double t, const Vector& q, Vector& v, Index i,
                        std::string& detail) {
-  if (i < 0) { detail = "no contact named"; return false; }
+  if (i < 0) {
+    detail = "no contact named";
+    return false;
+  }
   const ContactState s = ctx.sys.contact_state(q, v, t);
   const int d = s.dimension;
   const Index nv = v.size();
@@ -110,8 +119,10 @@ bool tangential_impact(const ImpactContext& ctx, double t, const Vector& q, Vect
   VelocityLevelInput in;
   for (Index j = 0; j < s.size(); ++j) {
     const auto& c = s.constraints[j];
-    if (c.kind == ConstraintKind::bilateral) in.bilateral.push_back(j);
-    else if (j != i && c.gap <= 10.0 * ctx.eps_g) in.unilateral.push_back(j);
+    if (c.kind == ConstraintKind::bilateral)
+      in.bilateral.push_back(j);
+    else if (j != i && c.gap <= 10.0 * ctx.eps_g)
+      in.unilateral.push_back(j);
   }
   // Contact i's d rows (normal, tangents) as bilateral equalities u_i⁺ = 0.
   const Index first = sx.size();
@@ -128,24 +139,28 @@ bool tangential_impact(const ImpactContext& ctx, double t, const Vector& q, Vect
   in.w_unilateral = Vector::Zero(d * static_cast<Index>(in.unilateral.size()));
   in.w_bilateral = Vector::Zero(static_cast<Index>(in.bilateral.size()));
   const MassSolver mass(s.M);
-  const VelocityLevelSolution sol = solve_velocity_level(sx, mass, v, in, ctx.st.solver.name, ctx.fcs);
+  const VelocityLevelSolution sol =
+      solve_velocity_level(sx, mass, v, in, ctx.st.solver.name, ctx.fcs);
   const Vector P = sol.p.tail(d);
   const Vector ut = ci.tangent.transpose() * v;
   const double pt = P.tail(d - 1).norm();
-  if (!all_finite(sol.v) || !all_finite(P) || (!in.unilateral.empty() && !sol.report.converged() &&
-                                                sol.report.residual > 1e3 * ctx.st.solver.tolerance)) {
+  if (!all_finite(sol.v) || !all_finite(P) ||
+      (!in.unilateral.empty() && !sol.report.converged() &&
+       sol.report.residual > 1e3 * ctx.st.solver.tolerance)) {
     detail = "the velocity-level problem was not solved";
     return false;
   }
   if (!(P[0] > 0.0) || pt > ci.mu * P[0] * (1.0 + 1e-9) + 1e-14) {
-    detail = fmt::format("the sticking impulse P_n = {:.6g} N·s, |P_t| = {:.6g} N·s lies outside the "
-                         "Coulomb cone (mu = {}): sticking cannot end the impulsive phase",
-                         P[0], pt, ci.mu);
+    detail = fmt::format(
+        "the sticking impulse P_n = {:.6g} N·s, |P_t| = {:.6g} N·s lies outside the "
+        "Coulomb cone (mu = {}): sticking cannot end the impulsive phase",
+        P[0], pt, ci.mu);
     return false;
   }
   const double T0 = ctx.sys.kinetic_energy(q, v), T1 = ctx.sys.kinetic_energy(q, sol.v);
-  detail = fmt::format("|u_t-| = {:.9g} m/s -> stick, P_n = {:.6g} N·s, |P_t| = {:.6g} N·s, dT = {:.6g} J",
-                       ut.norm(), P[0], pt, T1 - T0);
+  detail = fmt::format(
+      "|u_t-| = {:.9g} m/s -> stick, P_n = {:.6g} N·s, |P_t| = {:.6g} N·s, dT = {:.6g} J",
+      ut.norm(), P[0], pt, T1 - T0);
   v = sol.v;
   return true;
 }

@@ -14,7 +14,8 @@ struct ImpactContext {
   const LagrangianSystem& sys;
   const SimulationSettings& st;
   FrictionContactSettings fcs{};  // solver.tolerance, solver.max_iterations
-  double eps_g = 0, tol_v = 0;    // contact tolerances: closed when g ≤ 10ε, approaching when u_n < −tol_v
+  double eps_g = 0,
+         tol_v = 0;  // contact tolerances: closed when g ≤ 10ε, approaching when u_n < −tol_v
 };
 
 // Impacts on every closed contact when one of them approaches, by the law the closed contacts
@@ -23,8 +24,8 @@ struct ImpactContext {
 // for every law, per contact or per impact as the row says. Returns true if an
 // impact was applied (v := v⁺, impacted[i] set and an "impact" event per approaching contact);
 // a law that fails (not converged, singular) sets `failure` and returns false.
-bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v, std::vector<bool>& impacted,
-                   SimulationResult& res, std::string& failure);
+bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& v,
+                   std::vector<bool>& impacted, SimulationResult& res, std::string& failure);
 
 // Painlevé policy "tangential_impact" (docs/simulation.md §Painlevé): at a case-3 state of
 // contact i (sliding, u_n = 0, no consistent mode) an impulsive transition at the velocity level

@@ -18,9 +18,11 @@ std::vector<Modes> candidates(const ModeSelection& ctx, const ClosedContacts& cc
     if (ctx.mu[i] == 0.0) {
       if (ex.allows(ContactMode::slip, Vector())) cand[k].push_back({ContactMode::slip, Vector()});
     } else if (cc.sliding[k]) {
-      if (ex.allows(ContactMode::slip, Vector(ut / ut.norm()))) cand[k].push_back({ContactMode::slip, ut / ut.norm()});
+      if (ex.allows(ContactMode::slip, Vector(ut / ut.norm())))
+        cand[k].push_back({ContactMode::slip, ut / ut.norm()});
     } else {
-      if (ex.allows(ContactMode::stick, Vector())) cand[k].push_back({ContactMode::stick, Vector()});
+      if (ex.allows(ContactMode::stick, Vector()))
+        cand[k].push_back({ContactMode::stick, Vector()});
       if (d == 2) {
         for (double sg : {1.0, -1.0}) {
           Vector sd(1);
@@ -37,7 +39,8 @@ std::vector<Modes> candidates(const ModeSelection& ctx, const ClosedContacts& cc
         if (ex.allows(ContactMode::slip, sd)) cand[k].push_back({ContactMode::slip, sd});
       }
     }
-    if (ex.allows(ContactMode::separate, Vector())) cand[k].push_back({ContactMode::separate, Vector()});
+    if (ex.allows(ContactMode::separate, Vector()))
+      cand[k].push_back({ContactMode::separate, Vector()});
   }
   return cand;
 }
@@ -61,7 +64,10 @@ bool enumerate_modes(const ModeSelection& ctx, const ClosedContacts& cc, std::ve
     for (std::size_t k = 0; k < cc.C.size(); ++k) trial[cc.C[k]] = cand[k][idx[k]];
     if (consistent(ctx, cc, trial)) found.push_back(trial);
     std::size_t k = 0;
-    while (k < cc.C.size() && ++idx[k] == cand[k].size()) { idx[k] = 0; ++k; }
+    while (k < cc.C.size() && ++idx[k] == cand[k].size()) {
+      idx[k] = 0;
+      ++k;
+    }
     if (k == cc.C.size()) break;
   }
   return true;

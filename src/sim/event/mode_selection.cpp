@@ -30,8 +30,10 @@ ClosedContacts closed_contacts(const ModeSelection& ctx, double t, const Vector&
   cc.base.assign(ctx.mu.size(), HybridMode{});
   cc.probe = ctx.dynamics(t, q, v, cc.base);
   for (Index i = 0; i < static_cast<Index>(ctx.mu.size()); ++i)
-    if (ctx.unilateral[i] && cc.probe.g[i] <= 10.0 * ctx.eps_g && cc.probe.un[i] <= ctx.tol_v) cc.C.push_back(i);
-  for (Index i : cc.C) cc.sliding.push_back(ctx.mu[i] > 0.0 && cc.probe.ut.col(i).norm() > ctx.tol_v);
+    if (ctx.unilateral[i] && cc.probe.g[i] <= 10.0 * ctx.eps_g && cc.probe.un[i] <= ctx.tol_v)
+      cc.C.push_back(i);
+  for (Index i : cc.C)
+    cc.sliding.push_back(ctx.mu[i] > 0.0 && cc.probe.ut.col(i).norm() > ctx.tol_v);
   return cc;
 }
 
@@ -83,7 +85,8 @@ std::vector<Modes> alternatives(const ModeSelection& ctx, const ClosedContacts& 
       } else if (e.mode == ContactMode::stick) {
         opts.push_back({ContactMode::stick, Vector()});
         const double lt = e.lambda_t.norm();
-        if (lt > 0.0 && lt >= ctx.mu[i] * e.lambda_n - tb) opts.push_back({ContactMode::slip, -e.lambda_t / lt});
+        if (lt > 0.0 && lt >= ctx.mu[i] * e.lambda_n - tb)
+          opts.push_back({ContactMode::slip, -e.lambda_t / lt});
       } else {
         opts.push_back({ContactMode::slip, e.direction});
       }
@@ -105,12 +108,14 @@ bool same_modes(const ClosedContacts& cc, const Modes& a, const Modes& b) {
 }
 
 // The consistent assignments from analysis::contact_modes on the closed contacts (planar, no
-// bilateral constraint, M ≻ 0, mode LCP ≤ limits.max_lcp_size variables): every combination of each solution's
-// alternatives, verified by consistent(). False when it does not apply or finds none.
-bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc, std::vector<Modes>& found) {
+// bilateral constraint, M ≻ 0, mode LCP ≤ limits.max_lcp_size variables): every combination of each
+// solution's alternatives, verified by consistent(). False when it does not apply or finds none.
+bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc,
+                       std::vector<Modes>& found) {
   if (!ctx.analysis_applies || cc.C.empty()) return false;
   Index nz = 0;
-  for (std::size_t k = 0; k < cc.C.size(); ++k) nz += (ctx.mu[cc.C[k]] > 0.0 && !cc.sliding[k]) ? 4 : 1;
+  for (std::size_t k = 0; k < cc.C.size(); ++k)
+    nz += (ctx.mu[cc.C[k]] > 0.0 && !cc.sliding[k]) ? 4 : 1;
   if (nz > ctx.limits.max_lcp_size) return false;
   ContactModeAnalysis an;
   try {
@@ -130,7 +135,10 @@ bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc, std::
                                     [&](const Modes& cm) { return same_modes(cc, cm, trial); });
       if (!seen && consistent(ctx, cc, trial)) found.push_back(trial);
       std::size_t k = 0;
-      while (k < cc.C.size() && ++idx[k] == alt[k].size()) { idx[k] = 0; ++k; }
+      while (k < cc.C.size() && ++idx[k] == alt[k].size()) {
+        idx[k] = 0;
+        ++k;
+      }
       if (k == cc.C.size()) break;
     }
   }
@@ -139,8 +147,8 @@ bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc, std::
 
 // Painlevé (digest 000 §A.4): sliding contact with both slip and separation consistent and
 // α < 0 → case 4 (indeterminacy), choose separation.
-void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc, const std::vector<Modes>& found,
-                     ModeChoice& out) {
+void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc,
+                     const std::vector<Modes>& found, ModeChoice& out) {
   for (std::size_t k = 0; k < cc.C.size(); ++k) {
     const Index i = cc.C[k];
     if (!cc.sliding[k]) continue;
@@ -151,14 +159,18 @@ void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc, const s
     Modes free_choice;
     for (const auto& cm : found) {
       if (cm[i].mode == ContactMode::slip) slip_ok = true;
-      if (cm[i].mode == ContactMode::separate) { free_ok = true; free_choice = cm; }
+      if (cm[i].mode == ContactMode::separate) {
+        free_ok = true;
+        free_choice = cm;
+      }
     }
     if (!(slip_ok && free_ok)) continue;
     Modes trial = cc.base;
     trial[i] = slip;
     const Dynamics dy = ctx.dynamics(cc.t, cc.q, cc.v, trial);
-    out.painleve = fmt::format("case 4 (indeterminacy): alpha = {:.6g} < 0, beta = {:.6g} < 0; policy: separation",
-                               dy.S_min_diag, -cc.probe.an[i]);
+    out.painleve = fmt::format(
+        "case 4 (indeterminacy): alpha = {:.6g} < 0, beta = {:.6g} < 0; policy: separation",
+        dy.S_min_diag, -cc.probe.an[i]);
     out.painleve_case = 4;
     out.painleve_contact = i;
     out.modes = free_choice;
@@ -169,7 +181,8 @@ void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc, const s
 // (α = S_ii < 0 of the last sliding contact, β = −a_n of the free motion > 0).
 void painleve_case_3(const ModeSelection& ctx, const ClosedContacts& cc, ModeChoice& out) {
   Index i = -1;
-  for (std::size_t k = 0; k < cc.C.size(); ++k) if (cc.sliding[k]) i = cc.C[k];
+  for (std::size_t k = 0; k < cc.C.size(); ++k)
+    if (cc.sliding[k]) i = cc.C[k];
   if (i < 0) return;
   Modes trial = cc.base;
   for (std::size_t k = 0; k < cc.C.size(); ++k) {
@@ -177,9 +190,10 @@ void painleve_case_3(const ModeSelection& ctx, const ClosedContacts& cc, ModeCho
     if (cc.sliding[k]) trial[cc.C[k]] = {ContactMode::slip, ut / ut.norm()};
   }
   const Dynamics dy = ctx.dynamics(cc.t, cc.q, cc.v, trial);
-  out.painleve = fmt::format("case 3 (inconsistency) at contact {}: alpha = {:.6g} < 0, beta = {:.6g} > 0; "
-                             "no rigid-body solution",
-                             i, dy.S_min_diag, -cc.probe.an[i]);
+  out.painleve = fmt::format(
+      "case 3 (inconsistency) at contact {}: alpha = {:.6g} < 0, beta = {:.6g} > 0; "
+      "no rigid-body solution",
+      i, dy.S_min_diag, -cc.probe.an[i]);
   out.painleve_case = 3;
   out.painleve_contact = i;
 }
@@ -197,7 +211,8 @@ bool consistent(const ModeSelection& ctx, const ClosedContacts& cc, const Modes&
     if (md.mode == ContactMode::separate) {
       ok = dy.an[i] >= -1e-8 * std::max(1.0, dy.a.cwiseAbs().maxCoeff());
     } else if (md.mode == ContactMode::stick) {
-      ok = dy.lambda_n[i] >= -tol_f * sc && dy.lambda_t.col(i).norm() <= ctx.mu[i] * dy.lambda_n[i] + tol_f * sc;
+      ok = dy.lambda_n[i] >= -tol_f * sc &&
+           dy.lambda_t.col(i).norm() <= ctx.mu[i] * dy.lambda_n[i] + tol_f * sc;
     } else {
       ok = dy.lambda_n[i] >= -tol_f * sc;
       if (ok && !cc.sliding[k] && md.s.size() > 0)
@@ -220,8 +235,14 @@ ModeChoice choose_modes(const ModeSelection& ctx, double t, const Vector& q, con
   int best_score = -1;
   for (const auto& trial : found) {
     int score = 0;
-    for (Index i : cc.C) score += trial[i].mode == ContactMode::stick ? 100 : (trial[i].mode == ContactMode::slip ? 1 : 0);
-    if (score > best_score) { best_score = score; out.modes = trial; out.ok = true; }
+    for (Index i : cc.C)
+      score +=
+          trial[i].mode == ContactMode::stick ? 100 : (trial[i].mode == ContactMode::slip ? 1 : 0);
+    if (score > best_score) {
+      best_score = score;
+      out.modes = trial;
+      out.ok = true;
+    }
   }
   painleve_case_4(ctx, cc, found, out);
   if (!out.ok) painleve_case_3(ctx, cc, out);

@@ -16,7 +16,7 @@ namespace moreau::event {
 struct ModeExclusion {
   bool stick = false;     // stick (λ_n → 0 or |λ_t| = μλ_n fired)
   bool any_slip = false;  // every slip (λ_n → 0 fired: the contact leaves)
-  Vector slip;            // non-empty: slip in this direction (σ·u_t → 0 fired: no slip that way)
+  Vector slip;  // non-empty: slip in this direction (σ·u_t → 0 fired: no slip that way)
 
   bool allows(ContactMode mode, const Vector& s) const;
 };
@@ -28,8 +28,8 @@ struct ModeSelection {
   const SimulationSettings& st;
   const HybridDynamics& dynamics;
   int dimension = 2;
-  std::vector<double> mu{};      // m
-  std::vector<bool> unilateral{};  // m
+  std::vector<double> mu{};                // m
+  std::vector<bool> unilateral{};          // m
   double eps_g = 0, tol_v = 0, tol_f = 0;  // contact (gap and velocity) and force tolerances
   bool analysis_applies = false;  // planar and no bilateral constraint: analysis::contact_modes
   // The one set of limits and tolerances of the mode choice, for analysis::contact_modes and the
@@ -43,10 +43,10 @@ struct ModeSelection {
 struct ClosedContacts {
   double t = 0;
   Vector q, v;
-  Modes base;                  // m, every contact free
-  Dynamics probe;              // dynamics of base
-  std::vector<Index> C;        // closed: unilateral, g ≤ 10ε and u_n ≤ tol_v
-  std::vector<bool> sliding;   // per C: μ > 0 and ‖u_t‖ > tol_v
+  Modes base;                 // m, every contact free
+  Dynamics probe;             // dynamics of base
+  std::vector<Index> C;       // closed: unilateral, g ≤ 10ε and u_n ≤ tol_v
+  std::vector<bool> sliding;  // per C: μ > 0 and ‖u_t‖ > tol_v
   const ModeExclusions* excl = nullptr;
 };
 
@@ -56,12 +56,13 @@ struct ClosedContacts {
 bool consistent(const ModeSelection& ctx, const ClosedContacts& cc, const Modes& trial);
 
 struct ModeChoice {
-  bool ok = false;          // a consistent mode was found (modes)
+  bool ok = false;  // a consistent mode was found (modes)
   Modes modes;
-  std::string painleve;     // a Painlevé situation met (case 3 or 4), for the event's detail
+  std::string painleve;  // a Painlevé situation met (case 3 or 4), for the event's detail
   int painleve_case = 0;
   Index painleve_contact = -1;
-  std::string unsupported;  // set (ok false) when the closed contacts exceed what the choice handles
+  std::string
+      unsupported;  // set (ok false) when the closed contacts exceed what the choice handles
 };
 
 // The consistent assignment with the most sticking, then sliding, closed contacts (first on

@@ -139,10 +139,13 @@ FrictionContactResult solve_admm(const FrictionContactProblem& problem, const Ad
     }
     if (st.adaptive_rho && k % 5 == 0) {
       double factor = 1.0;
-      const double scale_p = std::max(r.norm(), z.norm()), scale_d = std::max(rho * xi.norm(), problem.q.norm() + s.norm());
+      const double scale_p = std::max(r.norm(), z.norm()),
+                   scale_d = std::max(rho * xi.norm(), problem.q.norm() + s.norm());
       const double rp = primal / std::max(scale_p, 1e-300), rd = dual / std::max(scale_d, 1e-300);
-      if (rp > 10.0 * rd && rho < 1e6 * rho0) factor = 2.0;
-      else if (rd > 10.0 * rp && rho > 1e-6 * rho0) factor = 0.5;
+      if (rp > 10.0 * rd && rho < 1e6 * rho0)
+        factor = 2.0;
+      else if (rd > 10.0 * rp && rho > 1e-6 * rho0)
+        factor = 0.5;
       if (factor != 1.0) {
         rho *= factor;
         xi /= factor;

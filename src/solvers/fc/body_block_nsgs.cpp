@@ -16,11 +16,11 @@ template <int D, int Mb>
 struct ContactData {
   using Rows = Eigen::Matrix<double, D, Mb>;
   using Cols = Eigen::Matrix<double, Mb, D>;
-  Index a = -1, b = -1;    // velocity offsets a·Mb, b·Mb (−1: fixed body)
+  Index a = -1, b = -1;  // velocity offsets a·Mb, b·Mb (−1: fixed body)
   Rows Ja, Jb;
-  Cols MJa, MJb;           // M_a⁻¹ J_aᵀ, M_b⁻¹ J_bᵀ
-  ContactBlock block;      // W_cc (+ compliance on the normal entry) and its inverse
-  double compliance = 0.0; // c_c: ũ_n = u_n + c_c r_n
+  Cols MJa, MJb;            // M_a⁻¹ J_aᵀ, M_b⁻¹ J_bᵀ
+  ContactBlock block;       // W_cc (+ compliance on the normal entry) and its inverse
+  double compliance = 0.0;  // c_c: ũ_n = u_n + c_c r_n
 };
 
 template <int Mb>
@@ -82,7 +82,8 @@ class Solver {
     // ‖q‖ of the residual's scale, q = Hᵀ v_free + w (bilateral rows included)
     double q2 = 0.0;
     for (Index c = 0; c < nc; ++c) q2 += local_velocity(p.v_free, c).squaredNorm();
-    for (size_t j = 0; j < bilateral_.size(); ++j) q2 += std::pow(bilateral_velocity(p.v_free, j), 2);
+    for (size_t j = 0; j < bilateral_.size(); ++j)
+      q2 += std::pow(bilateral_velocity(p.v_free, j), 2);
     q_norm_ = std::sqrt(q2);
   }
 
@@ -105,7 +106,8 @@ class Solver {
   // v = v_free + M⁻¹(H r + G p)
   Vector velocity(const Vector& r, const Vector& pb) const {
     Vector v = p_.v_free;
-    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) add_contact(v, c, r.template segment<D>(D * c));
+    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c)
+      add_contact(v, c, r.template segment<D>(D * c));
     for (size_t j = 0; j < bilateral_.size(); ++j) add_bilateral(v, j, pb[static_cast<Index>(j)]);
     return v;
   }
@@ -126,11 +128,13 @@ class Solver {
       err2 += u * u;
       u2 += u * u;
     }
-    const double scale = std::max({q_norm_, std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
+    const double scale =
+        std::max({q_norm_, std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
     return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
   }
 
-  BodyBlockSolution solve(const Vector& r_guess, const Vector& p_guess, const BodyBlockNsgsSettings& st) const {
+  BodyBlockSolution solve(const Vector& r_guess, const Vector& p_guess,
+                          const BodyBlockNsgsSettings& st) const {
     Stopwatch watch;
     const Index nc = static_cast<Index>(contacts_.size());
     const Index nbl = static_cast<Index>(bilateral_.size());
@@ -174,7 +178,8 @@ class Solver {
         add_contact(v, c, dr);
       }
       out.iterations = it;
-      const double scale = std::max({q_norm_, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
+      const double scale =
+          std::max({q_norm_, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
       const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
       if (!std::isfinite(gs) || !all_finite(out.r)) {
         out.status = Status::numerical_failure;
@@ -214,8 +219,10 @@ class Solver {
     if (g.b >= 0) v.template segment<Mb>(g.b) += dp * g.Mgb;
   }
   static VecD project_cone(const VecD& x, double mu) {
-    if constexpr (D == 3) return project_on_coulomb_cone(Vector3(x), mu);
-    else return project_on_coulomb_cone(Vector2(x), mu);
+    if constexpr (D == 3)
+      return project_on_coulomb_cone(Vector3(x), mu);
+    else
+      return project_on_coulomb_cone(Vector2(x), mu);
   }
   static void solve_local(const ContactBlock& block, const VecD& q, double mu, VecD& r) {
     if constexpr (D == 3) {
@@ -237,32 +244,37 @@ class Solver {
 
 }  // namespace
 
-BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& problem, const Vector& r_guess,
-                                        const Vector& p_guess, const BodyBlockNsgsSettings& settings) {
+BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& problem,
+                                        const Vector& r_guess, const Vector& p_guess,
+                                        const BodyBlockNsgsSettings& settings) {
   problem.validate();
-  MOREAU_REQUIRE(settings.relaxation_after >= 0, "body_block_nsgs: relaxation_after = {} must be ≥ 0",
-                 settings.relaxation_after);
+  MOREAU_REQUIRE(settings.relaxation_after >= 0,
+                 "body_block_nsgs: relaxation_after = {} must be ≥ 0", settings.relaxation_after);
   MOREAU_REQUIRE(settings.relaxation > 0.0 && settings.relaxation < 2.0,
                  "body_block_nsgs: relaxation ω = {} must lie in (0, 2)", settings.relaxation);
   MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations > 0,
-                 "body_block_nsgs: tolerance {} and max_iterations {} must be > 0", settings.tolerance,
-                 settings.max_iterations);
-  MOREAU_REQUIRE(r_guess.size() == 0 || r_guess.size() == problem.dimension * problem.contact_count(),
-                 "body_block_nsgs: the guess r has {} entries, expected {}", r_guess.size(),
-                 problem.dimension * problem.contact_count());
-  MOREAU_REQUIRE(p_guess.size() == 0 || p_guess.size() == static_cast<Index>(problem.bilateral.size()),
-                 "body_block_nsgs: the guess p has {} entries, expected {}", p_guess.size(), problem.bilateral.size());
+                 "body_block_nsgs: tolerance {} and max_iterations {} must be > 0",
+                 settings.tolerance, settings.max_iterations);
+  MOREAU_REQUIRE(
+      r_guess.size() == 0 || r_guess.size() == problem.dimension * problem.contact_count(),
+      "body_block_nsgs: the guess r has {} entries, expected {}", r_guess.size(),
+      problem.dimension * problem.contact_count());
+  MOREAU_REQUIRE(
+      p_guess.size() == 0 || p_guess.size() == static_cast<Index>(problem.bilateral.size()),
+      "body_block_nsgs: the guess p has {} entries, expected {}", p_guess.size(),
+      problem.bilateral.size());
   if (problem.dimension == 3) return Solver<3, 6>(problem).solve(r_guess, p_guess, settings);
   return Solver<2, 3>(problem).solve(r_guess, p_guess, settings);
 }
 
-BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& problem, const Vector& r, const Vector& p,
-                                      double tolerance) {
+BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& problem,
+                                      const Vector& r, const Vector& p, double tolerance) {
   problem.validate();
   const Index nbl = static_cast<Index>(problem.bilateral.size());
-  MOREAU_REQUIRE(r.size() == problem.dimension * problem.contact_count() && (p.size() == nbl || p.size() == 0),
-                 "evaluate_body_block: r has {} and p {} entries, expected {} and {}", r.size(), p.size(),
-                 problem.dimension * problem.contact_count(), nbl);
+  MOREAU_REQUIRE(
+      r.size() == problem.dimension * problem.contact_count() && (p.size() == nbl || p.size() == 0),
+      "evaluate_body_block: r has {} and p {} entries, expected {} and {}", r.size(), p.size(),
+      problem.dimension * problem.contact_count(), nbl);
   BodyBlockSolution out;
   out.solver = "evaluate";
   out.r = r;
@@ -272,8 +284,10 @@ BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& pro
     out.v = s.velocity(out.r, out.p);
     out.residual = s.residual(out.r, out.p, out.v, &out.u);
   };
-  if (problem.dimension == 3) run(Solver<3, 6>(problem));
-  else run(Solver<2, 3>(problem));
+  if (problem.dimension == 3)
+    run(Solver<3, 6>(problem));
+  else
+    run(Solver<2, 3>(problem));
   out.status = out.residual <= tolerance ? Status::converged : Status::max_iterations;
   return out;
 }

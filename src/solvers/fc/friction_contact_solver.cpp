@@ -28,15 +28,15 @@ struct Entry {
 
 // Adapter of an iterative solver to the registry: the common settings (tolerance, iteration
 // and time budgets) copied into the solver's own settings type, its other fields at their defaults.
-template <typename Settings,
-          FrictionContactResult (*Solve)(const FrictionContactProblem&, const Settings&, const Vector&)>
-FrictionContactResult run_iterative(const FrictionContactProblem& p, const FrictionContactSettings& s,
-                                    const Vector& g) {
-  return Solve(p,
-               Settings{.tolerance = s.tolerance,
-                        .max_iterations = s.max_iterations,
-                        .time_limit = s.time_limit},
-               g);
+template <typename Settings, FrictionContactResult (*Solve)(const FrictionContactProblem&,
+                                                            const Settings&, const Vector&)>
+FrictionContactResult run_iterative(const FrictionContactProblem& p,
+                                    const FrictionContactSettings& s, const Vector& g) {
+  return Solve(
+      p,
+      Settings{
+          .tolerance = s.tolerance, .max_iterations = s.max_iterations, .time_limit = s.time_limit},
+      g);
 }
 
 FrictionContactResult run_lemke_pyramid(const FrictionContactProblem& p,
@@ -68,7 +68,9 @@ FrictionContactResult run_hybrid(const FrictionContactProblem& p, const Friction
   while (!best.converged() && iterations < s.max_iterations && clock.seconds() <= s.time_limit) {
     const int budget = std::min(200, s.max_iterations - iterations);
     FrictionContactResult x = solve_nsgs(
-        p, NsgsSettings{.tolerance = s.tolerance, .max_iterations = budget, .time_limit = remaining_time()},
+        p,
+        NsgsSettings{
+            .tolerance = s.tolerance, .max_iterations = budget, .time_limit = remaining_time()},
         best.r.size() ? best.r : r);
     const std::vector<double> h = x.residual_history;
     take(std::move(x));
@@ -83,11 +85,11 @@ FrictionContactResult run_hybrid(const FrictionContactProblem& p, const Friction
     ++newton_runs;
     // First Alart–Curnier from the NSGS iterate, then (if that failed) Fischer–Burmeister from
     // the caller's start point with a larger budget.
-    const NewtonSettings ns{.tolerance = s.tolerance,
-                            .max_iterations = newton_runs == 1
-                                                  ? nbudget
-                                                  : std::min(4 * nbudget, s.max_iterations - iterations),
-                            .time_limit = remaining_time()};
+    const NewtonSettings ns{
+        .tolerance = s.tolerance,
+        .max_iterations =
+            newton_runs == 1 ? nbudget : std::min(4 * nbudget, s.max_iterations - iterations),
+        .time_limit = remaining_time()};
     if (newton_runs == 1)
       take(solve_newton_ac(p, ns, best.r));
     else
@@ -121,7 +123,8 @@ const std::vector<Entry>& registry() {
        "ADMM with De Saxce's correction, Nesterov acceleration, W + rho I factorized (LDLt)",
        run_iterative<AdmmSettings, solve_admm>},
       {"lemke_pyramid", true, true,
-       "pyramidal friction cone (8 edges in 3D, exact in 2D) as one dense LCP, Lemke; small problems",
+       "pyramidal friction cone (8 edges in 3D, exact in 2D) as one dense LCP, Lemke; small "
+       "problems",
        run_lemke_pyramid},
   };
   return entries;

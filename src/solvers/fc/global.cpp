@@ -48,7 +48,9 @@ class MassSolver {
     MOREAU_REQUIRE(ok, "mass matrix M ({}×{}) is singular: the global problem cannot be condensed",
                    M.rows(), M.cols());
   }
-  Vector solve(const Vector& b) const { return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b)); }
+  Vector solve(const Vector& b) const {
+    return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
+  }
   ColMajorSparse solve(const ColMajorSparse& B) const {
     if (symmetric_) return ldlt_.solve(B);
     Matrix X = lu_.solve(Matrix(B));
@@ -122,7 +124,9 @@ FrictionContactResult solve_global_admm(const GlobalFrictionContactProblem& prob
     res.message = "factorization of M + rho H Ht failed";
   } else {
     Vector s = Vector::Zero(m), xi = Vector::Zero(m), u(m), rhs(n), y(m);
-    auto solveA = [&](const Vector& b) { return sym ? Vector(ldlt.solve(b)) : Vector(lu.solve(b)); };
+    auto solveA = [&](const Vector& b) {
+      return sym ? Vector(ldlt.solve(b)) : Vector(lu.solve(b));
+    };
     // Start: v from the guess, u = Hᵀ v + w, s and ξ from u.
     v = solveA(problem.f + problem.H * r);
     u = problem.H.transpose() * v + problem.w;
@@ -186,9 +190,10 @@ FrictionContactResult solve_global_friction_contact(const GlobalFrictionContactP
   else if (name.substr(0, 10) == "condensed:")
     local = name.substr(10);
   else
-    throw_invalid("unknown global frictional contact solver '{}'; use 'auto', 'admm' or "
-                  "'condensed:<local solver>'",
-                  solver);
+    throw_invalid(
+        "unknown global frictional contact solver '{}'; use 'auto', 'admm' or "
+        "'condensed:<local solver>'",
+        solver);
   const Stopwatch clock;
   const auto names = friction_contact_solver_names(problem.dimension);
   MOREAU_REQUIRE(std::find(names.begin(), names.end(), local) != names.end(),

@@ -24,7 +24,8 @@ FrictionContactResult solve_lemke_pyramid(const FrictionContactProblem& problem,
   const Index per = k + 2, n = per * nc;
   if (n > s.max_lcp_size) {
     res.status = Status::numerical_failure;
-    res.message = fmt::format("pyramid LCP of size {} exceeds max_lcp_size = {}", n, s.max_lcp_size);
+    res.message =
+        fmt::format("pyramid LCP of size {} exceeds max_lcp_size = {}", n, s.max_lcp_size);
     fc_detail::finish(res, problem, Vector::Zero(m), clock);
     return res;
   }
@@ -47,7 +48,7 @@ FrictionContactResult solve_lemke_pyramid(const FrictionContactProblem& problem,
     for (int j = 0; j < k; ++j) {
       E.block(ro + 1, zo + 1 + j, d - 1, 1) = D.col(j);
       G.block(zo + 1 + j, ro + 1, 1, d - 1) = D.col(j).transpose();
-      L(zo + 1 + j, zo + k + 1) = 1.0;  // + λ
+      L(zo + 1 + j, zo + k + 1) = 1.0;   // + λ
       L(zo + k + 1, zo + 1 + j) = -1.0;  // − Σ β
     }
     L(zo + k + 1, zo) = problem.mu[i];  // μ r_n
@@ -70,9 +71,9 @@ FrictionContactResult solve_lemke_pyramid(const FrictionContactProblem& problem,
     res.status = Status::converged;
   } else {
     res.status = Status::numerical_failure;
-    res.message = fmt::format(
-        "pyramid LCP solved ({} edges); exact-cone residual {:.3g} above tolerance", k,
-        res.residual);
+    res.message =
+        fmt::format("pyramid LCP solved ({} edges); exact-cone residual {:.3g} above tolerance", k,
+                    res.residual);
   }
   return res;
 }

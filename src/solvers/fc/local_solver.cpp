@@ -21,8 +21,9 @@ ContactBlock make_contact_block(int dimension, const Matrix3& W) {
     // normal and tangential directions decoupled, tangential block isotropic (spheres, discs)
     const double tol = 1e-12 * W.cwiseAbs().maxCoeff();
     b.decoupled_isotropic = W(0, 0) > 0.0 && std::abs(W(0, 1)) <= tol && std::abs(W(0, 2)) <= tol &&
-                            std::abs(W(1, 0)) <= tol && std::abs(W(2, 0)) <= tol && std::abs(W(1, 2)) <= tol &&
-                            std::abs(W(2, 1)) <= tol && std::abs(W(1, 1) - W(2, 2)) <= tol && W(1, 1) > 0.0;
+                            std::abs(W(1, 0)) <= tol && std::abs(W(2, 0)) <= tol &&
+                            std::abs(W(1, 2)) <= tol && std::abs(W(2, 1)) <= tol &&
+                            std::abs(W(1, 1) - W(2, 2)) <= tol && W(1, 1) > 0.0;
   } else {
     const Matrix2 W2 = W.topLeftCorner<2, 2>();
     const double det = W2.determinant();

@@ -138,7 +138,8 @@ void fischer_burmeister_d(double mu, const double* r, const double* u, ContactLi
   // x² = (‖x‖², 2 x0 x̄).
   Vec w;
   w[0] = x.squaredNorm() + y.squaredNorm();
-  w.template tail<D - 1>() = 2.0 * (x[0] * x.template tail<D - 1>() + y[0] * y.template tail<D - 1>());
+  w.template tail<D - 1>() =
+      2.0 * (x[0] * x.template tail<D - 1>() + y[0] * y.template tail<D - 1>());
   const double eps = 1e-24 * std::max(w[0], 1e-300);
   w[0] += eps;
   const Vec z = jordan_sqrt<D>(w);
@@ -165,7 +166,8 @@ struct NewtonState {
   Formulation f;
   Vector rho_n, rho_t;  // nc
   // Evaluates Φ(r) with u given; fills the blocks of A and B when with_jacobian.
-  double merit(const Vector& r, const Vector& u, Vector& phi, SparseMatrix* A, SparseMatrix* B) const {
+  double merit(const Vector& r, const Vector& u, Vector& phi, SparseMatrix* A,
+               SparseMatrix* B) const {
     const int d = p.dimension;
     ContactLinearization L;
     const bool jac = A != nullptr;
@@ -306,12 +308,12 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
         res.message = "line search stalled";
         break;
       }
-      FrictionContactResult g = solve_nsgs(
-          problem,
-          NsgsSettings{.tolerance = s.tolerance,
-                       .max_iterations = s.nsgs_fallback_sweeps,
-                       .time_limit = std::max(1e-9, s.time_limit - clock.seconds())},
-          r);
+      FrictionContactResult g =
+          solve_nsgs(problem,
+                     NsgsSettings{.tolerance = s.tolerance,
+                                  .max_iterations = s.nsgs_fallback_sweeps,
+                                  .time_limit = std::max(1e-9, s.time_limit - clock.seconds())},
+                     r);
       r = g.r;
       u = g.u;
     }

@@ -62,9 +62,10 @@ LcpEnumerationResult enumerate_lcp(const Lcp& problem, const LcpEnumerationSetti
     // Clamp round-off negatives, then dedupe.
     const Vector zc = z.cwiseMax(0.0);
     const double scale = n == 0 ? 1.0 : std::max(1.0, zc.cwiseAbs().maxCoeff());
-    const bool known = std::any_of(result.solutions.begin(), result.solutions.end(), [&](const Vector& s) {
-      return n == 0 || (s - zc).cwiseAbs().maxCoeff() <= settings.dedupe_tolerance * scale;
-    });
+    const bool known =
+        std::any_of(result.solutions.begin(), result.solutions.end(), [&](const Vector& s) {
+          return n == 0 || (s - zc).cwiseAbs().maxCoeff() <= settings.dedupe_tolerance * scale;
+        });
     if (!known) {
       result.solutions.push_back(zc);
       result.residual = std::min(result.residual, lcp_residual(problem, zc));
@@ -73,7 +74,8 @@ LcpEnumerationResult enumerate_lcp(const Lcp& problem, const LcpEnumerationSetti
   result.iterations = static_cast<int>(sets);
   result.status = result.solutions.empty() ? Status::infeasible : Status::converged;
   if (result.solutions.empty())
-    result.message = fmt::format("no complementary index set of the {} tried gives a solution", sets);
+    result.message =
+        fmt::format("no complementary index set of the {} tried gives a solution", sets);
   result.seconds = clock.seconds();
   return result;
 }

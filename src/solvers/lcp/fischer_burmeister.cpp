@@ -89,7 +89,8 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
     lu.compute(J);
     d = lu.solve(-phi);
     const double dnorm = d.norm();
-    if (!all_finite(d) || grad.dot(d) > -settings.descent_rho * std::pow(dnorm, settings.descent_power))
+    if (!all_finite(d) ||
+        grad.dot(d) > -settings.descent_rho * std::pow(dnorm, settings.descent_power))
       d = -grad;
     const double slope = grad.dot(d);
 
@@ -103,9 +104,9 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
     ++result.iterations;
     if (!accepted) {
       result.status = Status::numerical_failure;
-      result.message = fmt::format(
-          "Armijo line search failed after {} steps at iteration {} (Ψ = {:.3e})",
-          settings.max_backtracks, result.iterations, psi);
+      result.message =
+          fmt::format("Armijo line search failed after {} steps at iteration {} (Ψ = {:.3e})",
+                      settings.max_backtracks, result.iterations, psi);
       result.residual_history.push_back(res);
       break;
     }

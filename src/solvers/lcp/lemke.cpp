@@ -64,7 +64,8 @@ Index lexicographic_min_row(const LemkeTableau& t, const Vector& d, std::vector<
     const double inv_best = 1.0 / std::abs(d[best_row]);
     candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
                                     [&](Index i) {
-                                      const double tie = tau * colscale * (1.0 / std::abs(d[i]) + inv_best);
+                                      const double tie =
+                                          tau * colscale * (1.0 / std::abs(d[i]) + inv_best);
                                       return key(i) > best + tie;
                                     }),
                      candidates.end());
@@ -86,8 +87,8 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
   MOREAU_REQUIRE(settings.max_pivots >= 0, "Lemke max_pivots must be ≥ 0, got {}",
                  settings.max_pivots);
   MOREAU_REQUIRE(settings.pivot_tolerance > 0.0 && settings.tolerance > 0.0,
-                 "Lemke pivot_tolerance {} and tolerance {} must be > 0",
-                 settings.pivot_tolerance, settings.tolerance);
+                 "Lemke pivot_tolerance {} and tolerance {} must be > 0", settings.pivot_tolerance,
+                 settings.tolerance);
   const Stopwatch clock;
   const Index n = problem.size();
   LcpResult result;
@@ -122,7 +123,8 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
   t.basis.resize(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) t.basis[static_cast<std::size_t>(i)] = i;
 
-  const int max_pivots = settings.max_pivots > 0 ? settings.max_pivots : 100 * static_cast<int>(n + 1);
+  const int max_pivots =
+      settings.max_pivots > 0 ? settings.max_pivots : 100 * static_cast<int>(n + 1);
   std::vector<Index> candidates;
   candidates.reserve(static_cast<std::size_t>(n));
   Vector d(n);  // entering column of the current tableau
@@ -140,8 +142,8 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
                                     [&](Index i) { return problem.q[i] > qmin + tie; }),
                      candidates.end());
   }
-  Index row = settings.lexicographic ? lexicographic_min_row(t, d, candidates, -1.0)
-                                     : candidates.front();
+  Index row =
+      settings.lexicographic ? lexicographic_min_row(t, d, candidates, -1.0) : candidates.front();
   Index leaving = t.basis[static_cast<std::size_t>(row)];
   t.pivot(row, t.z0());
   result.iterations = 1;
@@ -188,7 +190,8 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
     entering = t.complement(leaving);
   }
   if (status == Status::max_iterations)
-    message = fmt::format("Lemke stopped after {} pivots without driving z₀ out", result.iterations);
+    message =
+        fmt::format("Lemke stopped after {} pivots without driving z₀ out", result.iterations);
 
   // Read z from the basis.
   for (Index i = 0; i < n; ++i) {
@@ -211,7 +214,8 @@ LcpResult solve_lemke(const Lcp& problem, const LemkeSettings& settings) {
         const Vector za = lu.solve(qa);
         Vector z = Vector::Zero(n);
         for (Index r = 0; r < k; ++r) z[alpha[static_cast<std::size_t>(r)]] = std::max(0.0, za[r]);
-        if (all_finite(z) && lcp_residual(problem, z) < lcp_residual(problem, result.z)) result.z = z;
+        if (all_finite(z) && lcp_residual(problem, z) < lcp_residual(problem, result.z))
+          result.z = z;
       }
     }
   }

@@ -25,8 +25,8 @@ LcpResult solve_lcp_pgs(const Lcp& problem, const LcpPgsSettings& settings, cons
   MOREAU_REQUIRE(settings.max_iterations >= 0 && settings.tolerance > 0.0,
                  "PGS max_iterations {} must be ≥ 0 and tolerance {} > 0", settings.max_iterations,
                  settings.tolerance);
-  MOREAU_REQUIRE(guess.size() == 0 || guess.size() == n,
-                 "PGS guess has {} entries, the LCP has {}", guess.size(), n);
+  MOREAU_REQUIRE(guess.size() == 0 || guess.size() == n, "PGS guess has {} entries, the LCP has {}",
+                 guess.size(), n);
   MOREAU_REQUIRE(all_finite(guess), "PGS guess has a NaN or infinite entry");
   const Stopwatch clock;
   LcpResult result;

@@ -78,9 +78,8 @@ MlcpResult solve_mlcp_direct(const Mlcp& problem, const MlcpDirectSettings& sett
     result.seconds = clock.seconds();
     return result;
   }
-  const std::string pivot_report =
-      fmt::format("{}: Lemke {} with residual {:.3e} {}", path, to_string(lcp.status),
-                  result.residual, lcp.message);
+  const std::string pivot_report = fmt::format("{}: Lemke {} with residual {:.3e} {}", path,
+                                               to_string(lcp.status), result.residual, lcp.message);
   // Newton fallback, warm then cold.
   const MlcpNewtonSettings newton_settings{.tolerance = settings.tolerance};
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -94,8 +93,8 @@ MlcpResult solve_mlcp_direct(const Mlcp& problem, const MlcpDirectSettings& sett
       result.w = newton.w;
       result.residual = newton.residual;
       result.iterations = pivots + newton.iterations;
-      result.residual_history.insert(result.residual_history.end(),
-                                     newton.residual_history.begin(), newton.residual_history.end());
+      result.residual_history.insert(result.residual_history.end(), newton.residual_history.begin(),
+                                     newton.residual_history.end());
     }
     if (result.residual <= settings.tolerance) {
       result.status = Status::converged;
@@ -106,8 +105,8 @@ MlcpResult solve_mlcp_direct(const Mlcp& problem, const MlcpDirectSettings& sett
     }
   }
   result.status = lcp.status == Status::converged ? Status::numerical_failure : lcp.status;
-  result.message = fmt::format("{}; newton fallback reached residual {:.3e} > {:.3e}",
-                               pivot_report, result.residual, settings.tolerance);
+  result.message = fmt::format("{}; newton fallback reached residual {:.3e} > {:.3e}", pivot_report,
+                               result.residual, settings.tolerance);
   result.seconds = clock.seconds();
   return result;
 }

@@ -59,10 +59,10 @@ MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem, const MlcpNewtonSe
   problem.validate();
   const Index n = problem.equalities(), m = problem.complementarities(), N = n + m;
   solver_detail::check_newton_settings("MLCP Newton", settings);
-  MOREAU_REQUIRE((guess_u.size() == 0 || guess_u.size() == n) &&
-                     (guess_v.size() == 0 || guess_v.size() == m),
-                 "MLCP Newton guesses have {} and {} entries, the problem has {} and {}",
-                 guess_u.size(), guess_v.size(), n, m);
+  MOREAU_REQUIRE(
+      (guess_u.size() == 0 || guess_u.size() == n) && (guess_v.size() == 0 || guess_v.size() == m),
+      "MLCP Newton guesses have {} and {} entries, the problem has {} and {}", guess_u.size(),
+      guess_v.size(), n, m);
   MOREAU_REQUIRE(all_finite(guess_u) && all_finite(guess_v),
                  "MLCP Newton guess has a NaN or infinite entry");
   const Stopwatch clock;

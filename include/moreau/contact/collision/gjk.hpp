@@ -24,8 +24,8 @@ struct ConvexDistance {
 
 // Settings of GJK (iterations, tolerance, m).
 struct GjkSettings {
-  double tolerance = 1e-10;   // relative convergence of the distance (scaled by set size)
-  int max_iterations = 128;   // GJK iteration cap (EPA: twice this)
+  double tolerance = 1e-10;  // relative convergence of the distance (scaled by set size)
+  int max_iterations = 128;  // GJK iteration cap (EPA: twice this)
 };
 
 // GJK: distance of separated sets; when they overlap, intersecting = true and the other

@@ -26,8 +26,8 @@ namespace moreau {
 
 // Settings of the narrow phase (contact generation between two shapes).
 struct NarrowPhaseSettings {
-  double margin = 1e-3;      // report points with gap ≤ margin, m (may be +∞)
-  int dimension = 3;         // 2 or 3
+  double margin = 1e-3;  // report points with gap ≤ margin, m (may be +∞)
+  int dimension = 3;     // 2 or 3
 };
 
 // Contact points between shape a at pose pa and shape b at pose pb (shape poses in the world,

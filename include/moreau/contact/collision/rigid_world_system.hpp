@@ -45,9 +45,10 @@ class RigidWorldSystem : public LagrangianSystem {
     return world_->kinetic_energy(q, v);
   }
   double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
-  // Body blocks (src/contact/collision/rigid_step_contacts.cpp) unless settings.body_blocks is false.
+  // Body blocks (src/contact/collision/rigid_step_contacts.cpp) unless settings.body_blocks is
+  // false.
   std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
-                                                       const ContactSolverSettings& solver) const override;
+                                              const ContactSolverSettings& solver) const override;
   std::vector<ImpactLaw> contact_laws() const override;  // the law of every material
 
   // The rigid world behind the system.
@@ -56,7 +57,9 @@ class RigidWorldSystem : public LagrangianSystem {
   const CollisionSettings& settings() const { return settings_; }
   // The contacts behind the unilateral constraints of the last contact_state call order:
   // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings).
-  std::vector<Contact> contacts(const Vector& q) const { return detect_contacts(*world_, q, settings_); }
+  std::vector<Contact> contacts(const Vector& q) const {
+    return detect_contacts(*world_, q, settings_);
+  }
 
  private:
   std::shared_ptr<const RigidWorld> world_;

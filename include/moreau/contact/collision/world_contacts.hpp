@@ -31,10 +31,10 @@ namespace moreau {
 
 // Settings of contact detection (margin, m, and the narrow phase's).
 struct CollisionSettings {
-  double margin = 1e-3;           // report contacts with gap ≤ margin, m (may be +∞)
-  bool use_broad_phase = true;    // false: test every shape pair (reference)
-  bool collide_jointed = false;   // false: bodies linked by a joint do not collide
-  bool with_names = true;         // false: Contact::name left empty (contact_name() builds it)
+  double margin = 1e-3;          // report contacts with gap ≤ margin, m (may be +∞)
+  bool use_broad_phase = true;   // false: test every shape pair (reference)
+  bool collide_jointed = false;  // false: bodies linked by a joint do not collide
+  bool with_names = true;        // false: Contact::name left empty (contact_name() builds it)
 };
 
 // Every contact of the world at q: static–static and (by default) jointed pairs skipped.
@@ -75,9 +75,9 @@ Vector contact_restitution(const std::vector<Contact>& contacts);
 
 // Joint rows stacked: G (k × n, sparse), residual g (k), bias c (k) at (q, v).
 struct JointSystem {
-  SparseMatrix G;     // k × n
-  Vector residual;    // k
-  Vector bias;        // k
+  SparseMatrix G;   // k × n
+  Vector residual;  // k
+  Vector bias;      // k
 };
 // Stacks the joint rows of `world` at (q, v) (see JointSystem).
 JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v);

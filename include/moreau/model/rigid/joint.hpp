@@ -3,8 +3,8 @@
 // g(q) = 0 with velocity rows J v = 0 and velocity-product terms c = J̇ v (so that
 // J v̇ + c = 0 on the acceleration level). Rows per joint:
 //                 planar                               spatial
-//   revolute      2: anchor coincidence (x, y)          5: anchor coincidence (3) + axis alignment (2)
-//   prismatic     2: offset ⊥ axis (1) + rotation (1)   5: offset ⊥ axis (2) + rotation (3)
+//   revolute      2: anchor coincidence (x, y)          5: anchor coincidence (3) + axis alignment
+//   (2) prismatic     2: offset ⊥ axis (1) + rotation (1)   5: offset ⊥ axis (2) + rotation (3)
 //   fixed         3: anchor (2) + rotation (1)          6: anchor (3) + rotation (3)
 // The revolute axis (3D) and the prismatic direction are `axis_a` in body a's frame. In 2D
 // the revolute axis is always z and axis_a lies in the plane.
@@ -23,13 +23,13 @@ JointKind joint_kind_from_string(const std::string& name);  // throws for unknow
 
 // A joint between two bodies of a RigidWorld (kind, anchors, axis).
 struct Joint {
-  std::string name;                       // empty: add_joint names it joint0, joint1, … by index
-  JointKind kind = JointKind::revolute;   // revolute, prismatic or fixed (rows: table above)
-  Index body_a = 0;                       // body index in the world (dynamic)
-  Index body_b = -1;                      // body index, or −1 for the world frame
-  Vector3 anchor_a = Vector3::Zero();     // anchor in body a's frame, m
-  Vector3 anchor_b = Vector3::Zero();     // anchor in body b's frame (world frame if b = −1), m
-  Vector3 axis_a = Vector3::UnitZ();      // unit axis in body a's frame (revolute 3D, prismatic)
+  std::string name;                      // empty: add_joint names it joint0, joint1, … by index
+  JointKind kind = JointKind::revolute;  // revolute, prismatic or fixed (rows: table above)
+  Index body_a = 0;                      // body index in the world (dynamic)
+  Index body_b = -1;                     // body index, or −1 for the world frame
+  Vector3 anchor_a = Vector3::Zero();    // anchor in body a's frame, m
+  Vector3 anchor_b = Vector3::Zero();    // anchor in body b's frame (world frame if b = −1), m
+  Vector3 axis_a = Vector3::UnitZ();     // unit axis in body a's frame (revolute 3D, prismatic)
   // Rotation of b relative to a held by fixed and prismatic joints, R_rel = R_aᵀ R_b; the world
   // sets it from the initial poses when the joint is added (add_joint).
   Quaternion relative_orientation = Quaternion::Identity();

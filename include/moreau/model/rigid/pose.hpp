@@ -13,8 +13,8 @@ using Quaternion = Eigen::Quaterniond;
 
 // Position (m, world frame) and orientation (unit quaternion, body → world) of a frame.
 struct Pose {
-  Vector3 position = Vector3::Zero();                // m, world frame
-  Quaternion orientation = Quaternion::Identity();   // unit, body → world
+  Vector3 position = Vector3::Zero();               // m, world frame
+  Quaternion orientation = Quaternion::Identity();  // unit, body → world
 
   // x_world = p + R x_body
   Vector3 apply(const Vector3& x_body) const { return position + orientation * x_body; }

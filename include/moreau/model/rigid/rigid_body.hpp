@@ -17,15 +17,15 @@ namespace moreau {
 
 // A rigid body of a RigidWorld: mass, inertia, shapes, initial state.
 struct RigidBody {
-  std::string name;                           // unique within a world
-  bool is_static = false;                     // infinite mass, fixed pose, no DOFs (ground, walls)
-  double mass = 1.0;                          // kg, > 0 for dynamic bodies
-  Matrix3 inertia = Matrix3::Identity();      // about the centre of mass, BODY axes, kg·m²;
-                                              // planar bodies use only inertia(2,2) = I_zz
-  Pose pose;                                  // initial pose (planar: use planar_pose)
-  Vector3 linear_velocity = Vector3::Zero();  // initial centre-of-mass velocity, world, m/s
-  Vector3 angular_velocity = Vector3::Zero(); // initial ω, WORLD axes, rad/s (planar: z only)
-  std::vector<Shape> shapes;                  // collision geometry, may be empty
+  std::string name;                            // unique within a world
+  bool is_static = false;                      // infinite mass, fixed pose, no DOFs (ground, walls)
+  double mass = 1.0;                           // kg, > 0 for dynamic bodies
+  Matrix3 inertia = Matrix3::Identity();       // about the centre of mass, BODY axes, kg·m²;
+                                               // planar bodies use only inertia(2,2) = I_zz
+  Pose pose;                                   // initial pose (planar: use planar_pose)
+  Vector3 linear_velocity = Vector3::Zero();   // initial centre-of-mass velocity, world, m/s
+  Vector3 angular_velocity = Vector3::Zero();  // initial ω, WORLD axes, rad/s (planar: z only)
+  std::vector<Shape> shapes;                   // collision geometry, may be empty
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2]"): mass ≤ 0 or not finite,
   // inertia not symmetric positive definite (3D) or I_zz ≤ 0 (2D), non-unit quaternion

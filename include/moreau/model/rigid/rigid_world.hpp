@@ -24,12 +24,12 @@ namespace moreau {
 
 // Per-pair contact parameters (docs/scene-format.md §contact).
 struct ContactMaterial {
-  double mu = 0.0;                 // Coulomb friction coefficient, ≥ 0
-  double restitution = 0.0;        // normal restitution e ∈ [0, 1]
+  double mu = 0.0;                    // Coulomb friction coefficient, ≥ 0
+  double restitution = 0.0;           // normal restitution e ∈ [0, 1]
   ImpactLaw law = ImpactLaw::newton;  // impact law (its rules: sim/impact_law.hpp)
-  double gamma = 0.0;              // velocity-level softening γ ≥ 0 (0 ≤ ġ + γλ ⊥ λ ≥ 0)
-  double alpha = 0.0;              // Baumgarte α ≥ 0 (g̈ + 2α ġ + β² g)
-  double beta = 0.0;               // Baumgarte β ≥ 0
+  double gamma = 0.0;  // velocity-level softening γ ≥ 0 (0 ≤ ġ + γλ ⊥ λ ≥ 0)
+  double alpha = 0.0;  // Baumgarte α ≥ 0 (g̈ + 2α ġ + β² g)
+  double beta = 0.0;   // Baumgarte β ≥ 0
   // Throws std::invalid_argument naming `where` for μ < 0, e ∉ [0, 1], γ, α, β < 0 or NaN.
   void validate(const std::string& where) const;
 };
@@ -37,12 +37,12 @@ struct ContactMaterial {
 // Constraint rows that involve two bodies: J v = block_a v_a + block_b v_b (k rows), with the
 // velocity-product term c = J̇ v and a position-level residual.
 struct BodyPairRows {
-  Index offset_a = -1;    // first column of body a in v, −1 when static / world
-  Index offset_b = -1;    // same for body b
-  Matrix block_a;         // k × m (m = 3 planar, 6 spatial)
-  Matrix block_b;         // k × m
-  Vector bias;            // k, c = J̇ v, m/s² (or rad/s²)
-  Vector residual;        // k, g(q): joint residual, m or rad (contacts: gap then zeros)
+  Index offset_a = -1;  // first column of body a in v, −1 when static / world
+  Index offset_b = -1;  // same for body b
+  Matrix block_a;       // k × m (m = 3 planar, 6 spatial)
+  Matrix block_b;       // k × m
+  Vector bias;          // k, c = J̇ v, m/s² (or rad/s²)
+  Vector residual;      // k, g(q): joint residual, m or rad (contacts: gap then zeros)
 
   // k, the number of rows.
   Index rows() const { return bias.size(); }
@@ -55,7 +55,8 @@ struct BodyPairRows {
   Matrix dense(Index n) const;
 };
 
-// A 2D or 3D world of bodies with shapes, joints, contact materials and gravity (the one rigid-body model).
+// A 2D or 3D world of bodies with shapes, joints, contact materials and gravity (the one rigid-body
+// model).
 class RigidWorld {
  public:
   // An empty world of dimension 2 (planar) or 3 (spatial), with the default gravity.
@@ -125,7 +126,7 @@ class RigidWorld {
   Pose body_pose(const Vector& q, Index i) const;
   // Velocity of body i's centre of mass, world axes, m/s (planar: (v_x, v_y, 0)).
   Vector3 body_linear_velocity(const Vector& v, Index i) const;
-  Vector3 body_angular_velocity(const Vector& v, Index i) const;   // world axes (planar: (0,0,ω))
+  Vector3 body_angular_velocity(const Vector& v, Index i) const;  // world axes (planar: (0,0,ω))
   // Velocity of the material point of body i at world position x: v + ω × (x − p).
   Vector3 point_velocity(const Vector& q, const Vector& v, Index i, const Vector3& x) const;
   // World pose of shape s of body i.
@@ -133,8 +134,8 @@ class RigidWorld {
 
   // Mass matrix blocks, one per dynamic body (m × m, see the file comment), and assembled.
   std::vector<Matrix> mass_matrix_blocks(const Vector& q) const;
-  SparseMatrix mass_matrix(const Vector& q) const;      // n × n, block diagonal
-  Matrix dense_mass_matrix(const Vector& q) const;      // the same as a dense matrix
+  SparseMatrix mass_matrix(const Vector& q) const;  // n × n, block diagonal
+  Matrix dense_mass_matrix(const Vector& q) const;  // the same as a dense matrix
   // F(q, v, t) on the left side (see the file comment), n.
   Vector forces(const Vector& q, const Vector& v, double t) const;
 
@@ -153,7 +154,7 @@ class RigidWorld {
 
   // Joint j: rows (residual g, J blocks, c = J̇ v) as documented in joint.hpp.
   BodyPairRows joint_rows(const Vector& q, const Vector& v, Index j) const;
-  Index joint_row_count() const;   // total rows over all joints
+  Index joint_row_count() const;  // total rows over all joints
 
   // Throws std::invalid_argument when q, v have the wrong size or non-finite entries.
   void check_state(const Vector& q, const Vector& v) const;
@@ -163,7 +164,7 @@ class RigidWorld {
   Vector3 gravity_;
   std::vector<RigidBody> bodies_;
   std::vector<Joint> joints_;
-  std::vector<Index> offsets_;        // per body: dynamic index or −1
+  std::vector<Index> offsets_;  // per body: dynamic index or −1
   Index dynamic_count_ = 0;
   ContactMaterial default_material_;
   std::vector<std::pair<std::pair<Index, Index>, ContactMaterial>> pair_materials_;

@@ -31,15 +31,15 @@ ShapeKind shape_kind_from_string(const std::string& name);
 
 // A collision shape of a body (kind, sizes, offset pose).
 struct Shape {
-  ShapeKind kind = ShapeKind::sphere;           // which of the fields below apply
-  double radius = 0.0;                          // sphere, capsule, cylinder, convex rounding, m
-  Vector3 half_extents = Vector3::Zero();       // box, m
-  double half_length = 0.0;                     // capsule (along x), cylinder (along z), m
-  Vector3 normal = Vector3::UnitY();            // plane: outward unit normal (local)
-  double offset_distance = 0.0;                 // plane: n·x ≤ d, m
-  std::vector<Vector3> vertices;                // convex: hull points, body frame, m
-  Pose offset;                                  // shape frame relative to the body frame
-  std::string name;                             // optional, for contact names
+  ShapeKind kind = ShapeKind::sphere;      // which of the fields below apply
+  double radius = 0.0;                     // sphere, capsule, cylinder, convex rounding, m
+  Vector3 half_extents = Vector3::Zero();  // box, m
+  double half_length = 0.0;                // capsule (along x), cylinder (along z), m
+  Vector3 normal = Vector3::UnitY();       // plane: outward unit normal (local)
+  double offset_distance = 0.0;            // plane: n·x ≤ d, m
+  std::vector<Vector3> vertices;           // convex: hull points, body frame, m
+  Pose offset;                             // shape frame relative to the body frame
+  std::string name;                        // optional, for contact names
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2].shapes[0]") when a size is
   // not positive and finite, a normal is zero, or a convex shape has < 1 vertex (< 3 in 3D is

@@ -20,12 +20,12 @@ namespace moreau {
 
 // Settings of solve_admm (tolerance on friction_contact_residual, iterations, penalty ρ).
 struct AdmmSettings {
-  double tolerance = 1e-8;  // on friction_contact_residual
+  double tolerance = 1e-8;     // on friction_contact_residual
   int max_iterations = 10000;  // ADMM iterations before status max_iterations
   double time_limit = std::numeric_limits<double>::infinity();  // s
-  double rho = 0.0;          // initial penalty; 0 → mean diagonal of W
+  double rho = 0.0;           // initial penalty; 0 → mean diagonal of W
   bool adaptive_rho = false;  // residual balancing (every 5 iterations)
-  bool acceleration = true;  // Nesterov extrapolation with restart
+  bool acceleration = true;   // Nesterov extrapolation with restart
 };
 
 // Solves the local problem by the ADMM above (registry name "admm").

@@ -1,10 +1,12 @@
 #pragma once
-// Nonsmooth Gauss–Seidel on the body-block global problem (problems/body_block_friction_contact.hpp),
-// in velocity form: the Delassus operator W = HᵀM⁻¹H is never formed. The velocity
+// Nonsmooth Gauss–Seidel on the body-block global problem
+// (problems/body_block_friction_contact.hpp), in velocity form: the Delassus operator W = HᵀM⁻¹H is
+// never formed. The velocity
 //   v = v_free + Σ_c M⁻¹H_c r_c + Σ_j M⁻¹g_j p_j
 // is kept up to date, and each sweep visits every bilateral row and then every contact:
 //   bilateral j:  p_j ← p_j − u_j / W_jj,                 u_j = g_jᵀv + w_j,  W_jj = g_jᵀM⁻¹g_j
-//   contact c:    r_c ← exact one-contact solution of (W_cc, u_c − W_cc r_c, μ_c)   (local_solver.hpp)
+//   contact c:    r_c ← exact one-contact solution of (W_cc, u_c − W_cc r_c, μ_c)
+//   (local_solver.hpp)
 // and adds M⁻¹(Δ) to the velocities of the (at most two) bodies involved. This is the NSGS of
 // Jean (1999) and Acary & Brogliato (2008, §13.3.2) written on v instead of on W r + q, which costs
 // O(d·m) per contact instead of O(d²·(contacts sharing a body)). Redundant bilateral rows are
@@ -24,8 +26,8 @@ namespace moreau {
 
 // Settings of body-block NSGS (tolerance, sweeps, relaxation ω).
 struct BodyBlockNsgsSettings {
-  double tolerance = 1e-8;  // on the residual above
-  int max_iterations = 1000;  // sweeps
+  double tolerance = 1e-8;                                      // on the residual above
+  int max_iterations = 1000;                                    // sweeps
   double time_limit = std::numeric_limits<double>::infinity();  // s
   // ω ∈ (0, 2): r_c ← P_K(ω r_c,local + (1 − ω) r_c) (over-relaxation; 1 = plain NSGS). A fixed
   // point is a solution only through the residual test, which does not depend on ω.
@@ -41,12 +43,14 @@ struct BodyBlockSolution : FrictionContactResult {
 // Solves the problem from the warm start (r_guess d·nc, p_guess per bilateral row; empty = 0).
 // Never throws on non-convergence: the status says why it stopped.
 BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& problem,
-                                        const Vector& r_guess = Vector(), const Vector& p_guess = Vector(),
+                                        const Vector& r_guess = Vector(),
+                                        const Vector& p_guess = Vector(),
                                         const BodyBlockNsgsSettings& settings = {});
 
 // v = v_free + M⁻¹(H r + G p), u = Hᵀv + w and the residual e above at (r, p) (p empty = 0);
 // status converged when e ≤ tolerance.
-BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& problem, const Vector& r,
-                                      const Vector& p = Vector(), double tolerance = 1e-8);
+BodyBlockSolution evaluate_body_block(const BodyBlockFrictionContactProblem& problem,
+                                      const Vector& r, const Vector& p = Vector(),
+                                      double tolerance = 1e-8);
 
 }  // namespace moreau

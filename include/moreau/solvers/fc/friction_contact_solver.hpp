@@ -13,7 +13,7 @@ namespace moreau {
 
 // Settings shared by every solver of the registry.
 struct FrictionContactSettings {
-  double tolerance = 1e-8;  // on friction_contact_residual
+  double tolerance = 1e-8;     // on friction_contact_residual
   int max_iterations = 10000;  // iteration budget (sweeps, Newton or ADMM steps)
   double time_limit = std::numeric_limits<double>::infinity();  // wall-clock cap, s
 };

@@ -17,10 +17,10 @@ namespace moreau {
 
 // Settings of solve_global_admm.
 struct GlobalAdmmSettings {
-  double tolerance = 1e-8;  // on global_friction_contact_residual
+  double tolerance = 1e-8;     // on global_friction_contact_residual
   int max_iterations = 10000;  // ADMM iterations before status max_iterations
   double time_limit = std::numeric_limits<double>::infinity();  // s
-  double rho = 0.0;  // penalty; 0 → automatic
+  double rho = 0.0;                                             // penalty; 0 → automatic
 };
 
 // Solves the global problem by the ADMM above; the result holds r, u and v.

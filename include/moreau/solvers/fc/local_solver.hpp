@@ -21,9 +21,9 @@ namespace moreau {
 
 // Precomputed data of one diagonal block (d ≤ 3, 2D blocks use the top-left 2×2).
 struct ContactBlock {
-  Matrix3 W = Matrix3::Zero();     // diagonal block W_ii
-  Matrix3 Winv = Matrix3::Zero();  // its inverse when invertible
-  bool invertible = false;         // |det W| > 1e-14·‖W‖_max^d (Winv is then set)
+  Matrix3 W = Matrix3::Zero();       // diagonal block W_ii
+  Matrix3 Winv = Matrix3::Zero();    // its inverse when invertible
+  bool invertible = false;           // |det W| > 1e-14·‖W‖_max^d (Winv is then set)
   bool decoupled_isotropic = false;  // 3D: W = diag(w_n, w_t, w_t) to 1e-12 (closed-form case)
 };
 

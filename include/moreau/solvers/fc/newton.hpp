@@ -29,11 +29,11 @@ namespace moreau {
 
 // Settings of the semismooth Newton solvers (tolerance, iterations, line search).
 struct NewtonSettings {
-  double tolerance = 1e-8;  // on friction_contact_residual
-  int max_iterations = 200;  // Newton iterations
+  double tolerance = 1e-8;                                      // on friction_contact_residual
+  int max_iterations = 200;                                     // Newton iterations
   double time_limit = std::numeric_limits<double>::infinity();  // s
-  double armijo = 1e-4;          // sufficient decrease σ of ½‖Φ‖²
-  int max_backtracks = 20;       // halvings of the step
+  double armijo = 1e-4;           // sufficient decrease σ of ½‖Φ‖²
+  int max_backtracks = 20;        // halvings of the step
   int nsgs_fallback_sweeps = 10;  // NSGS sweeps taken when the line search stalls (0 = none)
 };
 

@@ -24,13 +24,13 @@ enum class NsgsOrder {
 
 // Settings of solve_nsgs (tolerance, sweeps, order, relaxation).
 struct NsgsSettings {
-  double tolerance = 1e-8;  // on friction_contact_residual
-  int max_iterations = 10000;  // sweeps
+  double tolerance = 1e-8;                                      // on friction_contact_residual
+  int max_iterations = 10000;                                   // sweeps
   double time_limit = std::numeric_limits<double>::infinity();  // s
-  double relaxation = 1.0;  // ω in (0, 2)
+  double relaxation = 1.0;                                      // ω in (0, 2)
   NsgsOrder order = NsgsOrder::cyclic;  // order of the contacts within a sweep
-  std::uint32_t seed = 0;  // for the shuffled orders
-  int check_every = 1;     // residual evaluated every k sweeps
+  std::uint32_t seed = 0;               // for the shuffled orders
+  int check_every = 1;                  // residual evaluated every k sweeps
 };
 
 // Solves the local problem by NSGS (above) from the guess (zero when empty).

@@ -10,8 +10,8 @@ namespace moreau {
 
 // Settings of enumerate_lcp.
 struct LcpEnumerationSettings {
-  int max_size = 20;          // refuse larger n (2ⁿ sets) with std::invalid_argument
-  double tolerance = 1e-10;   // feasibility tolerance on z ≥ 0, w ≥ 0 (relative)
+  int max_size = 20;               // refuse larger n (2ⁿ sets) with std::invalid_argument
+  double tolerance = 1e-10;        // feasibility tolerance on z ≥ 0, w ≥ 0 (relative)
   double dedupe_tolerance = 1e-8;  // solutions closer than this·max(1, ‖z‖∞) (∞-norm) are one
 };
 

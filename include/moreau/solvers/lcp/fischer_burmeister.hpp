@@ -15,8 +15,8 @@ struct LcpNewtonSettings {
   int max_backtracks = 50;   // line-search steps before numerical_failure
   // Descent test of De Luca–Facchinei–Kanzow: the Newton step d is used when
   // ∇Ψᵀd ≤ −rho·‖d‖^power, otherwise the steepest-descent step −∇Ψ.
-  double descent_rho = 1e-8;    // rho of the test above
-  double descent_power = 2.1;   // power of the test above
+  double descent_rho = 1e-8;   // rho of the test above
+  double descent_power = 2.1;  // power of the test above
 };
 
 // Solves LCP(M, q) by the semismooth Newton method above from the guess.

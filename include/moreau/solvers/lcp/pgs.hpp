@@ -7,7 +7,7 @@ namespace moreau {
 
 // Settings of projected Gauss–Seidel for LCPs (ω, tolerance, iterations).
 struct LcpPgsSettings {
-  double tolerance = 1e-10;   // on lcp_residual
+  double tolerance = 1e-10;    // on lcp_residual
   int max_iterations = 10000;  // sweeps
   double relaxation = 1.0;     // ω ∈ (0, 2); 1 = Gauss–Seidel
 };

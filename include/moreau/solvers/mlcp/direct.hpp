@@ -15,11 +15,11 @@ namespace moreau {
 
 // Settings of the direct MLCP solver.
 struct MlcpDirectSettings {
-  double tolerance = 1e-10;       // on mlcp_residual: converged iff residual ≤ tolerance
-  double rank_tolerance = 0.0;    // relative pivot threshold of the LU rank test of A; 0 → Eigen's
-                                  // default (n·ε)
-  int max_pivots = 0;             // Lemke pivots, 0 → 100·(size + 1)
-  double pivot_tolerance = 1e-12; // Lemke: |pivot| below this counts as zero
+  double tolerance = 1e-10;     // on mlcp_residual: converged iff residual ≤ tolerance
+  double rank_tolerance = 0.0;  // relative pivot threshold of the LU rank test of A; 0 → Eigen's
+                                // default (n·ε)
+  int max_pivots = 0;           // Lemke pivots, 0 → 100·(size + 1)
+  double pivot_tolerance = 1e-12;  // Lemke: |pivot| below this counts as zero
 };
 
 // result.message names the path taken ("schur" or "split") and any failure; iterations are

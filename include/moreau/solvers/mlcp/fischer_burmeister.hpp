@@ -16,12 +16,13 @@ struct MlcpNewtonSettings {
   double armijo = 1e-4;      // sufficient decrease constant σ ∈ (0, ½)
   double backtrack = 0.5;    // step reduction factor β ∈ (0, 1)
   int max_backtracks = 50;   // line-search steps before numerical_failure
-  double descent_rho = 1e-8;    // Newton step used when ∇Ψᵀd ≤ −rho·‖d‖^power, else −∇Ψ
-  double descent_power = 2.1;   // power of the test above
+  double descent_rho = 1e-8;  // Newton step used when ∇Ψᵀd ≤ −rho·‖d‖^power, else −∇Ψ
+  double descent_power = 2.1;  // power of the test above
 };
 
 // guess_u (n) and guess_v (m): empty for zeros.
-MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem, const MlcpNewtonSettings& settings = {},
+MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem,
+                                         const MlcpNewtonSettings& settings = {},
                                          const Vector& guess_u = Vector(),
                                          const Vector& guess_v = Vector());
 

@@ -1,5 +1,7 @@
 #include "moreau/analysis/contact_modes.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -413,9 +415,18 @@ ContactModeAnalysis contact_modes(const ContactState& state, const ContactModeSe
   std::vector<Var> vars = bvars;
   vars.insert(vars.end(), zvars.begin(), zvars.end());
   const Index nb = bvars.size(), nz = zvars.size(), nv = nb + nz;
-  MOREAU_REQUIRE(nz <= st.max_lcp_size,
-                 "contact modes: the mode LCP has {} variables, above max_lcp_size = {}", nz,
-                 st.max_lcp_size);
+  if (nz > st.max_lcp_size) {
+    // 2ⁿ index sets are too many: the per-contact enumeration (3^k assignments) takes over.
+    MOREAU_REQUIRE(static_cast<int>(m) <= st.max_enumeration_contacts,
+                   "contact modes: the mode LCP has {} variables, above max_lcp_size = {}, and "
+                   "the {} active contacts exceed max_enumeration_contacts = {}",
+                   nz, st.max_lcp_size, m, st.max_enumeration_contacts);
+    ContactModeAnalysis by_modes = contact_modes_by_enumeration(state, st);
+    by_modes.message = fmt::format(
+        "the mode LCP has {} variables, above max_lcp_size = {}: modes enumerated per contact{}{}",
+        nz, st.max_lcp_size, by_modes.message.empty() ? "" : "; ", by_modes.message);
+    return by_modes;
+  }
   // Force columns Φ (n×nv), row operators R (nv×n), direct coefficients E, constants k.
   Matrix Phi = Matrix::Zero(ctx.n, nv), R = Matrix::Zero(nv, ctx.n), E = Matrix::Zero(nv, nv);
   Vector k = Vector::Zero(nv);

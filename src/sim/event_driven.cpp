@@ -86,12 +86,8 @@ class EventDrivenRun {
                       .velocity_tolerance = select_.tol_v,
                       .tolerance = select_.tol_f,
                       .max_lcp_size = 12,
-                      .max_enumeration_contacts = 8};
-    // analysis::contact_modes chooses the mode for planar systems without bilateral constraints;
-    // joints and 3D keep the enumeration (mode_enumeration.hpp).
-    select_.analysis_applies =
-        s0_.dimension == 2 && std::find(select_.unilateral.begin(), select_.unilateral.end(),
-                                        false) == select_.unilateral.end();
+                      .max_enumeration_contacts = 8,
+                      .direction_starts = 4};
     impact_.fcs.tolerance = st.solver.tolerance;
     impact_.fcs.max_iterations = st.solver.max_iterations;
     y_.resize(np_ + nv_);

@@ -1,6 +1,7 @@
 #pragma once
 // RigidWorld building blocks shared by the simulator tests.
 #include <memory>
+#include <string>
 
 #include "moreau/model/rigid/rigid_world.hpp"
 
@@ -20,6 +21,21 @@ inline std::shared_ptr<RigidWorld> world_with_floor(int d, const ContactMaterial
   ground.shapes.push_back(plane);
   w->add_body(ground);
   return w;
+}
+
+// A body named `name` carrying one box of the given half extents (m), with mass (kg) and inertia
+// about its centre (kg·m²), at the origin and at rest.
+inline RigidBody box_body(std::string name, double mass, const Vector3& half_extents,
+                          const Matrix3& inertia) {
+  RigidBody b;
+  b.name = std::move(name);
+  b.mass = mass;
+  b.inertia = inertia;
+  Shape box;
+  box.kind = ShapeKind::box;
+  box.half_extents = half_extents;
+  b.shapes.push_back(box);
+  return b;
 }
 
 }  // namespace moreau::test

@@ -41,19 +41,13 @@ std::shared_ptr<RigidWorld> rocking_block() {
   ContactMaterial mat;
   mat.mu = 0.8;
   auto w = test::world_with_floor(2, mat);
-  RigidBody b;
-  b.name = "block";
-  b.mass = 1.0;
-  b.inertia = Matrix3::Identity() * (0.2 * 0.2 + 0.4 * 0.4) / 12.0;
+  RigidBody b = test::box_body("block", 1.0, Vector3(0.1, 0.2, 0.1),
+                               Matrix3::Identity() * (0.2 * 0.2 + 0.4 * 0.4) / 12.0);
   const double a = -0.1;
   // right bottom corner (0.1, −0.2) in the body frame at the origin of the floor
   const Vector3 corner(0.1 * std::cos(a) + 0.2 * std::sin(a), 0.1 * std::sin(a) - 0.2 * std::cos(a),
                        0.0);
   b.pose = planar_pose(-corner.x(), -corner.y(), a);
-  Shape s;
-  s.kind = ShapeKind::box;
-  s.half_extents = Vector3(0.1, 0.2, 0.1);
-  b.shapes.push_back(s);
   w->add_body(b);
   return w;
 }

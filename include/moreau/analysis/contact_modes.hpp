@@ -21,7 +21,9 @@
 //   0
 // sliding contacts contribute only λ_n with the column of (w_n − σμ w_t), frictionless contacts
 // only λ_n. Bilateral rows are eliminated by a Schur complement (requires J_bᵀM⁻¹J_b invertible).
-// All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP, then the physically
+// All solutions: enumerate_lcp (solvers/lcp/enumeration.hpp) on that LCP (or, when it has more than
+// max_lcp_size variables, the per-contact enumeration of contact_modes_by_enumeration, for at most
+// max_enumeration_contacts active constraints; the message says so), then the physically
 // distinct ones are kept: different q̈ or modes. Multipliers alone are not compared (with redundant
 // constraints, e.g. a block resting flat or a particle in a 3D corner, only J λ = M q̈ + F is
 // determined; the slack s is not unique when λ_n = 0): each reported solution carries one
@@ -48,7 +50,7 @@ struct ContactModeSettings {
   double velocity_tolerance = 1e-9;  // m/s: |ġ| and ‖v_t‖ below this count as zero
   double tolerance = 1e-9;           // relative feasibility tolerance of the mode solutions
   int max_lcp_size = 20;             // 2D: LCP size limit of the enumeration (2ⁿ sets)
-  int max_enumeration_contacts = 8;  // 3D: 3^k mode assignments
+  int max_enumeration_contacts = 8;  // 3D, and 2D above max_lcp_size: 3^k mode assignments
   int direction_starts = 16;         // 3D: starting angles per slipping contact
 };
 

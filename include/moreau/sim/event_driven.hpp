@@ -14,11 +14,11 @@
 //   μλ_n − ‖λ_t‖ (stick → slip), σ·u_t (slip → stick); a free contact found below −10ε after a
 //   step is a missed closing, backtracked to its crossing on the dense output.
 //   Next mode: the consistent assignments of {stick, slip, free} over the closed contacts from
-//   analysis::contact_modes (planar, no bilateral constraint, mode LCP ≤ 12 variables), else from
-//   the integrator's own enumeration of {stick, slip±, free} per closed contact (joints, 3D; at
-//   most 8 closed contacts, beyond that the run ends with status "unsupported"); one
-//   ContactModeSettings holds both limits; the mode a fired root left is excluded and the
-//   consistent combination with the most sticking contacts wins.
+//   analysis::contact_modes (its mode LCP in 2D up to 12 variables, its per-contact enumeration in
+//   3D and beyond; at most 8 active constraints, beyond that, or for a state contact_modes refuses,
+//   the run ends with status "unsupported"); one ContactModeSettings holds the limits; the mode a
+//   fired root left is excluded and the consistent combination with the most sticking contacts
+//   wins.
 //   Painlevé: no consistent mode (case 3, inconsistency) → policy "tangential_impact" (the
 //   contact sticks by a velocity-level impulse with e = 0, accepted inside its Coulomb cone, then
 //   the mode choice again) or "stop"; slip and separation both consistent with α < 0 (case 4,
@@ -33,7 +33,7 @@
 //   Throws std::invalid_argument on an unknown or refused law (check_impact_laws(·, "event")).
 // Sources: src/sim/event_driven.cpp (driver loop), src/sim/event/: hybrid_dynamics (mode
 // dynamics), event_location (Dormand–Prince step, root functions, Illinois), mode_selection
-// (next mode, exclusions, Painlevé), mode_enumeration (the enumeration above), impact_phase.
+// (next mode from analysis::contact_modes, exclusions, Painlevé), impact_phase.
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {

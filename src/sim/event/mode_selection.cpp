@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "mode_enumeration.hpp"
+#include <fmt/ranges.h>
 
 namespace moreau::event {
 
@@ -107,26 +107,44 @@ bool same_modes(const ClosedContacts& cc, const Modes& a, const Modes& b) {
   return true;
 }
 
-// The consistent assignments from analysis::contact_modes on the closed contacts (planar, no
-// bilateral constraint, M ≻ 0, mode LCP ≤ limits.max_lcp_size variables): every combination of each
-// solution's alternatives, verified by consistent(). False when it does not apply or finds none.
-bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc,
-                       std::vector<Modes>& found) {
-  if (!ctx.analysis_applies || cc.C.empty()) return false;
-  Index nz = 0;
-  for (std::size_t k = 0; k < cc.C.size(); ++k)
-    nz += (ctx.mu[cc.C[k]] > 0.0 && !cc.sliding[k]) ? 4 : 1;
-  if (nz > ctx.limits.max_lcp_size) return false;
+// The consistent assignments from analysis::contact_modes on the closed contacts: every
+// combination of each solution's alternatives, verified by consistent(). Bilateral constraints
+// are active in every solution and always held by the dynamics; they take no part here. Sets
+// `unsupported` when contact_modes refuses the state (its limits, or a state it does not take).
+void modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc,
+                       std::vector<Modes>& found, std::string& unsupported) {
+  if (cc.C.empty()) {
+    if (consistent(ctx, cc, cc.base)) found.push_back(cc.base);
+    return;
+  }
   ContactModeAnalysis an;
   try {
     an = contact_modes(analysis_state(ctx, cc), ctx.limits);
-  } catch (const std::invalid_argument&) {
-    return false;  // M not positive definite or a state contact_modes refuses
+  } catch (const std::invalid_argument& e) {
+    unsupported = fmt::format(
+        "the mode choice at t = {} s with {} closed contacts failed: {}; use the time-stepping "
+        "integrator",
+        cc.t, cc.C.size(), e.what());
+    return;
   }
-  if (an.active != cc.C) return false;
+  std::vector<std::size_t> entry;  // per closed contact: its entry in each solution
+  for (std::size_t j = 0; j < an.active.size(); ++j)
+    if (ctx.unilateral[an.active[j]]) entry.push_back(j);
+  bool same_set = entry.size() == cc.C.size();
+  for (std::size_t k = 0; same_set && k < cc.C.size(); ++k)
+    same_set = an.active[entry[k]] == cc.C[k];
+  if (!same_set) {
+    unsupported = fmt::format(
+        "the mode choice at t = {} s: the contacts closed at this state ({}) are not those that "
+        "contact_modes takes as active ({} with bilateral constraints)",
+        cc.t, fmt::join(cc.C, ", "), fmt::join(an.active, ", "));
+    return;
+  }
   for (const auto& sol : an.solutions) {
-    const std::vector<Modes> alt = alternatives(ctx, cc, sol);
-    if (alt.empty() && !cc.C.empty()) continue;
+    ContactModeSolution closed;
+    for (std::size_t j : entry) closed.contacts.push_back(sol.contacts[j]);
+    const std::vector<Modes> alt = alternatives(ctx, cc, closed);
+    if (alt.empty()) continue;
     std::vector<std::size_t> idx(cc.C.size(), 0);
     while (true) {
       Modes trial = cc.base;
@@ -142,11 +160,10 @@ bool modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc,
       if (k == cc.C.size()) break;
     }
   }
-  return !found.empty();
 }
 
 // Painlevé (digest 000 §A.4): sliding contact with both slip and separation consistent and
-// α < 0 → case 4 (indeterminacy), choose separation.
+// α = S_ii < 0 → case 4 (indeterminacy), choose separation.
 void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc,
                      const std::vector<Modes>& found, ModeChoice& out) {
   for (std::size_t k = 0; k < cc.C.size(); ++k) {
@@ -168,6 +185,9 @@ void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc,
     Modes trial = cc.base;
     trial[i] = slip;
     const Dynamics dy = ctx.dynamics(cc.t, cc.q, cc.v, trial);
+    // Both consistent with α ≥ 0 is no Painlevé situation: redundant contacts (a face resting on
+    // its corners), where separating one contact or sliding it is the same motion.
+    if (!(dy.S_min_diag < 0.0)) continue;
     out.painleve = fmt::format(
         "case 4 (indeterminacy): alpha = {:.6g} < 0, beta = {:.6g} < 0; policy: separation",
         dy.S_min_diag, -cc.probe.an[i]);
@@ -228,10 +248,8 @@ ModeChoice choose_modes(const ModeSelection& ctx, double t, const Vector& q, con
   const ClosedContacts cc = closed_contacts(ctx, t, q, v, excl);
   ModeChoice out;
   std::vector<Modes> found;
-  if (!modes_by_analysis(ctx, cc, found)) {
-    found.clear();
-    if (!enumerate_modes(ctx, cc, found, out.unsupported)) return out;
-  }
+  modes_by_analysis(ctx, cc, found, out.unsupported);
+  if (!out.unsupported.empty()) return out;
   int best_score = -1;
   for (const auto& trial : found) {
     int score = 0;

@@ -1,9 +1,9 @@
 #pragma once
 // Mode selection of the event-driven integrator (not public API): the next hybrid mode of the
-// closed contacts at an event, from analysis::contact_modes (planar systems without joints) or,
-// where it does not apply, from the enumeration in mode_enumeration.hpp; the selection rules on
-// top (exclusions of the mode a fired root left, most sticking then sliding contacts, Painlevé
-// cases 3 and 4, digest 000 §A.4) are the same for both.
+// closed contacts at an event, from analysis::contact_modes (its LCP in 2D, its per-contact
+// enumeration in 3D and above its LCP limit), with the selection rules on top: exclusions of the
+// mode a fired root left, most sticking then sliding contacts, Painlevé cases 3 and 4
+// (digest 000 §A.4).
 #include <string>
 #include <vector>
 
@@ -31,11 +31,10 @@ struct ModeSelection {
   std::vector<double> mu{};                // m
   std::vector<bool> unilateral{};          // m
   double eps_g = 0, tol_v = 0, tol_f = 0;  // contact (gap and velocity) and force tolerances
-  bool analysis_applies = false;  // planar and no bilateral constraint: analysis::contact_modes
-  // The one set of limits and tolerances of the mode choice, for analysis::contact_modes and the
-  // enumeration alike: gap_tolerance 0 (the closed set is chosen here), velocity_tolerance tol_v,
-  // tolerance tol_f, max_lcp_size (contact_modes' 2D LCP), max_enumeration_contacts (closed
-  // contacts the enumeration takes; beyond, status "unsupported").
+  // The one set of limits and tolerances of the mode choice, handed to analysis::contact_modes:
+  // gap_tolerance 0 (the closed set is chosen here), velocity_tolerance tol_v, tolerance tol_f,
+  // max_lcp_size (its 2D LCP), max_enumeration_contacts (active constraints its enumeration
+  // takes; beyond, status "unsupported").
   ContactModeSettings limits{};
 };
 

@@ -4,6 +4,8 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <utility>
+
 #include "bindings.hpp"
 #include "moreau/contact/velocity_problem.hpp"
 #include "moreau/io/analysis_report.hpp"
@@ -26,6 +28,7 @@ void bind_analysis(py::module_& m) {
       .def_readonly("mu", &AccelerationProblem::mu)
       .def_readonly("gamma", &AccelerationProblem::gamma)
       .def_readonly("kN", &AccelerationProblem::kN)
+      .def_readonly("kT", &AccelerationProblem::kT)
       .def_readonly("normal_velocity", &AccelerationProblem::normal_velocity)
       .def_readonly("tangent_velocity", &AccelerationProblem::tangent_velocity)
       .def_readonly("slip_direction", &AccelerationProblem::slip_direction)
@@ -34,6 +37,8 @@ void bind_analysis(py::module_& m) {
       .def_readonly("free_acceleration", &AccelerationProblem::free_acceleration)
       .def_readonly("free_normal_acceleration", &AccelerationProblem::free_normal_acceleration)
       .def_readonly("free_tangent_acceleration", &AccelerationProblem::free_tangent_acceleration)
+      .def_readonly("mass_inverse_N", &AccelerationProblem::mass_inverse_N)
+      .def_readonly("mass_inverse_T", &AccelerationProblem::mass_inverse_T)
       .def_readonly("delassus_nn", &AccelerationProblem::delassus_nn)
       .def_readonly("delassus_nt", &AccelerationProblem::delassus_nt)
       .def_readonly("delassus_tt", &AccelerationProblem::delassus_tt)
@@ -44,6 +49,14 @@ void bind_analysis(py::module_& m) {
         return build_acceleration_problem(s, ActiveSetSettings{gap_tol, vel_tol});
       },
       py::arg("state"), py::arg("gap_tolerance") = 1e-9, py::arg("velocity_tolerance") = 1e-9);
+  m.def(
+      "build_acceleration_problem_for",
+      [](const ContactState& s, std::vector<Index> active, double vel_tol) {
+        return build_acceleration_problem(s, std::move(active), vel_tol);
+      },
+      py::arg("state"), py::arg("active"), py::arg("velocity_tolerance") = 1e-9,
+      "The acceleration-level problem of the given constraints (increasing indices), whatever "
+      "their gaps.");
 
   py::class_<VelocityProblem>(m, "VelocityProblem")
       .def_readonly("dimension", &VelocityProblem::dimension)

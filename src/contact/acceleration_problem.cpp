@@ -1,6 +1,7 @@
 #include "moreau/contact/acceleration_problem.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "moreau/common/error.hpp"
 
@@ -38,10 +39,23 @@ Matrix mass_solve(const Matrix& M, const Matrix& B, bool* pd) {
 }
 
 AccelerationProblem build_acceleration_problem(const ContactState& s, const ActiveSetSettings& st) {
+  return build_acceleration_problem(s, active_constraints(s, st), st.velocity_tolerance);
+}
+
+AccelerationProblem build_acceleration_problem(const ContactState& s, std::vector<Index> active,
+                                               double velocity_tolerance) {
   s.validate();
+  MOREAU_REQUIRE(velocity_tolerance >= 0.0,
+                 "acceleration problem: velocity tolerance must be ≥ 0, got {}",
+                 velocity_tolerance);
+  for (std::size_t j = 0; j < active.size(); ++j)
+    MOREAU_REQUIRE(active[j] >= 0 && active[j] < s.size() && (j == 0 || active[j] > active[j - 1]),
+                   "acceleration problem: active constraint {} = {} is not an increasing index "
+                   "below {}",
+                   j, active[j], s.size());
   AccelerationProblem p;
   p.dimension = s.dimension;
-  p.active = active_constraints(s, st);
+  p.active = std::move(active);
   const Index n = s.dofs(), k = p.size(), d1 = s.dimension - 1;
   p.M = s.M;
   p.F = s.F;
@@ -52,6 +66,7 @@ AccelerationProblem build_acceleration_problem(const ContactState& s, const Acti
   p.mu.resize(k);
   p.gamma.resize(k);
   p.kN.resize(k);
+  p.kT.resize(d1 * k);
   p.normal_velocity.resize(k);
   p.tangent_velocity.resize(d1 * k);
   p.slip_direction = Matrix::Zero(d1, k);
@@ -70,7 +85,8 @@ AccelerationProblem build_acceleration_problem(const ContactState& s, const Acti
               c.baumgarte_beta * c.baumgarte_beta * c.gap;
     const Vector vt = c.tangent.transpose() * s.v;
     p.tangent_velocity.segment(d1 * j, d1) = vt;
-    const bool sl = vt.norm() > st.velocity_tolerance;
+    p.kT.segment(d1 * j, d1) = 2.0 * c.baumgarte_alpha * vt;
+    const bool sl = vt.norm() > velocity_tolerance;
     p.sliding.push_back(sl);
     if (sl) {
       p.slip_direction.col(j) = vt / vt.norm();
@@ -82,13 +98,14 @@ AccelerationProblem build_acceleration_problem(const ContactState& s, const Acti
   rhs << -p.F, p.N, p.T, p.N_minus_muQ;
   const Matrix X = mass_solve(p.M, rhs, &p.mass_positive_definite);
   p.free_acceleration = X.col(0);
-  const Matrix MiN = X.middleCols(1, k), MiT = X.middleCols(1 + k, d1 * k),
-               MiNQ = X.middleCols(1 + k + d1 * k, k);
+  p.mass_inverse_N = X.middleCols(1, k);
+  p.mass_inverse_T = X.middleCols(1 + k, d1 * k);
+  const Matrix MiNQ = X.middleCols(1 + k + d1 * k, k);
   p.free_normal_acceleration = p.N.transpose() * p.free_acceleration + p.c_n;
   p.free_tangent_acceleration = p.T.transpose() * p.free_acceleration + p.c_t;
-  p.delassus_nn = p.N.transpose() * MiN;
-  p.delassus_nt = p.N.transpose() * MiT;
-  p.delassus_tt = p.T.transpose() * MiT;
+  p.delassus_nn = p.N.transpose() * p.mass_inverse_N;
+  p.delassus_nt = p.N.transpose() * p.mass_inverse_T;
+  p.delassus_tt = p.T.transpose() * p.mass_inverse_T;
   p.sliding_matrix = p.N.transpose() * MiNQ;
   return p;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "moreau/contact/acceleration_problem.hpp"
 #include "moreau/contact/velocity_problem.hpp"
@@ -81,6 +82,33 @@ TEST(AccelerationProblem, ActiveSetAndBias) {
   // Ex. 1: A_tt = (1/m + 3l²/(m(l²+L²)))·[[1,1],[1,1]] = 1.6·ones for m = 1, l = 1, L = 2.
   EXPECT_NEAR(q.delassus_tt(0, 1), 1.6, 1e-12);
   EXPECT_NEAR(q.delassus_tt(0, 0), 1.6, 1e-12);
+}
+
+// An explicit constraint set (the held constraints of a hybrid mode) is taken whatever the gaps:
+// the rocking block's open corner A1 joins A2; its bias kN = 2αġ + β²g uses its own gap, the
+// tangential bias is kT = 2α v_t, and M·(M⁻¹N) = N. A bad index is refused.
+TEST(AccelerationProblem, ExplicitActiveSetTakesOpenContacts) {
+  auto sys = make_gallery_system("rocking_block");
+  ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
+  s.v = Vector::LinSpaced(s.dofs(), 0.3, -0.4);
+  for (auto& c : s.constraints) {
+    c.baumgarte_alpha = 2.0;
+    c.baumgarte_beta = 5.0;
+  }
+  ASSERT_GT(s.constraints[0].gap, 1e-3);
+  const AccelerationProblem p = build_acceleration_problem(s, {0, 1}, 1e-9);
+  ASSERT_EQ(p.size(), 2);
+  for (Index j = 0; j < 2; ++j) {
+    const auto& c = s.constraints[j];
+    const double gdot = c.normal.dot(s.v), vt = c.tangent.col(0).dot(s.v);
+    EXPECT_NEAR(p.kN[j], 2.0 * 2.0 * gdot + 25.0 * c.gap, 1e-12);
+    EXPECT_NEAR(p.kT[j], 2.0 * 2.0 * vt, 1e-12);
+  }
+  EXPECT_LT((s.M * p.mass_inverse_N - p.N).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((s.M * p.mass_inverse_T - p.T).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((p.delassus_nn - p.N.transpose() * s.M.inverse() * p.N).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_THROW(build_acceleration_problem(s, {1, 0}, 1e-9), std::invalid_argument);
+  EXPECT_THROW(build_acceleration_problem(s, {0, 7}, 1e-9), std::invalid_argument);
 }
 
 // Velocity level: v* = v + h M⁻¹(−F); W = Hᵀ M⁻¹ H; particle on a line: W = I/m, q = (v*_y, v*_x).

@@ -149,3 +149,17 @@ def test_bad_input():
     sys = moreau.gallery("painleve_rod")
     with pytest.raises(ValueError):
         moreau.analyze(sys, (np.zeros(2), np.zeros(3)))
+
+
+def test_acceleration_problem_of_an_explicit_constraint_set():
+    # The rocking block's open corner A1 is taken when asked for: M (M⁻¹N) = N, and the Delassus
+    # block is Nᵀ M⁻¹ N computed here with numpy's own inverse.
+    import numpy as np
+
+    state = moreau.gallery("rocking_block").default_state()
+    prob = moreau.build_acceleration_problem_for(state, [0, 1])
+    assert list(prob.active) == [0, 1]
+    assert np.allclose(state.M @ prob.mass_inverse_N, prob.N, atol=1e-12)
+    assert np.allclose(prob.delassus_nn, prob.N.T @ np.linalg.inv(state.M) @ prob.N, atol=1e-12)
+    with pytest.raises(ValueError, match="active constraint"):
+        moreau.build_acceleration_problem_for(state, [1, 0])

@@ -10,7 +10,9 @@
 // and the LCP matrix A = Nᵀ M⁻¹ (N − μQ) is non-symmetric; for one contact A = α and the free
 // normal acceleration is −β (000's α, β with the corrected denominator).
 // Softening and Baumgarte per contact (002 §B): 0 ≤ a_n + kN + γ λ_n ⊥ λ_n ≥ 0 with
-// kN_i = 2α_i ġ_i + β_i² g_i (ġ_i = ∇h_iᵀ v, g_i the gap).
+// kN_i = 2α_i ġ_i + β_i² g_i (ġ_i = ∇h_iᵀ v, g_i the gap); a sticking contact's tangential rows
+// take the velocity part of the same stabilization, a_t + kT = 0 with kT_i = 2α_i v_t,i (the
+// event-driven integrator's stick rows, event_driven.hpp).
 #include <vector>
 
 #include "moreau/model/contact_state.hpp"
@@ -44,6 +46,7 @@ struct AccelerationProblem {
   Vector mu;                           // k
   Vector gamma;                        // k, softening γ_i
   Vector kN;                           // k, 2α_i ġ_i + β_i² g_i, m/s²
+  Vector kT;                           // (d−1)k, 2α_i v_t,i, m/s²
   Vector normal_velocity;              // k, ġ_i = ∇h_iᵀ v, m/s
   Vector tangent_velocity;             // (d−1)k, v_t,i = H_t,iᵀ v, m/s
   Matrix slip_direction;               // (d−1)×k, s_i (zero for non-sliding contacts)
@@ -52,10 +55,12 @@ struct AccelerationProblem {
   Vector free_acceleration;            // n, q̈₀ = M⁻¹(−F)
   Vector free_normal_acceleration;     // k, Nᵀq̈₀ + c_n (= −β for one contact)
   Vector free_tangent_acceleration;    // (d−1)k, Tᵀq̈₀ + c_t
-  Matrix delassus_nn;                  // k×k, Nᵀ M⁻¹ N
-  Matrix delassus_nt;                  // k×(d−1)k, Nᵀ M⁻¹ T
-  Matrix delassus_tt;                  // (d−1)k×(d−1)k, Tᵀ M⁻¹ T
-  Matrix sliding_matrix;               // k×k, Nᵀ M⁻¹ (N − μQ) (+ diag γ not included)
+  Matrix mass_inverse_N;  // n×k, M⁻¹ N: the accelerations of unit normal multipliers
+  Matrix mass_inverse_T;  // n×(d−1)k, M⁻¹ T
+  Matrix delassus_nn;     // k×k, Nᵀ M⁻¹ N
+  Matrix delassus_nt;     // k×(d−1)k, Nᵀ M⁻¹ T
+  Matrix delassus_tt;     // (d−1)k×(d−1)k, Tᵀ M⁻¹ T
+  Matrix sliding_matrix;  // k×k, Nᵀ M⁻¹ (N − μQ) (+ diag γ not included)
 
   // k, the number of active constraints.
   Index size() const { return static_cast<Index>(active.size()); }
@@ -64,6 +69,12 @@ struct AccelerationProblem {
 // Validates the state (ContactState::validate) and builds the data above.
 AccelerationProblem build_acceleration_problem(const ContactState& state,
                                                const ActiveSetSettings& settings = {});
+
+// The same data for a given set of constraints (increasing indices into state.constraints, e.g.
+// the closed contacts of a hybrid mode and the joints), whatever their gaps; a contact is sliding
+// when ‖v_t‖ > velocity_tolerance. Throws std::invalid_argument on a bad index.
+AccelerationProblem build_acceleration_problem(const ContactState& state, std::vector<Index> active,
+                                               double velocity_tolerance);
 
 // M⁻¹ B via Cholesky when M ≻ 0, else the pseudo-inverse M⁺ B (sets *positive_definite).
 Matrix mass_solve(const Matrix& M, const Matrix& B, bool* positive_definite = nullptr);

@@ -6,6 +6,7 @@
 #include <Eigen/QR>
 
 #include "moreau/common/error.hpp"
+#include "moreau/contact/acceleration_problem.hpp"
 
 namespace moreau::event {
 
@@ -18,125 +19,133 @@ double baumgarte_beta(const ContactConstraint& c, const SimulationSettings& st) 
 
 namespace {
 
-// One row of the mode's equations: constraint c, component comp (−1 = normal, j = tangent j).
+// One row (and column) of the mode's equations: entry j of the acceleration problem, component
+// comp (−1 = normal, i = tangent i).
 struct Row {
-  Index c;
+  Index j;
   int comp;
 };
 
-// The rows of a mode with their columns and biases:
-//   closed contact i (stick or slip) and every joint: C ∋ ∇h_i, bias c_n + 2α u_n + β² g, and
-//     G ∋ ∇h_i − μ H_t s_i when sliding with a known direction, else ∇h_i;
-//   sticking contact with μ > 0: C, G ∋ H_t,j, bias c_t,j + 2α u_t,j (j < d−1).
-struct ModeRows {
-  std::vector<Vector> C, G;
-  std::vector<double> bias;
-  std::vector<Row> rows;
-};
-
-// Also fills the gaps and the contact velocities of `out`.
-ModeRows mode_rows(const ContactState& s, const Vector& v, const Modes& modes,
-                   const SimulationSettings& st, Dynamics& out) {
-  const int d = s.dimension;
-  ModeRows r;
-  for (Index i = 0; i < s.size(); ++i) {
-    const auto& c = s.constraints[i];
-    out.g[i] = c.gap;
-    out.un[i] = c.normal.dot(v);
-    out.ut.col(i) = c.tangent.transpose() * v;
-    const bool bil = c.kind == ConstraintKind::bilateral;
-    const ContactMode md = bil ? ContactMode::stick : modes[i].mode;
-    if (md == ContactMode::separate) continue;
-    const double al = baumgarte_alpha(c, st), be = baumgarte_beta(c, st);
-    const double bn = c.normal_bias + 2.0 * al * out.un[i] + be * be * c.gap;
-    r.C.push_back(c.normal);
-    if (!bil && md == ContactMode::slip && c.mu > 0.0 && modes[i].s.size() == d - 1)
-      r.G.push_back(c.normal - c.mu * c.tangent * modes[i].s);
-    else
-      r.G.push_back(c.normal);
-    r.bias.push_back(bn);
-    r.rows.push_back({i, -1});
-    if (!bil && md == ContactMode::stick && c.mu > 0.0) {
-      for (int j = 0; j < d - 1; ++j) {
-        r.C.push_back(c.tangent.col(j));
-        r.G.push_back(c.tangent.col(j));
-        r.bias.push_back(c.tangent_bias[j] + 2.0 * al * out.ut(j, i));
-        r.rows.push_back({i, j});
-      }
-    }
-  }
-  return r;
+// The constraints a mode holds: every joint, and every unilateral contact not separate.
+std::vector<Index> held_constraints(const ContactState& s, const Modes& modes) {
+  std::vector<Index> held;
+  for (Index i = 0; i < s.size(); ++i)
+    if (s.constraints[i].kind == ConstraintKind::bilateral ||
+        modes[i].mode != ContactMode::separate)
+      held.push_back(i);
+  return held;
 }
 
-// Scatters the row multipliers λ into λ_n, λ_t (λ_t = −μ λ_n s on sliding contacts) and records
-// the smallest S_rr over sliding normal rows (Painlevé's α, digest 000 §A.4).
-void scatter_multipliers(const ContactState& s, const Modes& modes, const ModeRows& r,
-                         const Matrix& S, const Vector& lam, Dynamics& out) {
-  const int d = s.dimension;
-  const Index k = static_cast<Index>(r.rows.size());
-  out.S_min_diag = std::numeric_limits<double>::infinity();
-  for (Index j = 0; j < k; ++j) {
-    const auto& row = r.rows[j];
-    if (row.comp >= 0)
-      out.lambda_t(row.comp, row.c) = lam[j];
-    else
-      out.lambda_n[row.c] = lam[j];
-    if (row.comp < 0 && s.constraints[row.c].kind == ConstraintKind::unilateral &&
-        modes[row.c].mode == ContactMode::slip && S(j, j) < out.S_min_diag) {
-      out.S_min_diag = S(j, j);
-      out.S_min_index = row.c;
-    }
-  }
-  for (Index j = 0; j < k; ++j) {
-    const auto& row = r.rows[j];
-    const auto& c = s.constraints[row.c];
-    if (row.comp < 0 && c.kind == ConstraintKind::unilateral &&
-        modes[row.c].mode == ContactMode::slip && c.mu > 0.0 && modes[row.c].s.size() == d - 1)
-      out.lambda_t.col(row.c) = -c.mu * out.lambda_n[row.c] * modes[row.c].s;
-  }
+// The mode's unit slip direction s_j of a sliding contact with friction (empty otherwise).
+Vector slip_of(const AccelerationProblem& p, const Modes& modes, Index j) {
+  const Index i = p.active[j];
+  if (p.bilateral[j] || modes[i].mode != ContactMode::slip || p.mu[j] == 0.0 ||
+      modes[i].s.size() != p.dimension - 1)
+    return Vector();
+  return modes[i].s;
 }
 
 }  // namespace
 
+// The mode's equations on the acceleration problem of its held constraints (digest 002 §B):
+//   rows C: ∇h_j of every held constraint, H_t,j of every sticking contact with μ > 0;
+//   columns G: ∇h_j − μ_j H_t,j s_j on a sliding contact, else as C;
+//   S λ = r,  S = Cᵀ M⁻¹ G (from the Delassus blocks),  r = −Cᵀ q̈₀ − (c + k)  with k = kN on
+//   normal rows and kT on tangent rows (Baumgarte α, β per constraint, the run's when unset),
+//   solved in the least-squares sense (minimum-norm λ for redundant rows), a = q̈₀ + M⁻¹ G λ.
 Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v,
                                     const Modes& modes) const {
-  const ContactState s = sys_.contact_state(q, v, t);
-  const Index n = s.M.rows(), m = s.size();
-  const int d = s.dimension;
+  ContactState s = sys_.contact_state(q, v, t);
+  for (auto& c : s.constraints) {
+    c.baumgarte_alpha = baumgarte_alpha(c, st_);
+    c.baumgarte_beta = baumgarte_beta(c, st_);
+  }
+  const Index m = s.size();
+  const int d = s.dimension, d1 = d - 1;
+  const AccelerationProblem p =
+      build_acceleration_problem(s, held_constraints(s, modes), std::numeric_limits<double>::max());
   Dynamics out;
   out.lambda_n = Vector::Zero(m);
-  out.lambda_t = Matrix::Zero(d - 1, m);
+  out.lambda_t = Matrix::Zero(d1, m);
   out.g.resize(m);
   out.un.resize(m);
   out.an.resize(m);
-  out.ut.resize(d - 1, m);
-  out.at.resize(d - 1, m);
-  const ModeRows r = mode_rows(s, v, modes, st_, out);
-  Eigen::LDLT<Matrix> ldlt(s.M);
-  const Vector MinvF = ldlt.solve(s.F);
-  const Index k = static_cast<Index>(r.rows.size());
+  out.ut.resize(d1, m);
+  out.at.resize(d1, m);
+  for (Index i = 0; i < m; ++i) {
+    const auto& c = s.constraints[i];
+    out.g[i] = c.gap;
+    out.un[i] = c.normal.dot(v);
+    out.ut.col(i) = c.tangent.transpose() * v;
+  }
+  std::vector<Row> rows;
+  std::vector<Vector> slip(p.size());
+  for (Index j = 0; j < p.size(); ++j) {
+    slip[j] = slip_of(p, modes, j);
+    rows.push_back({j, -1});
+    const bool sticks = !p.bilateral[j] && modes[p.active[j]].mode == ContactMode::stick;
+    if (sticks && p.mu[j] > 0.0)
+      for (int i = 0; i < d1; ++i) rows.push_back({j, i});
+  }
+  const Index k = static_cast<Index>(rows.size());
   out.consistent = true;
+  out.a = p.free_acceleration;
+  out.S_min_diag = std::numeric_limits<double>::infinity();
   if (k > 0) {
-    Matrix C(n, k), G(n, k);
-    Vector b(k);
-    for (Index j = 0; j < k; ++j) {
-      C.col(j) = r.C[j];
-      G.col(j) = r.G[j];
-      b[j] = r.bias[j];
+    // Cᵀ M⁻¹ of a row times a normal column N_b or a tangent column T_b,i.
+    auto row_times_normal = [&](const Row& r, Index b) {
+      return r.comp < 0 ? p.delassus_nn(r.j, b) : p.delassus_nt(b, d1 * r.j + r.comp);
+    };
+    auto row_times_tangent = [&](const Row& r, Index col) {
+      return r.comp < 0 ? p.delassus_nt(r.j, col) : p.delassus_tt(d1 * r.j + r.comp, col);
+    };
+    Matrix S(k, k), MinvG(p.M.rows(), k);
+    Vector rhs(k);
+    for (Index c = 0; c < k; ++c) {
+      const Row& col = rows[c];
+      if (col.comp >= 0) {
+        MinvG.col(c) = p.mass_inverse_T.col(d1 * col.j + col.comp);
+        for (Index r = 0; r < k; ++r) S(r, c) = row_times_tangent(rows[r], d1 * col.j + col.comp);
+        continue;
+      }
+      MinvG.col(c) = p.mass_inverse_N.col(col.j);
+      for (Index r = 0; r < k; ++r) S(r, c) = row_times_normal(rows[r], col.j);
+      const Vector& sl = slip[col.j];
+      for (Index i = 0; i < sl.size(); ++i) {
+        const double w = p.mu[col.j] * sl[i];
+        MinvG.col(c) -= w * p.mass_inverse_T.col(d1 * col.j + i);
+        for (Index r = 0; r < k; ++r) S(r, c) -= w * row_times_tangent(rows[r], d1 * col.j + i);
+      }
     }
-    // S λ = Cᵀ M⁻¹ F − b in the least-squares sense (minimum-norm λ for redundant rows).
-    const Matrix MinvG = ldlt.solve(G);
-    const Matrix S = C.transpose() * MinvG;
-    const Vector rhs = C.transpose() * MinvF - b;
+    for (Index r = 0; r < k; ++r) {
+      const Row& row = rows[r];
+      rhs[r] = row.comp < 0 ? -p.free_normal_acceleration[row.j] - p.kN[row.j]
+                            : -p.free_tangent_acceleration[d1 * row.j + row.comp] -
+                                  p.kT[d1 * row.j + row.comp];
+    }
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(S);
     cod.setThreshold(1e-11);
     const Vector lam = cod.solve(rhs);
     const double scale = std::max({1.0, rhs.norm(), (S * lam).norm()});
     out.consistent = all_finite(lam) && (S * lam - rhs).norm() <= 1e-8 * scale;
-    scatter_multipliers(s, modes, r, S, lam, out);
-    out.a = MinvG * lam - MinvF;  // a = M⁻¹ (G λ − F)
-  } else {
-    out.a = -MinvF;
+    // λ_n, λ_t (λ_t = −μ λ_n s on sliding contacts) and Painlevé's α = the smallest S_rr over
+    // sliding normal rows (digest 000 §A.4).
+    for (Index r = 0; r < k; ++r) {
+      const Row& row = rows[r];
+      const Index i = p.active[row.j];
+      if (row.comp >= 0) {
+        out.lambda_t(row.comp, i) = lam[r];
+        continue;
+      }
+      out.lambda_n[i] = lam[r];
+      if (p.bilateral[row.j] || modes[i].mode != ContactMode::slip) continue;
+      if (S(r, r) < out.S_min_diag) {
+        out.S_min_diag = S(r, r);
+        out.S_min_index = i;
+      }
+      if (slip[row.j].size() > 0) out.lambda_t.col(i) = -p.mu[row.j] * lam[r] * slip[row.j];
+    }
+    out.a += MinvG * lam;  // a = q̈₀ + M⁻¹ G λ
   }
   for (Index i = 0; i < m; ++i) {
     const auto& c = s.constraints[i];

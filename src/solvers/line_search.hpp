@@ -1,7 +1,8 @@
 #pragma once
-// The Armijo line search of the semismooth Newton solvers (LCP and MLCP Fischer–Burmeister) and
-// its settings check (not public API).
+// The Armijo line search of the semismooth Newton solvers (LCP and MLCP Fischer–Burmeister), its
+// settings check and the stopping test of their iterations (not public API).
 #include "moreau/common/error.hpp"
+#include "moreau/common/status.hpp"
 
 namespace moreau::solver_detail {
 
@@ -17,6 +18,19 @@ void check_newton_settings(const char* who, const Settings& settings) {
                  "{} line search needs armijo ∈ (0, ½), backtrack ∈ (0, 1), max_backtracks > 0; "
                  "got {}, {}, {}",
                  who, settings.armijo, settings.backtrack, settings.max_backtracks);
+}
+
+// The test at the head of each Newton iteration: status converged once res ≤ tolerance, else
+// max_iterations (until a later iteration converges); true when the iterations must stop, i.e.
+// converged or max_iterations spent.
+template <class Result, class Settings>
+bool newton_done(Result& result, double res, const Settings& settings) {
+  if (res <= settings.tolerance) {
+    result.status = Status::converged;
+    return true;
+  }
+  result.status = Status::max_iterations;
+  return result.iterations >= settings.max_iterations;
 }
 
 // Armijo backtracking on a merit function Ψ along a descent direction d: the first step

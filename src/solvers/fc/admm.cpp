@@ -74,11 +74,8 @@ void de_saxce(int d, const Vector& mu, const Vector& u, Vector& s) {
 FrictionContactResult solve_admm(const FrictionContactProblem& problem, const AdmmSettings& st,
                                  const Vector& guess) {
   const Stopwatch clock;
-  problem.validate();
-  fc_detail::check_common(st.tolerance, st.max_iterations, st.time_limit);
+  FrictionContactResult res = fc_detail::start(problem, st, "admm");
   MOREAU_REQUIRE(st.rho >= 0.0, "ADMM rho must be ≥ 0 (0 = automatic), got {}", st.rho);
-  FrictionContactResult res;
-  res.solver = "admm";
   const int d = problem.dimension;
   const Index m = problem.q.size();
   Vector z = fc_detail::initial_r(problem, guess);

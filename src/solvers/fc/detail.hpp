@@ -28,6 +28,17 @@ inline void check_common(double tolerance, int max_iterations, double time_limit
   MOREAU_REQUIRE(time_limit > 0.0, "time_limit must be > 0 s, got {}", time_limit);
 }
 
+// The start of every solver: the problem validated, the settings' tolerance, max_iterations and
+// time_limit checked, and a result named after the solver.
+template <typename Problem, typename Settings>
+FrictionContactResult start(const Problem& problem, const Settings& settings, const char* solver) {
+  problem.validate();
+  check_common(settings.tolerance, settings.max_iterations, settings.time_limit);
+  FrictionContactResult res;
+  res.solver = solver;
+  return res;
+}
+
 // Diagonal blocks W_ii of every contact, read from the CSR rows.
 inline std::vector<ContactBlock> diagonal_blocks(const FrictionContactProblem& p) {
   const int d = p.dimension;

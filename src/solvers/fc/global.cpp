@@ -85,13 +85,10 @@ FrictionContactProblem condense(const GlobalFrictionContactProblem& problem) {
 FrictionContactResult solve_global_admm(const GlobalFrictionContactProblem& problem,
                                         const GlobalAdmmSettings& st, const Vector& guess_r) {
   const Stopwatch clock;
-  problem.validate();
-  fc_detail::check_common(st.tolerance, st.max_iterations, st.time_limit);
+  FrictionContactResult res = fc_detail::start(problem, st, "admm");
   MOREAU_REQUIRE(st.rho >= 0.0, "global ADMM rho must be ≥ 0 (0 = automatic), got {}", st.rho);
   const int d = problem.dimension;
   const Index m = problem.w.size(), n = problem.dofs();
-  FrictionContactResult res;
-  res.solver = "admm";
   Vector r = Vector::Zero(m);
   if (guess_r.size() != 0) {
     MOREAU_REQUIRE(guess_r.size() == m, "initial guess r has {} entries, the problem has {}",

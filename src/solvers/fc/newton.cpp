@@ -210,14 +210,11 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
 FrictionContactResult solve_newton(const FrictionContactProblem& problem, const NewtonSettings& s,
                                    const Vector& guess, Formulation form, const char* name) {
   const Stopwatch clock;
-  problem.validate();
-  fc_detail::check_common(s.tolerance, s.max_iterations, s.time_limit);
+  FrictionContactResult res = fc_detail::start(problem, s, name);
   MOREAU_REQUIRE(s.armijo > 0.0 && s.armijo < 0.5, "Newton armijo must be in (0, 0.5), got {}",
                  s.armijo);
   MOREAU_REQUIRE(s.max_backtracks >= 0 && s.nsgs_fallback_sweeps >= 0,
                  "Newton max_backtracks and nsgs_fallback_sweeps must be ≥ 0");
-  FrictionContactResult res;
-  res.solver = name;
   const int d = problem.dimension;
   const Index nc = problem.contacts(), m = d * nc;
   Vector r = fc_detail::initial_r(problem, guess);

@@ -47,13 +47,10 @@ bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc, double 
 FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const NsgsSettings& s,
                                  const Vector& guess) {
   const Stopwatch clock;
-  problem.validate();
-  fc_detail::check_common(s.tolerance, s.max_iterations, s.time_limit);
+  FrictionContactResult res = fc_detail::start(problem, s, "nsgs");
   MOREAU_REQUIRE(s.relaxation > 0.0 && s.relaxation < 2.0,
                  "NSGS relaxation must be in (0, 2), got {}", s.relaxation);
   MOREAU_REQUIRE(s.check_every >= 1, "NSGS check_every must be ≥ 1, got {}", s.check_every);
-  FrictionContactResult res;
-  res.solver = "nsgs";
   Vector r = fc_detail::initial_r(problem, guess);
   const Index nc = problem.contacts();
   const int d = problem.dimension;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "../fischer_burmeister_jacobian.hpp"
 #include "../line_search.hpp"
 #include "lcp_detail.hpp"
 #include "moreau/common/error.hpp"
@@ -60,28 +61,11 @@ LcpResult solve_lcp_fischer_burmeister(const Lcp& problem, const LcpNewtonSettin
   Vector phi(n), a(n), b(n), d(n), grad(n), z_trial(n), w_trial(n), phi_trial(n);
   Matrix J(n, n);
   Eigen::PartialPivLU<Matrix> lu(n);
-  const double corner = 1.0 - 1.0 / std::sqrt(2.0);
 
   double res = work.residual(M, q, z);
   double psi = merit(z, work.w(), phi);
-  result.status = Status::max_iterations;
-  while (true) {
-    if (res <= settings.tolerance) {
-      result.status = Status::converged;
-      break;
-    }
-    if (result.iterations >= settings.max_iterations) break;
-    const Vector& w = work.w();
-    for (Index i = 0; i < n; ++i) {
-      const double r = std::hypot(z[i], w[i]);
-      if (r > 1e-300) {
-        a[i] = 1.0 - z[i] / r;
-        b[i] = 1.0 - w[i] / r;
-      } else {
-        a[i] = corner;
-        b[i] = corner;
-      }
-    }
+  while (!solver_detail::newton_done(result, res, settings)) {
+    solver_detail::fischer_burmeister_jacobian(z, work.w(), a, b);
     J.noalias() = b.asDiagonal() * M;
     J.diagonal() += a;
     grad.noalias() = J.transpose() * phi;

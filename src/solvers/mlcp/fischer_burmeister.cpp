@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../fischer_burmeister_jacobian.hpp"
 #include "../line_search.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
@@ -77,22 +78,10 @@ MlcpResult solve_mlcp_fischer_burmeister(const Mlcp& problem, const MlcpNewtonSe
   Vector alpha(m), beta(m), d(N), grad(N), x_trial(N);
   Matrix J = Matrix::Zero(N, N);
   Eigen::CompleteOrthogonalDecomposition<Matrix> cod(N, N);
-  const double corner = 1.0 - 1.0 / std::sqrt(2.0);
 
   auto [psi, res] = work.evaluate(problem, x);
-  result.status = Status::max_iterations;
-  while (true) {
-    if (res <= settings.tolerance) {
-      result.status = Status::converged;
-      break;
-    }
-    if (result.iterations >= settings.max_iterations) break;
-    for (Index i = 0; i < m; ++i) {
-      const double vi = x[n + i], wi = work.w[i];
-      const double r = std::hypot(vi, wi);
-      alpha[i] = r > 1e-300 ? 1.0 - vi / r : corner;
-      beta[i] = r > 1e-300 ? 1.0 - wi / r : corner;
-    }
+  while (!solver_detail::newton_done(result, res, settings)) {
+    solver_detail::fischer_burmeister_jacobian(x.tail(m), work.w, alpha, beta);
     J.topLeftCorner(n, n) = problem.A;
     J.topRightCorner(n, m) = problem.C;
     J.bottomLeftCorner(m, n).noalias() = beta.asDiagonal() * problem.D;

@@ -372,11 +372,16 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
   BodyBlockSolution sol = solve_body_block_nsgs(
       prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns_);
   if (!sol.converged() && nc > 0 && prob_.bilateral.empty()) {
-    // the fallback gets as many iterations as the NSGS sweeps it follows (a work budget, so that
-    // a step's result never depends on the machine's load): on large dynamic piles it rarely
-    // does better, and an unbounded registry solve would dominate the run
+    // The fallback after a non-converged body-block NSGS: the registry solver, with a budget of
+    // work, not wall time (a step's result never depends on the machine's load): one iteration
+    // per 10 NSGS sweeps, and at least kFallbackContactUpdates / n_c iterations, so that a small
+    // problem (a box stack) gets the registry's whole budget while a large dynamic pile, where the
+    // fallback rarely does better, is not dominated by it.
+    constexpr Index kFallbackContactUpdates = 20000;
     FrictionContactSettings fallback = fcs_;
-    fallback.max_iterations = std::max(1, std::min(fcs_.max_iterations, sol.iterations / 10));
+    const Index by_work = std::max<Index>(sol.iterations / 10, kFallbackContactUpdates / nc);
+    fallback.max_iterations =
+        static_cast<int>(std::max<Index>(1, std::min<Index>(fcs_.max_iterations, by_work)));
     const FrictionContactResult alt =
         solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
     if (alt.residual < sol.residual) {

@@ -1,6 +1,7 @@
 // Python bindings of the model layer: ContactState (the data every analysis reads), the abstract
-// LagrangianSystem, CallbackSystem from Python callables, the planar and spatial rigid-body
-// builders and the gallery (moreau.gallery in _analysis.py wraps make_gallery_system).
+// LagrangianSystem, CallbackSystem from Python callables, the planar rigid-body builder and the
+// gallery (spatial rigid bodies come from a scene: moreau.scene_system) (moreau.gallery in
+// _analysis.py wraps make_gallery_system).
 #include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
@@ -10,7 +11,6 @@
 #include "moreau/model/callback_system.hpp"
 #include "moreau/model/gallery.hpp"
 #include "moreau/model/planar_rigid_system.hpp"
-#include "moreau/model/spatial_rigid_system.hpp"
 
 namespace moreau::python {
 namespace {
@@ -243,52 +243,6 @@ void bind_model(py::module_& m) {
           py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"),
           py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
       .def_property_readonly("body_count", &PlanarRigidSystem::body_count);
-
-  py::class_<SpatialRigidSystem, LagrangianSystem, std::shared_ptr<SpatialRigidSystem>>(
-      m, "SpatialRigidSystem")
-      .def(py::init([](const std::string& name, double g) {
-             return std::make_shared<SpatialRigidSystem>(name, Vector3(0, 0, -g));
-           }),
-           py::arg("name") = "spatial", py::arg("g") = 9.81)
-      .def("add_body", &SpatialRigidSystem::add_body, py::arg("name"), py::arg("mass"),
-           py::arg("inertia"))
-      .def("set_applied_force", &SpatialRigidSystem::set_applied_force, py::arg("body"),
-           py::arg("force"), py::arg("torque"))
-      .def(
-          "add_sphere_plane",
-          [](SpatialRigidSystem& s, Index b, double r, const Vector3& pp, const Vector3& pn,
-             const std::string& name, double mu, double e, const Vector3& c) {
-            s.add_sphere_plane(b, r, Plane3{pp, pn}, options(name, mu, e, false, false), c);
-          },
-          py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector3(0, 0, 0),
-          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-          py::arg("restitution") = 0.0, py::arg("local_center") = Vector3(0, 0, 0))
-      .def(
-          "add_point_plane",
-          [](SpatialRigidSystem& s, Index b, const Vector3& p, const Vector3& pp, const Vector3& pn,
-             const std::string& name, double mu, double e) {
-            s.add_point_plane(b, p, Plane3{pp, pn}, options(name, mu, e, false, false));
-          },
-          py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector3(0, 0, 0),
-          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-          py::arg("restitution") = 0.0)
-      .def(
-          "add_box_plane",
-          [](SpatialRigidSystem& s, Index b, const Vector3& h, const Vector3& pp, const Vector3& pn,
-             const std::string& name, double mu, double e) {
-            s.add_box_plane(b, h, Plane3{pp, pn}, options(name, mu, e, false, false));
-          },
-          py::arg("body"), py::arg("half_extents"), py::arg("plane_point") = Vector3(0, 0, 0),
-          py::arg("plane_normal") = Vector3(0, 0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-          py::arg("restitution") = 0.0)
-      .def(
-          "add_sphere_sphere",
-          [](SpatialRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name,
-             double mu,
-             double e) { s.add_sphere_sphere(a, ra, b, rb, options(name, mu, e, false, false)); },
-          py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"),
-          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
-      .def_property_readonly("body_count", &SpatialRigidSystem::body_count);
 
   m.def("make_gallery_system", &make_gallery_system, py::arg("name"),
         py::arg("params") = GalleryParams{},

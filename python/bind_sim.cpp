@@ -3,6 +3,9 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <limits>
+#include <memory>
+
 #include "bindings.hpp"
 #include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/json_reader.hpp"
@@ -96,9 +99,18 @@ py::dict simulate_system(const LagrangianSystem& system, double t_end,
   return result_dict(res, true);
 }
 
+// The system a scene describes (a rigid world or a gallery system), with its initial state.
+std::shared_ptr<LagrangianSystem> scene_system(const std::string& text, bool is_path) {
+  const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
+  const SceneRun run = prepare_scene_run(scene, "", std::numeric_limits<double>::quiet_NaN());
+  return std::const_pointer_cast<LagrangianSystem>(run.system);
+}
+
 }  // namespace
 
 void bind_sim(py::module_& m) {
+  m.def("_scene_system", &scene_system, py::arg("text"), py::arg("is_path"),
+        "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
         py::arg("t_end"), py::arg("integrator"),
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-__all__ = ["simulate", "plot", "SimulationResult"]
+__all__ = ["simulate", "scene_system", "plot", "SimulationResult"]
 
 
 class SimulationResult:
@@ -82,6 +82,23 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
         except ImportError:
             pass
     return res
+
+
+def scene_system(scene_or_path):
+    """The Lagrangian system a scene describes: rigid bodies, shapes and joints in 2D or 3D (a rigid
+    world, contacts found by collision detection) or a gallery system, starting from the scene's
+    state (``initial_q`` / ``initial_v``). scene_or_path: a path to a JSON scene file, JSON text or
+    a dict in the scene format (docs/scene-format.md). Give it to ``moreau.simulate``,
+    ``moreau.analyze`` or call its ``contact_state``. Bad input raises ValueError naming the field.
+    """
+    from . import _moreau
+    if isinstance(scene_or_path, dict):
+        return _moreau._scene_system(json.dumps(scene_or_path), False)
+    if isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
+        return _moreau._scene_system(os.fspath(scene_or_path), True)
+    if isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
+        return _moreau._scene_system(scene_or_path, False)
+    raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text nor a dict")
 
 
 def _run_scene(_moreau, text, is_path, out, t_end, integrator):

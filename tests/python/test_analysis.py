@@ -114,13 +114,30 @@ def test_rigid_builders_from_python():
     cs = s.contact_state(np.array([0.0, 0.5, 0.2]), np.zeros(3))
     assert cs.constraints[0].gap == pytest.approx(0.0)
     assert np.allclose(cs.constraints[0].tangent[:, 0], [1.0, 0.0, 0.5])
-    sp = moreau.SpatialRigidSystem()
-    b = sp.add_body("ball", 1.0, 0.1 * np.eye(3))
-    sp.add_sphere_plane(b, 0.5, mu=0.3)
-    v = np.array([1.0, 0.0, 0.0, 0.0, 2.0, 0.0])
-    cs = sp.contact_state(np.array([0, 0, 0.5, 0, 0, 0.0]), v)
-    assert cs.constraints[0].tangent[:, 0] @ v == pytest.approx(0.0)  # rolling: ẋ = R ω_y
-    assert sp.position_rate(np.zeros(6), v)[4] == pytest.approx(2.0)
+
+def test_spatial_rigid_bodies_from_a_scene():
+    # A ball of radius R = 0.5 on the floor rolling along +x: V = (1, 0, 0), ω = (0, 2, 0), so its
+    # contact point is at rest, v_t1 = ẋ − R ω_y = 0, and the floor's frame is t₁ = e_x, t₂ = e_y.
+    scene = {
+        "description": "a ball rolling on the floor",
+        "dimension": 3,
+        "static_shapes": [{"type": "plane", "name": "floor", "normal": [0, 0, 1], "offset": 0}],
+        "bodies": [{"name": "ball", "mass": 1.0, "position": [0, 0, 0.5],
+                    "velocity": [1, 0, 0], "angular_velocity": [0, 2, 0],
+                    "shapes": [{"type": "sphere", "radius": 0.5}]}],
+    }
+    sp = moreau.scene_system(scene)
+    q, v = np.asarray(sp.initial_q), np.asarray(sp.initial_v)
+    assert len(q) == 7 and len(v) == 6
+    (c,) = [c for c in sp.contact_state(q, v).constraints if c.kind == moreau.ConstraintKind.unilateral]
+    assert c.gap == pytest.approx(0.0, abs=1e-12)
+    assert c.normal @ v == pytest.approx(0.0, abs=1e-12)
+    assert c.tangent[:, 0] @ v == pytest.approx(0.0, abs=1e-12)  # rolling: ẋ = R ω_y
+    assert c.tangent[:, 0] @ np.array([1, 0, 0, 0, 0, 0.0]) == pytest.approx(1.0)  # t₁ = e_x
+    assert np.allclose(sp.position_rate(q, v)[:3], [1, 0, 0])
+    with pytest.raises(ValueError, match="radius"):
+        scene["bodies"][0]["shapes"][0]["radius"] = -1
+        moreau.scene_system(scene)
 
 
 def test_every_gallery_system_analyzes():

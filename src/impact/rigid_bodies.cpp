@@ -6,11 +6,19 @@
 #include <cmath>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "moreau/common/error.hpp"
 
 namespace moreau {
 
 namespace {
+
+// Q = R I_body Rᵀ, the inertia about the centre of mass in world axes.
+Matrix3 world_inertia(const RigidBody& b) {
+  const Matrix3 R = b.pose.rotation();
+  return R * b.inertia * R.transpose();
+}
 
 // [a]× such that [a]× b = a × b.
 Matrix3 cross_matrix(const Vector3& a) {
@@ -39,22 +47,16 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
   MOREAU_REQUIRE(!scene.bodies.empty(), "the impact problem has no bodies");
   RigidBodyScene out = scene;
   std::set<std::string> names;
-  for (const ImpactBody& b : scene.bodies) {
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    const RigidBody& b = scene.bodies[i];
     MOREAU_REQUIRE(!b.name.empty(), "every body needs a name");
     MOREAU_REQUIRE(b.name != kGroundName, "'{}' is reserved for the fixed ground", kGroundName);
     MOREAU_REQUIRE(names.insert(b.name).second, "the body name '{}' is used twice", b.name);
-    MOREAU_REQUIRE(std::isfinite(b.mass) && b.mass > 0.0,
-                   "body '{}': mass must be positive, got {}", b.name, b.mass);
-    MOREAU_REQUIRE(all_finite(b.inertia) && all_finite(b.com) && all_finite(b.velocity) &&
-                       all_finite(b.angular_velocity),
-                   "body '{}': inertia, com, velocity and angular_velocity must be finite", b.name);
-    const double asym = (b.inertia - b.inertia.transpose()).norm();
-    MOREAU_REQUIRE(asym <= 1e-10 * std::max(1.0, b.inertia.norm()),
-                   "body '{}': inertia must be symmetric (‖Q − Qᵀ‖ = {})", b.name, asym);
-    Eigen::SelfAdjointEigenSolver<Matrix3> eig(b.inertia);
-    MOREAU_REQUIRE(eig.eigenvalues().minCoeff() > 1e-12 * std::max(1.0, b.inertia.norm()),
-                   "body '{}': inertia must be positive definite, its smallest eigenvalue is {}",
-                   b.name, eig.eigenvalues().minCoeff());
+    MOREAU_REQUIRE(!b.is_static, "body '{}': impact bodies move; the fixed body is \"{}\"", b.name,
+                   kGroundName);
+    b.validate(fmt::format("bodies[{}]", i), 3);
+    MOREAU_REQUIRE(all_finite(b.linear_velocity) && all_finite(b.angular_velocity),
+                   "body '{}': velocity and angular_velocity must be finite", b.name);
   }
   for (size_t i = 0; i < out.contacts.size(); ++i) {
     BodyContact& c = out.contacts[i];
@@ -85,9 +87,9 @@ Matrix scene_mass_matrix(const RigidBodyScene& scene) {
   const Index nb = scene.body_count();
   Matrix M = Matrix::Zero(6 * nb, 6 * nb);
   for (Index b = 0; b < nb; ++b) {
-    const ImpactBody& body = scene.bodies[static_cast<size_t>(b)];
+    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
     M.block<3, 3>(6 * b, 6 * b) = body.mass * Matrix3::Identity();
-    M.block<3, 3>(6 * b + 3, 6 * b + 3) = body.inertia;
+    M.block<3, 3>(6 * b + 3, 6 * b + 3) = world_inertia(body);
   }
   return M;
 }
@@ -96,9 +98,9 @@ Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene) {
   const Index nb = scene.body_count();
   Matrix Minv = Matrix::Zero(6 * nb, 6 * nb);
   for (Index b = 0; b < nb; ++b) {
-    const ImpactBody& body = scene.bodies[static_cast<size_t>(b)];
+    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
     Minv.block<3, 3>(6 * b, 6 * b) = Matrix3::Identity() / body.mass;
-    Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = body.inertia.inverse();
+    Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = world_inertia(body).inverse();
   }
   return Minv;
 }
@@ -107,7 +109,7 @@ Vector scene_velocity(const RigidBodyScene& scene) {
   const Index nb = scene.body_count();
   Vector v(6 * nb);
   for (Index b = 0; b < nb; ++b) {
-    v.segment<3>(6 * b) = scene.bodies[static_cast<size_t>(b)].velocity;
+    v.segment<3>(6 * b) = scene.bodies[static_cast<size_t>(b)].linear_velocity;
     v.segment<3>(6 * b + 3) = scene.bodies[static_cast<size_t>(b)].angular_velocity;
   }
   return v;
@@ -118,7 +120,7 @@ RigidBodyScene with_velocity(const RigidBodyScene& scene, const Vector& v) {
                  6 * scene.body_count());
   RigidBodyScene out = scene;
   for (Index b = 0; b < scene.body_count(); ++b) {
-    out.bodies[static_cast<size_t>(b)].velocity = v.segment<3>(6 * b);
+    out.bodies[static_cast<size_t>(b)].linear_velocity = v.segment<3>(6 * b);
     out.bodies[static_cast<size_t>(b)].angular_velocity = v.segment<3>(6 * b + 3);
   }
   return out;
@@ -132,7 +134,7 @@ Matrix contact_jacobian(const RigidBodyScene& scene, Index i) {
   const Index b = scene.body_index(c.body_b);
   for (const auto& [body, sign] : {std::pair{a, 1.0}, std::pair{b, -1.0}}) {
     if (body < 0) continue;
-    const Vector3 r = c.point - scene.bodies[static_cast<size_t>(body)].com;
+    const Vector3 r = c.point - scene.bodies[static_cast<size_t>(body)].pose.position;
     J.block<3, 3>(0, 6 * body) = sign * Matrix3::Identity();
     J.block<3, 3>(0, 6 * body + 3) = -sign * cross_matrix(r);
   }
@@ -163,9 +165,9 @@ Matrix3 slip_contact_frame(const RigidBodyScene& scene, Index i) {
 
 double scene_kinetic_energy(const RigidBodyScene& scene) {
   double T = 0.0;
-  for (const ImpactBody& b : scene.bodies)
-    T += 0.5 * b.mass * b.velocity.squaredNorm() +
-         0.5 * b.angular_velocity.dot(b.inertia * b.angular_velocity);
+  for (const RigidBody& b : scene.bodies)
+    T += 0.5 * b.mass * b.linear_velocity.squaredNorm() +
+         0.5 * b.angular_velocity.dot(world_inertia(b) * b.angular_velocity);
   return T;
 }
 

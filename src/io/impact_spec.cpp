@@ -44,15 +44,15 @@ RigidBodyScene scene_from(const json& spec) {
     const json& jb = spec["bodies"][b];
     const std::string w = fmt::format("bodies[{}]", b);
     check_keys(jb, w, {"name", "mass", "inertia", "com", "velocity", "angular_velocity"});
-    ImpactBody body;
+    RigidBody body;  // identity orientation: the SPEC's inertia is in world axes
     MOREAU_REQUIRE(jb.contains("name") && jb["name"].is_string(), "{}.name must be a string", w);
     body.name = jb["name"].get<std::string>();
     MOREAU_REQUIRE(jb.contains("mass"), "{}.mass is missing", w);
     body.mass = as_number(jb["mass"], w + ".mass");
     MOREAU_REQUIRE(jb.contains("inertia"), "{}.inertia (3×3, world axes) is missing", w);
     body.inertia = matrix(jb["inertia"], w + ".inertia", 3, 3);
-    body.com = vec3_or(jb, "com", Vector3::Zero(), w);
-    body.velocity = vec3_or(jb, "velocity", Vector3::Zero(), w);
+    body.pose.position = vec3_or(jb, "com", Vector3::Zero(), w);
+    body.linear_velocity = vec3_or(jb, "velocity", Vector3::Zero(), w);
     body.angular_velocity = vec3_or(jb, "angular_velocity", Vector3::Zero(), w);
     s.bodies.push_back(body);
   }
@@ -105,9 +105,9 @@ RigidBodyScene scene_from(const json& spec) {
 
 json bodies_json(const RigidBodyScene& s) {
   json a = json::array();
-  for (const ImpactBody& b : s.bodies)
+  for (const RigidBody& b : s.bodies)
     a.push_back({{"name", b.name},
-                 {"velocity", to_json(b.velocity)},
+                 {"velocity", to_json(b.linear_velocity)},
                  {"angular_velocity", to_json(b.angular_velocity)}});
   return a;
 }

@@ -14,11 +14,11 @@ namespace {
 // contact point (0, 0, −1) on the ground (n̂ = ẑ): v0 = V0 + ω0 × (−ẑ) = (−3, 0, −5).
 RigidBodyScene ball(double mu = 0.4, double e = 0.5, double nu = 0.3) {
   RigidBodyScene s;
-  ImpactBody b;
+  RigidBody b;
   b.name = "ball";
   b.mass = 1.0;
   b.inertia = 0.4 * Matrix3::Identity();
-  b.velocity = Vector3(-1, 0, -5);
+  b.linear_velocity = Vector3(-1, 0, -5);
   b.angular_velocity = Vector3(0, 2, 0);
   s.bodies.push_back(b);
   BodyContact c;
@@ -77,7 +77,7 @@ TEST(CompliantImpact, BallEndsOfCompressionAndRestitution) {
     ASSERT_NE(f, nullptr);
     EXPECT_NEAR(c->normal_impulse, 5.0, 1e-9);
     EXPECT_NEAR(f->normal_impulse, (1.0 + e) * 5.0, 1e-9);
-    EXPECT_NEAR(r.post.bodies[0].velocity.z(), 5.0 * e, 1e-9);
+    EXPECT_NEAR(r.post.bodies[0].linear_velocity.z(), 5.0 * e, 1e-9);
     EXPECT_EQ(r.contacts[0].events.back().kind, "end_of_restitution");
   }
 }
@@ -88,10 +88,10 @@ TEST(CompliantImpact, BallEndsOfCompressionAndRestitution) {
 TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   const CompliantImpactResult r = run(ball(), CompliantVariant::published, 0.01);
   ASSERT_EQ(r.status, ImpactStatus::resolved);
-  const ImpactBody& b = r.post.bodies[0];
-  EXPECT_NEAR(b.velocity.x(), 0.570982, 2e-5);  // B1
-  EXPECT_NEAR(b.velocity.y(), 0.0, 1e-12);
-  EXPECT_NEAR(b.velocity.z(), 2.5, 1e-9);
+  const RigidBody& b = r.post.bodies[0];
+  EXPECT_NEAR(b.linear_velocity.x(), 0.570982, 2e-5);  // B1
+  EXPECT_NEAR(b.linear_velocity.y(), 0.0, 1e-12);
+  EXPECT_NEAR(b.linear_velocity.z(), 2.5, 1e-9);
   EXPECT_NEAR(b.angular_velocity.y(), -1.92746, 5e-5);  // B2
   std::vector<std::string> kinds;
   for (const CompliantEvent& e : r.contacts[0].events) kinds.push_back(e.kind);
@@ -107,13 +107,13 @@ TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   EXPECT_NEAR(r.kinetic_energy_after, 4.03103, 1e-4);
   // B16–B18: extremum of V_x at μ ≈ 0.36 and the Poisson sweep end points.
   const CompliantImpactResult r36 = run(ball(0.36), CompliantVariant::published, 0.02);
-  EXPECT_NEAR(r36.post.bodies[0].velocity.x(), 0.57591, 1e-4);
+  EXPECT_NEAR(r36.post.bodies[0].linear_velocity.x(), 0.57591, 1e-4);
   EXPECT_NEAR(r36.post.bodies[0].angular_velocity.y(), -1.93976, 2e-4);
   const CompliantImpactResult nu0 = run(ball(0.4, 0.5, 0.0), CompliantVariant::published, 0.02);
-  EXPECT_NEAR(nu0.post.bodies[0].velocity.x(), 0.45729, 1e-4);
+  EXPECT_NEAR(nu0.post.bodies[0].linear_velocity.x(), 0.45729, 1e-4);
   EXPECT_NEAR(nu0.post.bodies[0].angular_velocity.y(), -1.64322, 1e-4);
   const CompliantImpactResult nu5 = run(ball(0.4, 0.5, 0.5), CompliantVariant::published, 0.02);
-  EXPECT_NEAR(nu5.post.bodies[0].velocity.x(), 0.66507, 1e-3);
+  EXPECT_NEAR(nu5.post.bodies[0].linear_velocity.x(), 0.66507, 1e-3);
   EXPECT_NEAR(nu5.post.bodies[0].angular_velocity.y(), -2.16266, 2e-3);
 }
 
@@ -129,7 +129,7 @@ TEST(CompliantImpact, ModelReadingDiffersOnlyInRestitutionSlip) {
   // Slip against v_u > 0: dI_u/dp = −μ (model) or −μe (published) until p = 7.5.
   EXPECT_NEAR(m.contacts[0].impulse.x(), Iu_r - 0.4 * (7.5 - pr), 1e-8);
   EXPECT_NEAR(p.contacts[0].impulse.x(), Iu_r - 0.4 * 0.5 * (7.5 - pr), 1e-8);
-  EXPECT_GT(std::abs(m.post.bodies[0].velocity.x() - 0.570982), 0.02);
+  EXPECT_GT(std::abs(m.post.bodies[0].linear_velocity.x() - 0.570982), 0.02);
 }
 
 // Theorem 1 of 004: for a ball the impulse stays in the vertical plane of v0⊥ (I_w ≡ 0), for any
@@ -139,7 +139,7 @@ TEST(CompliantImpact, BallImpulseStaysInVerticalPlane) {
   std::uniform_real_distribution<double> U(-3.0, 3.0);
   for (int trial = 0; trial < 5; ++trial) {
     RigidBodyScene s = ball(0.3 + 0.05 * trial);
-    s.bodies[0].velocity = Vector3(U(gen), U(gen), -2.0 - std::abs(U(gen)));
+    s.bodies[0].linear_velocity = Vector3(U(gen), U(gen), -2.0 - std::abs(U(gen)));
     s.bodies[0].angular_velocity = Vector3(U(gen), U(gen), U(gen));
     for (CompliantVariant v : {CompliantVariant::model, CompliantVariant::published}) {
       const CompliantImpactResult r = run(s, v, 0.02);
@@ -161,20 +161,21 @@ TEST(CompliantImpact, FrameInvariance) {
   RigidBodyScene s = ball();
   s.bodies[0].inertia << 0.5, 0.05, 0.0, 0.05, 0.4, 0.02, 0.0, 0.02, 0.3;  // a generic body
   s.bodies[0].angular_velocity = Vector3(0.7, 2.0, -0.4);
-  s.bodies[0].velocity = Vector3(-1.0, 0.8, -5.0);
+  s.bodies[0].linear_velocity = Vector3(-1.0, 0.8, -5.0);
   const Matrix3 R = (Eigen::AngleAxisd(0.7, Vector3(1, 2, 3).normalized()) *
                      Eigen::AngleAxisd(-1.1, Vector3::UnitZ()))
                         .toRotationMatrix();
   RigidBodyScene t = s;
   t.bodies[0].inertia = R * s.bodies[0].inertia * R.transpose();
-  t.bodies[0].com = R * s.bodies[0].com + Vector3(0.3, -2.0, 1.0);
-  t.bodies[0].velocity = R * s.bodies[0].velocity;
+  t.bodies[0].pose.position = R * s.bodies[0].pose.position + Vector3(0.3, -2.0, 1.0);
+  t.bodies[0].linear_velocity = R * s.bodies[0].linear_velocity;
   t.bodies[0].angular_velocity = R * s.bodies[0].angular_velocity;
   t.contacts[0].point = R * s.contacts[0].point + Vector3(0.3, -2.0, 1.0);
   t.contacts[0].normal = R * s.contacts[0].normal;
   for (CompliantVariant v : {CompliantVariant::model, CompliantVariant::published}) {
     const CompliantImpactResult a = run(s, v, 0.01), b = run(t, v, 0.01);
-    EXPECT_LT((R * a.post.bodies[0].velocity - b.post.bodies[0].velocity).norm(), 1e-9);
+    EXPECT_LT((R * a.post.bodies[0].linear_velocity - b.post.bodies[0].linear_velocity).norm(),
+              1e-9);
     EXPECT_LT((R * a.post.bodies[0].angular_velocity - b.post.bodies[0].angular_velocity).norm(),
               1e-9);
     EXPECT_LT((R * a.contacts[0].impulse - b.contacts[0].impulse).norm(), 1e-9);
@@ -200,7 +201,9 @@ TEST(CompliantImpact, ConvergesInTheStep) {
     EXPECT_EQ(r.step, h);
     // Same measure as the estimate: max |Δ| over the post-impact (V, ω) and the impulse.
     const double e =
-        std::max({(r.post.bodies[0].velocity - ref.post.bodies[0].velocity).cwiseAbs().maxCoeff(),
+        std::max({(r.post.bodies[0].linear_velocity - ref.post.bodies[0].linear_velocity)
+                      .cwiseAbs()
+                      .maxCoeff(),
                   (r.post.bodies[0].angular_velocity - ref.post.bodies[0].angular_velocity)
                       .cwiseAbs()
                       .maxCoeff(),
@@ -217,7 +220,7 @@ TEST(CompliantImpact, ConvergesInTheStep) {
 TEST(CompliantImpact, EnergyBalance) {
   const CompliantImpactResult el = run(ball(0.0, 1.0), CompliantVariant::model, 0.05);
   EXPECT_NEAR(el.kinetic_energy_after, el.kinetic_energy_before, 1e-10);
-  EXPECT_NEAR(el.post.bodies[0].velocity.x(), -1.0, 1e-12);  // no tangential impulse
+  EXPECT_NEAR(el.post.bodies[0].linear_velocity.x(), -1.0, 1e-12);  // no tangential impulse
   std::mt19937 gen(11);
   std::uniform_real_distribution<double> U(0.0, 1.0);
   for (int trial = 0; trial < 10; ++trial) {
@@ -235,10 +238,10 @@ TEST(CompliantImpact, EnergyBalance) {
 // energy is conserved; the normal impulses end where their restitution ends.
 TEST(CompliantImpact, TwoContactsSymmetricGroove) {
   RigidBodyScene s;
-  ImpactBody b;
+  RigidBody b;
   b.name = "ball";
   b.inertia = 0.4 * Matrix3::Identity();
-  b.velocity = Vector3(0, 0, -2);
+  b.linear_velocity = Vector3(0, 0, -2);
   s.bodies.push_back(b);
   const double a = 0.6;
   for (double sgn : {1.0, -1.0}) {
@@ -251,10 +254,10 @@ TEST(CompliantImpact, TwoContactsSymmetricGroove) {
   }
   const CompliantImpactResult r = run(s, CompliantVariant::model, 0.01);
   ASSERT_EQ(r.status, ImpactStatus::resolved);
-  EXPECT_NEAR(r.post.bodies[0].velocity.x(), 0.0, 1e-10);
+  EXPECT_NEAR(r.post.bodies[0].linear_velocity.x(), 0.0, 1e-10);
   EXPECT_NEAR(r.contacts[0].impulse.z(), r.contacts[1].impulse.z(), 1e-10);
   EXPECT_NEAR(r.kinetic_energy_after, r.kinetic_energy_before, 1e-9);
-  EXPECT_GT(r.post.bodies[0].velocity.z(), 0.0);
+  EXPECT_GT(r.post.bodies[0].linear_velocity.z(), 0.0);
   EXPECT_EQ(r.contacts[1].events.back().kind, "end_of_restitution");
 }
 
@@ -262,23 +265,23 @@ TEST(CompliantImpact, TwoContactsSymmetricGroove) {
 // is closed by the other impulse — it appears with a 'recontact' event.
 TEST(CompliantImpact, SecondContactClosedByTheFirst) {
   RigidBodyScene s;
-  ImpactBody ballb;
+  RigidBody ballb;
   ballb.name = "ball";
   ballb.inertia = 0.4 * Matrix3::Identity();
-  ballb.com = Vector3(0, 0, 1);
+  ballb.pose.position = Vector3(0, 0, 1);
   s.bodies.push_back(ballb);
-  ImpactBody cue;
+  RigidBody cue;
   cue.name = "cue";
   cue.mass = 2.0;
   cue.inertia = 0.1 * Matrix3::Identity();
   const Vector3 axis = Vector3(-0.5, 0, std::sqrt(3.0) / 2);
-  cue.com = ballb.com + 2.0 * axis;
-  cue.velocity = -3.0 * axis;
+  cue.pose.position = ballb.pose.position + 2.0 * axis;
+  cue.linear_velocity = -3.0 * axis;
   s.bodies.push_back(cue);
   BodyContact c1;
   c1.body_a = "ball";
   c1.body_b = "cue";
-  c1.point = ballb.com + axis;
+  c1.point = ballb.pose.position + axis;
   c1.normal = -axis;
   c1.mu = 0.5;
   c1.e = 0.7;
@@ -297,16 +300,16 @@ TEST(CompliantImpact, SecondContactClosedByTheFirst) {
   EXPECT_GT(r.contacts[1].impulse.z(), 0.0);
   EXPECT_LE(r.kinetic_energy_after, r.kinetic_energy_before + 1e-9);
   // Linear momentum: the ground's impulse is the only external one.
-  const Vector3 P = r.post.bodies[0].velocity * 1.0 + r.post.bodies[1].velocity * 2.0;
-  EXPECT_LT((P - (cue.velocity * 2.0 + r.contacts[1].impulse)).norm(), 1e-10);
+  const Vector3 P = r.post.bodies[0].linear_velocity * 1.0 + r.post.bodies[1].linear_velocity * 2.0;
+  EXPECT_LT((P - (cue.linear_velocity * 2.0 + r.contacts[1].impulse)).norm(), 1e-10);
 }
 
 TEST(CompliantImpact, NoImpactWhenSeparating) {
   RigidBodyScene s = ball();
-  s.bodies[0].velocity.z() = 1.0;
+  s.bodies[0].linear_velocity.z() = 1.0;
   const CompliantImpactResult r = run(s, CompliantVariant::model);
   EXPECT_EQ(r.status, ImpactStatus::no_impact);
-  EXPECT_EQ(r.post.bodies[0].velocity, s.bodies[0].velocity);
+  EXPECT_EQ(r.post.bodies[0].linear_velocity, s.bodies[0].linear_velocity);
 }
 
 TEST(CompliantImpact, BadInputIsRefused) {

@@ -81,9 +81,10 @@ TEST(ImpactSpec, BadInputNamesTheField) {
   const json ball = json::parse(example("ball_004.json"));
   json s = ball;
   s["bodies"][0]["mass"] = -1.0;
-  EXPECT_NE(error_of(s).find("mass"), std::string::npos);
+  EXPECT_NE(error_of(s).find("bodies[0].mass = -1"), std::string::npos) << error_of(s);
   s = ball;
   s["bodies"][0]["inertia"] = {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}};
+  EXPECT_NE(error_of(s).find("bodies[0].inertia"), std::string::npos) << error_of(s);
   EXPECT_NE(error_of(s).find("positive definite"), std::string::npos);
   s = ball;
   s["contacts"][0]["e"] = 1.2;

@@ -3,8 +3,12 @@
 // of an impact problem (seed 004 §3, digest 000-002-004 §C.1, C.3) and its generalized form for
 // the rigid impact laws (digest 003 §2).
 //
+// The bodies are the library's one rigid-body model, RigidBody (model/rigid/rigid_body.hpp): centre
+// of mass pose.position, orientation pose.orientation, inertia about the centre of mass in BODY
+// axes (world axes when the orientation is the identity, as an impact SPEC gives it), velocity
+// linear_velocity and angular_velocity (world axes); shapes are not used.
 // Generalized velocity of body b: (V_b, ω_b) (6 entries, world axes), mass matrix
-// M_b = diag(m_b I₃, Q_b) with Q_b the inertia tensor about the centre of mass in world axes.
+// M_b = diag(m_b I₃, Q_b) with Q_b = R I_body Rᵀ the inertia tensor in world axes.
 // Contact i joins body A (first name) and body B (second name, or the fixed "ground"); its unit
 // normal n̂_i points from B into A. The relative contact-point velocity is
 //   v_c,i = (V_A + ω_A × (p_i − c_A)) − (V_B + ω_B × (p_i − c_B)) = J_i v   (J_i: 3×6·nb)
@@ -15,21 +19,12 @@
 
 #include "moreau/common/types.hpp"
 #include "moreau/model/contact_state.hpp"
+#include "moreau/model/rigid/rigid_body.hpp"
 
 namespace moreau {
 
 // The reserved body name of the fixed ground (BodyContact::body_b, body_index() gives −1).
 inline constexpr const char* kGroundName = "ground";
-
-// One rigid body of an impact scene (mass, inertia, velocity).
-struct ImpactBody {
-  std::string name;                            // non-empty, unique, not "ground"
-  double mass = 1.0;                           // kg, > 0
-  Matrix3 inertia = Matrix3::Identity();       // about the centre of mass, world axes, kg·m², SPD
-  Vector3 com = Vector3::Zero();               // centre of mass, m
-  Vector3 velocity = Vector3::Zero();          // V, m/s
-  Vector3 angular_velocity = Vector3::Zero();  // ω, rad/s (world axes)
-};
 
 // One contact between two bodies of an impact scene (point, normal, μ, e).
 struct BodyContact {
@@ -46,7 +41,7 @@ struct BodyContact {
 
 // Bodies and contacts of a rigid-body impact (the input of the impact laws).
 struct RigidBodyScene {
-  std::vector<ImpactBody> bodies;     // the moving bodies (the ground is not one of them)
+  std::vector<RigidBody> bodies;      // the moving bodies (the ground is not one of them)
   std::vector<BodyContact> contacts;  // the contacts, each between two bodies or body and ground
 
   // Number of bodies nb (the generalized velocity has 6·nb entries).
@@ -60,7 +55,8 @@ struct RigidBodyScene {
 double eta0_squared_from_poisson(double poisson_ratio);
 
 // Throws std::invalid_argument naming the field and value: no bodies, duplicate or reserved
-// names, mass ≤ 0, non-symmetric or non-positive-definite inertia, non-finite entries, unknown
+// names, static bodies, RigidBody::validate (mass ≤ 0, non-symmetric or non-positive-definite
+// inertia, non-unit orientation), non-finite velocities, unknown
 // body names, a contact between a body and itself, a normal of (near) zero length, μ < 0,
 // e ∉ [0,1], e_t ∉ [−1,1], η0² ≤ 0, stiffness ≤ 0. Returns the scene with unit normals.
 RigidBodyScene validate_scene(const RigidBodyScene& scene);

@@ -83,26 +83,27 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
   return out;
 }
 
-Matrix scene_mass_matrix(const RigidBodyScene& scene) {
+namespace {
+
+// blockdiag(m_b I₃, Q_b) over the bodies, or with `inverse` blockdiag(I₃/m_b, Q_b⁻¹).
+Matrix block_mass_matrix(const RigidBodyScene& scene, bool inverse) {
   const Index nb = scene.body_count();
   Matrix M = Matrix::Zero(6 * nb, 6 * nb);
   for (Index b = 0; b < nb; ++b) {
     const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
-    M.block<3, 3>(6 * b, 6 * b) = body.mass * Matrix3::Identity();
-    M.block<3, 3>(6 * b + 3, 6 * b + 3) = world_inertia(body);
+    const Matrix3 Q = world_inertia(body);
+    M.block<3, 3>(6 * b, 6 * b) = (inverse ? 1.0 / body.mass : body.mass) * Matrix3::Identity();
+    M.block<3, 3>(6 * b + 3, 6 * b + 3) = inverse ? Matrix3(Q.inverse()) : Q;
   }
   return M;
 }
 
+}  // namespace
+
+Matrix scene_mass_matrix(const RigidBodyScene& scene) { return block_mass_matrix(scene, false); }
+
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene) {
-  const Index nb = scene.body_count();
-  Matrix Minv = Matrix::Zero(6 * nb, 6 * nb);
-  for (Index b = 0; b < nb; ++b) {
-    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
-    Minv.block<3, 3>(6 * b, 6 * b) = Matrix3::Identity() / body.mass;
-    Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = world_inertia(body).inverse();
-  }
-  return Minv;
+  return block_mass_matrix(scene, true);
 }
 
 Vector scene_velocity(const RigidBodyScene& scene) {

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "moreau/common/timer.hpp"
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 
 #ifdef MOREAU_HAVE_MUJOCO

@@ -5,7 +5,7 @@
 #include <exception>
 #include <memory>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/fclib.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/sim/simulation.hpp"

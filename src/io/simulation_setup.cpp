@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/vocabulary.hpp"
 #include "moreau/model/gallery.hpp"
 

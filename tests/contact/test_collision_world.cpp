@@ -5,7 +5,7 @@
 #include <random>
 
 #include "moreau/contact/collision/broad_phase.hpp"
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/contact/collision/world_contacts.hpp"
 
 using namespace moreau;

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/impact_spec.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_setup.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "moreau/analysis/contact_modes.hpp"
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
 #include "rigid_worlds.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/model/callback_system.hpp"
 #include "moreau/sim/impact_law.hpp"
 #include "moreau/sim/simulation.hpp"

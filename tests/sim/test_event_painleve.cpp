@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
 #include "rigid_worlds.hpp"

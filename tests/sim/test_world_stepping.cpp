@@ -4,7 +4,7 @@
 #include <cmath>
 #include <memory>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
 #include "rigid_worlds.hpp"
 

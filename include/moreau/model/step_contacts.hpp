@@ -5,7 +5,7 @@
 //   t),
 //     the Delassus operator W = Hᵀ M⁻¹ H formed and its bilateral rows Schur-eliminated
 //     (model/velocity_level.hpp), the condensed problem solved by the registry;
-//   - body blocks (RigidWorldSystem::step_contacts, contact/collision/rigid_world_system.hpp):
+//   - body blocks (RigidWorldSystem::step_contacts, contact/rigid_world_system.hpp):
 //     M⁻¹ per body, two Jacobian blocks per contact, body-block NSGS
 //     (solvers/fc/body_block_nsgs.hpp); W is never formed.
 // The stepper owns the scheme (index set test, restitution, softening, events, modes, debounced

@@ -15,7 +15,7 @@
 #include <numeric>
 #include <tuple>
 
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/problems/body_block_friction_contact.hpp"
 #include "moreau/solvers/fc/body_block_nsgs.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"

@@ -1,4 +1,4 @@
-#include "moreau/contact/collision/rigid_world_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 
 #include "moreau/common/error.hpp"
 

@@ -45,7 +45,7 @@ class RigidWorldSystem : public LagrangianSystem {
     return world_->kinetic_energy(q, v);
   }
   double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
-  // Body blocks (src/contact/collision/rigid_step_contacts.cpp) unless settings.body_blocks is
+  // Body blocks (src/contact/rigid_step_contacts.cpp) unless settings.body_blocks is
   // false.
   std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
                                               const ContactSolverSettings& solver) const override;

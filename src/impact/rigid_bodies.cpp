@@ -12,23 +12,6 @@
 
 namespace moreau {
 
-namespace {
-
-// Q = R I_body Rᵀ, the inertia about the centre of mass in world axes.
-Matrix3 world_inertia(const RigidBody& b) {
-  const Matrix3 R = b.pose.rotation();
-  return R * b.inertia * R.transpose();
-}
-
-// [a]× such that [a]× b = a × b.
-Matrix3 cross_matrix(const Vector3& a) {
-  Matrix3 s;
-  s << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
-  return s;
-}
-
-}  // namespace
-
 Index RigidBodyScene::body_index(const std::string& name) const {
   if (name == kGroundName) return -1;
   for (Index b = 0; b < body_count(); ++b)
@@ -43,6 +26,13 @@ double eta0_squared_from_poisson(double nu) {
   return (2.0 - nu) / (2.0 - 2.0 * nu);
 }
 
+RigidWorld impact_world(const RigidBodyScene& scene) {
+  RigidWorld world(3);
+  world.set_gravity(Vector3::Zero());
+  for (const RigidBody& b : scene.bodies) world.add_body(b);
+  return world;
+}
+
 RigidBodyScene validate_scene(const RigidBodyScene& scene) {
   MOREAU_REQUIRE(!scene.bodies.empty(), "the impact problem has no bodies");
   RigidBodyScene out = scene;
@@ -52,12 +42,12 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
     MOREAU_REQUIRE(!b.name.empty(), "every body needs a name");
     MOREAU_REQUIRE(b.name != kGroundName, "'{}' is reserved for the fixed ground", kGroundName);
     MOREAU_REQUIRE(names.insert(b.name).second, "the body name '{}' is used twice", b.name);
-    MOREAU_REQUIRE(!b.is_static, "body '{}': impact bodies move; the fixed body is \"{}\"", b.name,
-                   kGroundName);
-    b.validate(fmt::format("bodies[{}]", i), 3);
+    MOREAU_REQUIRE(!b.is_static, "bodies[{}] ('{}'): impact bodies move; the fixed body is \"{}\"",
+                   i, b.name, kGroundName);
     MOREAU_REQUIRE(all_finite(b.linear_velocity) && all_finite(b.angular_velocity),
-                   "body '{}': velocity and angular_velocity must be finite", b.name);
+                   "bodies[{}] ('{}'): velocity and angular_velocity must be finite", i, b.name);
   }
+  static_cast<void>(impact_world(scene));  // RigidBody::validate on every body (bodies[i].field)
   for (size_t i = 0; i < out.contacts.size(); ++i) {
     BodyContact& c = out.contacts[i];
     const Index a = scene.body_index(c.body_a);
@@ -83,37 +73,28 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
   return out;
 }
 
-namespace {
-
-// blockdiag(m_b I₃, Q_b) over the bodies, or with `inverse` blockdiag(I₃/m_b, Q_b⁻¹).
-Matrix block_mass_matrix(const RigidBodyScene& scene, bool inverse) {
-  const Index nb = scene.body_count();
-  Matrix M = Matrix::Zero(6 * nb, 6 * nb);
-  for (Index b = 0; b < nb; ++b) {
-    const RigidBody& body = scene.bodies[static_cast<size_t>(b)];
-    const Matrix3 Q = world_inertia(body);
-    M.block<3, 3>(6 * b, 6 * b) = (inverse ? 1.0 / body.mass : body.mass) * Matrix3::Identity();
-    M.block<3, 3>(6 * b + 3, 6 * b + 3) = inverse ? Matrix3(Q.inverse()) : Q;
-  }
-  return M;
+Matrix scene_mass_matrix(const RigidBodyScene& scene) {
+  const RigidWorld world = impact_world(scene);
+  return world.dense_mass_matrix(world.initial_positions());
 }
 
-}  // namespace
-
-Matrix scene_mass_matrix(const RigidBodyScene& scene) { return block_mass_matrix(scene, false); }
-
+// The world's 6×6 blocks blockdiag(m_b I₃, Q_b = R I_b Rᵀ), inverted exactly per 3×3 part:
+// blockdiag(I₃/m_b, Q_b⁻¹).
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene) {
-  return block_mass_matrix(scene, true);
+  const RigidWorld world = impact_world(scene);
+  const std::vector<Matrix> blocks = world.mass_matrix_blocks(world.initial_positions());
+  Matrix Minv = Matrix::Zero(6 * scene.body_count(), 6 * scene.body_count());
+  for (Index b = 0; b < static_cast<Index>(blocks.size()); ++b) {
+    const Matrix3 Q = blocks[static_cast<size_t>(b)].bottomRightCorner<3, 3>();
+    Minv.block<3, 3>(6 * b, 6 * b) =
+        Matrix3::Identity() / scene.bodies[static_cast<size_t>(b)].mass;
+    Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = Q.inverse();
+  }
+  return Minv;
 }
 
 Vector scene_velocity(const RigidBodyScene& scene) {
-  const Index nb = scene.body_count();
-  Vector v(6 * nb);
-  for (Index b = 0; b < nb; ++b) {
-    v.segment<3>(6 * b) = scene.bodies[static_cast<size_t>(b)].linear_velocity;
-    v.segment<3>(6 * b + 3) = scene.bodies[static_cast<size_t>(b)].angular_velocity;
-  }
-  return v;
+  return impact_world(scene).initial_velocities();
 }
 
 RigidBodyScene with_velocity(const RigidBodyScene& scene, const Vector& v) {
@@ -135,9 +116,9 @@ Matrix contact_jacobian(const RigidBodyScene& scene, Index i) {
   const Index b = scene.body_index(c.body_b);
   for (const auto& [body, sign] : {std::pair{a, 1.0}, std::pair{b, -1.0}}) {
     if (body < 0) continue;
-    const Vector3 r = c.point - scene.bodies[static_cast<size_t>(body)].pose.position;
+    const Vector3 r = c.point - scene.bodies[static_cast<size_t>(body)].pose.position;  // x − p
     J.block<3, 3>(0, 6 * body) = sign * Matrix3::Identity();
-    J.block<3, 3>(0, 6 * body + 3) = -sign * cross_matrix(r);
+    J.block<3, 3>(0, 6 * body + 3) = -sign * skew(r);
   }
   return J;
 }
@@ -165,11 +146,8 @@ Matrix3 slip_contact_frame(const RigidBodyScene& scene, Index i) {
 }
 
 double scene_kinetic_energy(const RigidBodyScene& scene) {
-  double T = 0.0;
-  for (const RigidBody& b : scene.bodies)
-    T += 0.5 * b.mass * b.linear_velocity.squaredNorm() +
-         0.5 * b.angular_velocity.dot(world_inertia(b) * b.angular_velocity);
-  return T;
+  const RigidWorld world = impact_world(scene);
+  return world.kinetic_energy(world.initial_positions(), world.initial_velocities());
 }
 
 ContactState scene_contact_state(const RigidBodyScene& scene) {

@@ -48,6 +48,26 @@ CompliantImpactResult run(const RigidBodyScene& s, CompliantVariant v, double h 
 // Ball, initial slip (‖v0⊥‖ = 3 > μη0²|v0z| = 2.43). While slipping I⊥′ = μ (against v0⊥), so
 // v_u(p) = −s0 + (7/2m) μ p and the spring rate u̇ = −μη0²(|v0z| − p/m); stick starts when they
 // meet: p* = m (s0 − μη0²|v0z|)/(μ(7/2 − η0²)) — for μ = 0.4 this is (3 − 5μη0²)/(1.4 − μη0²).
+// The impact quantities come from the bodies' RigidWorld: a body turned by R about (1, 2, 2)/3
+// with body-axes inertia diag(0.3, 0.4, 0.5) has the world inertia R I Rᵀ in M, its inverse in
+// M⁻¹, and the kinetic energy ½ m V² + ½ ωᵀ R I Rᵀ ω, all computed here by hand.
+TEST(ImpactWorld, OrientedBodyMassAndEnergy) {
+  RigidBodyScene s = ball();
+  RigidBody& b = s.bodies[0];
+  b.inertia = Vector3(0.3, 0.4, 0.5).asDiagonal();
+  b.pose.orientation = Quaternion(Eigen::AngleAxisd(0.7, Vector3(1, 2, 2) / 3.0));
+  b.angular_velocity = Vector3(0.2, -1.0, 0.5);
+  const Matrix3 R = b.pose.orientation.toRotationMatrix(), Q = R * b.inertia * R.transpose();
+  const Matrix M = scene_mass_matrix(s), Minv = scene_inverse_mass_matrix(s);
+  EXPECT_LT((M.bottomRightCorner<3, 3>() - Q).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((M.topLeftCorner<3, 3>() - b.mass * Matrix3::Identity()).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((M * Minv - Matrix::Identity(6, 6)).cwiseAbs().maxCoeff(), 1e-12);
+  const double T = 0.5 * b.mass * b.linear_velocity.squaredNorm() +
+                   0.5 * b.angular_velocity.dot(Q * b.angular_velocity);
+  EXPECT_NEAR(scene_kinetic_energy(s), T, 1e-12);
+  EXPECT_EQ(impact_world(s).body(0).name, b.name);
+}
+
 TEST(CompliantImpact, BallSlipToStickPointIsAnalytic) {
   for (CompliantVariant v : {CompliantVariant::model, CompliantVariant::published}) {
     for (double mu : {0.3, 0.4, 0.45}) {

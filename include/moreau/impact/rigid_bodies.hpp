@@ -3,7 +3,8 @@
 // of an impact problem (seed 004 §3, digest 000-002-004 §C.1, C.3) and its generalized form for
 // the rigid impact laws (digest 003 §2).
 //
-// The bodies are the library's one rigid-body model, RigidBody (model/rigid/rigid_body.hpp): centre
+// The bodies are the library's one rigid-body model, RigidBody (model/rigid/rigid_body.hpp), and
+// the quantities below come from their RigidWorld (impact_world): centre
 // of mass pose.position, orientation pose.orientation, inertia about the centre of mass in BODY
 // axes (world axes when the orientation is the identity, as an impact SPEC gives it), velocity
 // linear_velocity and angular_velocity (world axes); shapes are not used.
@@ -19,7 +20,7 @@
 
 #include "moreau/common/types.hpp"
 #include "moreau/model/contact_state.hpp"
-#include "moreau/model/rigid/rigid_body.hpp"
+#include "moreau/model/rigid/rigid_world.hpp"
 
 namespace moreau {
 
@@ -60,6 +61,11 @@ double eta0_squared_from_poisson(double poisson_ratio);
 // body names, a contact between a body and itself, a normal of (near) zero length, μ < 0,
 // e ∉ [0,1], e_t ∉ [−1,1], η0² ≤ 0, stiffness ≤ 0. Returns the scene with unit normals.
 RigidBodyScene validate_scene(const RigidBodyScene& scene);
+
+// The bodies as a spatial RigidWorld without gravity, in the scene's order: the state the impact
+// quantities below are computed from (q = initial_positions(), v = initial_velocities()).
+// Throws std::invalid_argument naming bodies[i] and the field (RigidBody::validate).
+RigidWorld impact_world(const RigidBodyScene& scene);
 
 // Generalized quantities of the scene (6·nb): M (block diagonal), v = (V_1, ω_1, V_2, ω_2, …).
 Matrix scene_mass_matrix(const RigidBodyScene& scene);

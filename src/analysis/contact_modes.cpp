@@ -283,11 +283,13 @@ void solve_3d_assignment(const Context& ctx, const std::vector<Pick>& pick,
       const Vector step = Eigen::CompleteOrthogonalDecomposition<Matrix>(J).solve(-r);
       double t = 1.0;
       Vector rn;
-      for (int ls = 0; ls < 20; ++ls) {
+      bool descent = false;
+      for (int ls = 0; ls < 20 && !descent; ++ls) {
         residual(phi + t * step, rn);
-        if (rn.norm() < r.norm()) break;
-        t *= 0.5;
+        descent = rn.norm() < r.norm();
+        if (!descent) t *= 0.5;
       }
+      if (!descent) break;  // stalled: no step of the line search lowers the residual
       phi += t * step;
       r = rn;
     }

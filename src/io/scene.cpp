@@ -142,7 +142,7 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
 RigidBody parse_body(const json& j, const std::string& path, int d) {
   check_keys(j, path,
              {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation",
-              "axis_angle", "velocity", "angular_velocity", "shapes"});
+              "axis_angle", "velocity", "angular_velocity", "force", "torque", "shapes"});
   MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"",
                  path);
   RigidBody b;
@@ -158,6 +158,13 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
     else
       b.angular_velocity = vec_field(j, path, "angular_velocity", 3, Vector3::Zero());
   }
+  b.applied_force = vec_field(j, path, "force", d, Vector3::Zero());
+  if (j.contains("torque")) {
+    if (d == 2)
+      b.applied_torque = Vector3(0, 0, as_number(j.at("torque"), path + ".torque"));
+    else
+      b.applied_torque = vec_field(j, path, "torque", 3, Vector3::Zero());
+  }
   if (j.contains("shapes")) {
     const json& ss = j.at("shapes");
     MOREAU_REQUIRE(ss.is_array(), "{}.shapes = {}: must be an array", path, show(ss));
@@ -168,6 +175,8 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
     MOREAU_REQUIRE(
         all_finite(b.linear_velocity) && b.linear_velocity.isZero() && b.angular_velocity.isZero(),
         "{}: a static body cannot move (velocity must be 0)", path);
+    MOREAU_REQUIRE(b.applied_force.isZero() && b.applied_torque.isZero(),
+                   "{}: a static body takes no force or torque", path);
     return b;
   }
   MOREAU_REQUIRE(j.contains("mass"), "{}.mass: missing required field", path);

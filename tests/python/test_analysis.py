@@ -117,13 +117,14 @@ def test_rigid_builders_from_python():
 
 def test_spatial_rigid_bodies_from_a_scene():
     # A ball of radius R = 0.5 on the floor rolling along +x: V = (1, 0, 0), ω = (0, 2, 0), so its
-    # contact point is at rest, v_t1 = ẋ − R ω_y = 0, and the floor's frame is t₁ = e_x, t₂ = e_y.
+    # contact point is at rest, v_t1 = ẋ − R ω_y = 0, and the floor's frame is t₁ = e_x, t₂ = e_y;
+    # an applied force (scene key "force") enters F.
     scene = {
         "description": "a ball rolling on the floor",
         "dimension": 3,
         "static_shapes": [{"type": "plane", "name": "floor", "normal": [0, 0, 1], "offset": 0}],
         "bodies": [{"name": "ball", "mass": 1.0, "position": [0, 0, 0.5],
-                    "velocity": [1, 0, 0], "angular_velocity": [0, 2, 0],
+                    "velocity": [1, 0, 0], "angular_velocity": [0, 2, 0], "force": [0, 0, 2.0],
                     "shapes": [{"type": "sphere", "radius": 0.5}]}],
     }
     sp = moreau.scene_system(scene)
@@ -135,6 +136,8 @@ def test_spatial_rigid_bodies_from_a_scene():
     assert c.tangent[:, 0] @ v == pytest.approx(0.0, abs=1e-12)  # rolling: ẋ = R ω_y
     assert c.tangent[:, 0] @ np.array([1, 0, 0, 0, 0, 0.0]) == pytest.approx(1.0)  # t₁ = e_x
     assert np.allclose(sp.position_rate(q, v)[:3], [1, 0, 0])
+    # F on the left side: −(m g⃗ + f) = −(1·(0, 0, −9.81) + (0, 0, 2)) on the translation
+    assert np.allclose(sp.contact_state(q, v).F[:3], [0, 0, 9.81 - 2.0])
     with pytest.raises(ValueError, match="radius"):
         scene["bodies"][0]["shapes"][0]["radius"] = -1
         moreau.scene_system(scene)

@@ -18,7 +18,14 @@ void RigidBody::validate(const std::string& where, int dimension) const {
       fmt::join(pose.orientation.coeffs(), ", "));
   MOREAU_REQUIRE(all_finite(linear_velocity) && all_finite(angular_velocity),
                  "{}: velocities must be finite", where);
+  MOREAU_REQUIRE(all_finite(applied_force) && all_finite(applied_torque),
+                 "{}: applied force and torque must be finite", where);
+  MOREAU_REQUIRE(!is_static || (applied_force.isZero() && applied_torque.isZero()),
+                 "{}: a static body takes no applied force or torque", where);
   if (dimension == 2) {
+    MOREAU_REQUIRE(
+        applied_force.z() == 0.0 && applied_torque.x() == 0.0 && applied_torque.y() == 0.0,
+        "{}: a planar body's applied force lies in z = 0 and its torque is about z", where);
     MOREAU_REQUIRE(pose.position.z() == 0.0 && linear_velocity.z() == 0.0,
                    "{}: a planar body must lie and move in z = 0", where);
     MOREAU_REQUIRE(std::abs(pose.orientation.x()) < 1e-12 && std::abs(pose.orientation.y()) < 1e-12,

@@ -290,14 +290,16 @@ Vector RigidWorld::forces(const Vector& q, const Vector& v, double /*t*/) const 
     const Index o = velocity_offset(i);
     if (o < 0) continue;
     const RigidBody& b = bodies_[i];
+    const Vector3 f = b.mass * gravity_ + b.applied_force;  // external force on the centre
     if (dimension_ == 2) {
-      F[o] = -b.mass * gravity_.x();
-      F[o + 1] = -b.mass * gravity_.y();
+      F[o] = -f.x();
+      F[o + 1] = -f.y();
+      F[o + 2] = -b.applied_torque.z();
     } else {
-      F.segment<3>(o) = -b.mass * gravity_;
+      F.segment<3>(o) = -f;
       const Matrix3 R = body_pose(q, i).rotation();
       const Vector3 w = v.segment<3>(o + 3);
-      F.segment<3>(o + 3) = w.cross(R * (b.inertia * (R.transpose() * w)));
+      F.segment<3>(o + 3) = w.cross(R * (b.inertia * (R.transpose() * w))) - b.applied_torque;
     }
   }
   return F;
@@ -357,8 +359,12 @@ double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {
 
 double RigidWorld::potential_energy(const Vector& q) const {
   double V = 0;
-  for (Index i = 0; i < body_count(); ++i)
-    if (!bodies_[i].is_static) V -= bodies_[i].mass * gravity_.dot(body_pose(q, i).position);
+  for (Index i = 0; i < body_count(); ++i) {
+    const RigidBody& b = bodies_[i];
+    if (b.is_static) continue;
+    V -= (b.mass * gravity_ + b.applied_force).dot(body_pose(q, i).position);
+    if (dimension_ == 2) V -= b.applied_torque.z() * q[position_offset(i) + 2];
+  }
   return V;
 }
 

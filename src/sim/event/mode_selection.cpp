@@ -223,7 +223,8 @@ void painleve_case_3(const ModeSelection& ctx, const ClosedContacts& cc, ModeCho
 bool consistent(const ModeSelection& ctx, const ClosedContacts& cc, const Modes& trial) {
   const Dynamics dy = ctx.dynamics(cc.t, cc.q, cc.v, trial);
   bool ok = dy.consistent;
-  const double sc = std::max(1.0, dy.lambda_n.cwiseAbs().maxCoeff());
+  // force scale for the tolerances (a system may have no constraint at all)
+  const double sc = std::max(1.0, dy.lambda_n.size() > 0 ? dy.lambda_n.cwiseAbs().maxCoeff() : 0.0);
   const double tol_f = ctx.tol_f;
   for (std::size_t k = 0; ok && k < cc.C.size(); ++k) {
     const Index i = cc.C[k];

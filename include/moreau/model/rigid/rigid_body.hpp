@@ -25,11 +25,14 @@ struct RigidBody {
   Pose pose;                                   // initial pose (planar: use planar_pose)
   Vector3 linear_velocity = Vector3::Zero();   // initial centre-of-mass velocity, world, m/s
   Vector3 angular_velocity = Vector3::Zero();  // initial ω, WORLD axes, rad/s (planar: z only)
+  Vector3 applied_force = Vector3::Zero();     // constant force at the centre of mass, world, N
+  Vector3 applied_torque = Vector3::Zero();    // constant torque, WORLD axes, N·m (planar: z only)
   std::vector<Shape> shapes;                   // collision geometry, may be empty
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2]"): mass ≤ 0 or not finite,
   // inertia not symmetric positive definite (3D) or I_zz ≤ 0 (2D), non-unit quaternion
-  // (|‖q‖ − 1| > 1e-6), planar body with z ≠ 0 or rotation not about z, bad shapes.
+  // (|‖q‖ − 1| > 1e-6), planar body with z ≠ 0 or rotation not about z, non-finite or (planar)
+  // out-of-plane applied loads, applied loads on a static body, bad shapes.
   // Static bodies skip the mass checks.
   void validate(const std::string& where, int dimension) const;
 };

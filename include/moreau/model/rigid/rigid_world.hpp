@@ -9,7 +9,8 @@
 //   planar:  q_i = (x, y, θ),              v_i = (v_x, v_y, ω)             (3, 3)
 //   spatial: q_i = (p, w, x, y, z),        v_i = (v, ω), ω in WORLD axes   (7, 6)
 // Mass blocks: planar diag(m, m, I_zz); spatial diag(m I₃, R I_body Rᵀ) (depends on q).
-// Forces: planar F_i = (−m g_x, −m g_y, 0); spatial F_i = (−m g, ω × (I_w ω)) with I_w = R I Rᵀ
+// Forces, with f = m g + f_applied and τ = τ_applied (RigidBody::applied_force, applied_torque):
+// planar F_i = (−f_x, −f_y, −τ_z); spatial F_i = (−f, ω × (I_w ω) − τ) with I_w = R I Rᵀ
 // (the gyroscopic term of the Newton–Euler equations in world axes: I_w ω̇ + ω × I_w ω = τ).
 // Quaternion rate (ω in world axes): q̇_quat = ½ (0, ω) ⊗ q_quat.
 // Contact detection lives in the contact layer (moreau/contact/collision/world_contacts.hpp).
@@ -149,7 +150,8 @@ class RigidWorld {
 
   // T = ½ vᵀ M(q) v, J.
   double kinetic_energy(const Vector& q, const Vector& v) const;
-  // V = −Σ m g⃗·p over the dynamic bodies, J.
+  // V = −Σ (m g⃗ + f_applied)·p − Σ τ_z θ (planar) over the dynamic bodies, J. A spatial
+  // applied torque has no potential: its work is not in V (energy reports count it as a gain).
   double potential_energy(const Vector& q) const;
 
   // Joint j: rows (residual g, J blocks, c = J̇ v) as documented in joint.hpp.

@@ -299,6 +299,9 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
     }
     world->add_body(std::move(b));
   }
+  MOREAU_REQUIRE(world->dynamic_body_count() > 0,
+                 "bodies: {} listed, none of them dynamic: a scene needs at least one moving body",
+                 bodies.size());
   if (doc.contains("joints")) {
     const json& js = doc.at("joints");
     MOREAU_REQUIRE(js.is_array(), "joints = {}: must be an array", show(js));

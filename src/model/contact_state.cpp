@@ -42,6 +42,7 @@ void ContactState::validate() const {
   MOREAU_REQUIRE(dimension == 2 || dimension == 3,
                  "contact state: dimension must be 2 or 3, got {}", dimension);
   const Index n = dofs();
+  MOREAU_REQUIRE(n > 0, "contact state: the system has no degree of freedom (v is empty)");
   MOREAU_REQUIRE(q.size() >= n, "contact state: q has {} entries, fewer than the {} of v", q.size(),
                  n);
   MOREAU_REQUIRE(M.rows() == n && M.cols() == n, "contact state: M must be {}×{}, got {}×{}", n, n,

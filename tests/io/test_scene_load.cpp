@@ -145,6 +145,9 @@ TEST(SceneLoad, RejectsBadDocuments) {
   json dim = ball_scene();
   dim["bodies"][0]["position"] = {0, 1, 0};
   expect_error(dim, "bodies[0].position = [0,1,0]: must be an array of 2 numbers");
+  json empty = ball_scene();  // no moving body: a clear error, not a crash of the integrators
+  empty["bodies"] = json::array();
+  expect_error(empty, "bodies: 0 listed, none of them dynamic");
   json law = ball_scene();
   law["contact"]["default"]["law"] = "bogus";
   expect_error(law,

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
@@ -68,6 +70,21 @@ TEST(AppliedLoads, FreeBodyFollowsNewtonEuler) {
   EXPECT_NEAR(r.q.back()[0], 0.25, 1e-8);
   EXPECT_NEAR(r.v.back()[0], 0.5, 1e-8);
   EXPECT_NEAR(r.v.back()[5], 1.5, 1e-8);
+}
+
+// A system without any degree of freedom is refused with a sentence, not a crash (both
+// integrators used to take the largest entry of an empty mass matrix).
+TEST(SimulateInput, SystemWithoutDegreesOfFreedomIsRefused) {
+  auto w = std::make_shared<RigidWorld>(2);
+  RigidWorldSystem sys(w, CollisionSettings{}, "empty");
+  for (Integrator in : {Integrator::event_driven, Integrator::time_stepping}) {
+    try {
+      simulate(sys, SimulationSettings{.integrator = in, .t_end = 0.1});
+      FAIL() << "a system without degrees of freedom was simulated";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("no degree of freedom"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -128,7 +128,14 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("scene", opt->scene, "Scene file (JSON, docs/scene-format.md)")->required();
   cmd->add_option("--out", opt->out,
                   "Output folder (default: the scene's output.dir or out/<scene>)");
-  cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)");
+  cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            // NaN stands for "not given" below, so a given value must be a finite number
+            const double t = std::strtod(text.c_str(), nullptr);
+            return std::isfinite(t) ? std::string() : text + " is not a finite number of seconds";
+          },
+          "SECONDS"));
   cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
       ->check(CLI::IsMember({"event", "timestepping"}));
   cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");

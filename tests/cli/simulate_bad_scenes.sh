@@ -64,4 +64,14 @@ expect_bad trailing_comma trailing_comma.json "line " "column "
 [ $? -eq 2 ] || { echo "FAIL: --integrator rk4 should exit 2"; fail=1; }
 "$MOREAU" simulate "$SCENES/bouncing_ball.json" --t-end -1 --out "$TMP/neg" --no-plot >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: --t-end -1 should exit 2"; fail=1; }
+# NaN means "the scene's t_end" inside; a NaN given on the command line is refused, no output
+msg=$("$MOREAU" simulate "$SCENES/bouncing_ball.json" --t-end nan --out "$TMP/nan" --no-plot 2>&1)
+[ $? -eq 2 ] || { echo "FAIL: --t-end nan should exit 2"; fail=1; }
+grep -q "nan is not a finite number" <<<"$msg" || { echo "FAIL: --t-end nan message: $msg"; fail=1; }
+[ ! -e "$TMP/nan" ] || { echo "FAIL: --t-end nan wrote $TMP/nan"; fail=1; }
+# a scene without a moving body is a sentence, not a crash
+printf '{"description": "empty", "dimension": 2, "bodies": [], "t_end": 0.1}' > "$TMP/empty.json"
+msg=$("$MOREAU" simulate "$TMP/empty.json" --out "$TMP/empty" --no-plot 2>&1)
+[ $? -eq 2 ] || { echo "FAIL: a scene without bodies should exit 2: $msg"; fail=1; }
+grep -q "none of them dynamic" <<<"$msg" || { echo "FAIL: empty scene message: $msg"; fail=1; }
 exit $fail

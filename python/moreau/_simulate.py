@@ -8,6 +8,7 @@ module), so ``moreau simulate`` can draw plots from any build.
 """
 import csv
 import json
+import math
 import os
 import sys
 
@@ -102,6 +103,8 @@ def scene_system(scene_or_path):
 
 
 def _run_scene(_moreau, text, is_path, out, t_end, integrator):
+    if t_end is not None and not math.isfinite(float(t_end)):
+        raise ValueError(f"simulate: t_end = {t_end!r} is not a finite number of seconds")
     if integrator is not None and not isinstance(integrator, str):
         raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
                          f"got {integrator!r}; set other settings in the scene's integrator object")

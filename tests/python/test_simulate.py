@@ -39,6 +39,13 @@ def test_overrides_and_plot(tmp_path):
     assert os.path.getsize(path) > 1000
 
 
+def test_non_finite_t_end_is_refused():
+    # NaN means "the scene's t_end" inside; given by the caller it is an error, not a default
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="finite"):
+            moreau.simulate(pencil_scene(), t_end=bad)
+
+
 def test_bad_scene_raises_value_error():
     with pytest.raises(ValueError):
         moreau.simulate({"description": "x", "gallery": "falling_pencil", "t_end": 1.0,

@@ -42,6 +42,13 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
   }
   run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;
   run.plot = scene.output.plot;
+  // The settings as the run will see them (overrides applied), checked before anything runs or is
+  // written, so that an error names the scene.
+  try {
+    validate(st);
+  } catch (const std::invalid_argument& e) {
+    throw_invalid("scene '{}': {}", scene.name, e.what());
+  }
   return run;
 }
 

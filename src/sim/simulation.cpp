@@ -89,6 +89,10 @@ void validate(const SimulationSettings& s) {
                  "simulation: solver tolerance {} and iterations {} must be > 0",
                  s.solver.tolerance, s.solver.max_iterations);
   MOREAU_REQUIRE(std::isfinite(ts.dt) && ts.dt > 0.0, "simulation: dt = {} s must be > 0", ts.dt);
+  MOREAU_REQUIRE(s.integrator != Integrator::time_stepping || s.t_end / ts.dt <= kMaxTimeSteps,
+                 "simulation: t_end / dt = {} / {} = {:.3g} steps exceed the limit of {:.0e}; take "
+                 "a larger dt or a shorter t_end",
+                 s.t_end, ts.dt, s.t_end / ts.dt, kMaxTimeSteps);
   MOREAU_REQUIRE(ts.theta >= 0.0 && ts.theta <= 1.0, "simulation: theta = {} must lie in [0, 1]",
                  ts.theta);
   MOREAU_REQUIRE(ts.contacts.nsgs_relaxation > 0.0 && ts.contacts.nsgs_relaxation < 2.0,

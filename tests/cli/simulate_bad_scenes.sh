@@ -69,6 +69,13 @@ msg=$("$MOREAU" simulate "$SCENES/bouncing_ball.json" --t-end nan --out "$TMP/na
 [ $? -eq 2 ] || { echo "FAIL: --t-end nan should exit 2"; fail=1; }
 grep -q "nan is not a finite number" <<<"$msg" || { echo "FAIL: --t-end nan message: $msg"; fail=1; }
 [ ! -e "$TMP/nan" ] || { echo "FAIL: --t-end nan wrote $TMP/nan"; fail=1; }
+# a step count no machine could run is refused before anything is written
+sed 's/"dt": 0.001/"dt": 1e-300/' "$SCENES/box_on_incline.json" > "$TMP/tiny_dt.json"
+grep -q '1e-300' "$TMP/tiny_dt.json" || { echo "FAIL: could not set dt in the test scene"; fail=1; }
+msg=$("$MOREAU" simulate "$TMP/tiny_dt.json" --out "$TMP/tiny" --no-plot 2>&1)
+[ $? -eq 2 ] || { echo "FAIL: dt = 1e-300 should exit 2: $msg"; fail=1; }
+grep -q "exceed the limit" <<<"$msg" || { echo "FAIL: dt = 1e-300 message: $msg"; fail=1; }
+[ ! -e "$TMP/tiny" ] || { echo "FAIL: dt = 1e-300 wrote $TMP/tiny"; fail=1; }
 # a scene without a moving body is a sentence, not a crash
 printf '{"description": "empty", "dimension": 2, "bodies": [], "t_end": 0.1}' > "$TMP/empty.json"
 msg=$("$MOREAU" simulate "$TMP/empty.json" --out "$TMP/empty" --no-plot 2>&1)

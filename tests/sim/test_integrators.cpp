@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "moreau/sim/simulation.hpp"
 #include "systems.hpp"
@@ -206,6 +207,18 @@ TEST(Simulators, BadSettingsAreRejected) {
   // interpenetrating start: centre 5 cm below the contact height
   EXPECT_THROW(simulate(*ball, {}, Vector::Constant(1, 0.05), Vector::Zero(1)),
                std::invalid_argument);
+  // a step count no machine could run (it used to end at t = 0 as "completed"): refused up front
+  const SimulationSettings tiny{
+      .integrator = Integrator::time_stepping, .t_end = 0.01, .time_stepping = {.dt = 1e-300}};
+  try {
+    simulate(*ball, tiny, Vector::Ones(1), Vector::Zero(1));
+    FAIL() << "dt = 1e-300 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("exceed the limit"), std::string::npos) << e.what();
+  }
+  // at the limit itself (10⁹ steps) the settings are valid
+  EXPECT_NO_THROW(validate(SimulationSettings{
+      .integrator = Integrator::time_stepping, .t_end = 1.0, .time_stepping = {.dt = 1e-9}}));
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ struct SceneRun {
 // Builds the system of a scene and the simulation settings (the scene's, read by
 // io/integrator_settings.hpp); `integrator` (a name: "timestepping" or "event") and `t_end`
 // override the scene's values when non-empty / not NaN (a given t_end must be finite and > 0);
-// the output's `every` > 1 records every k-th time step.
+// the output's `every` > 1 records every k-th time step. The resulting settings are checked
+// (validate, simulation.hpp) before returning: std::invalid_argument names the scene.
 SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end);
 
 }  // namespace moreau

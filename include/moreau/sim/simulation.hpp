@@ -165,7 +165,13 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
                           const Vector& q0 = Vector(), const Vector& v0 = Vector(),
                           const ProgressCallback& progress = {});
 
-// Checks settings (t_end > 0, dt > 0, θ ∈ [0,1], tolerances > 0).
+// The most time steps a time-stepping run may take: t_end / dt above this is refused before the
+// run starts (no machine runs 10⁹ contact steps in a session; a dt of 1e-300 would otherwise end
+// at t = 0 as "completed").
+inline constexpr double kMaxTimeSteps = 1e9;
+
+// Checks settings (t_end > 0, dt > 0 with t_end/dt ≤ kMaxTimeSteps for time stepping, θ ∈ [0,1],
+// tolerances > 0).
 void validate(const SimulationSettings& settings);
 
 }  // namespace moreau

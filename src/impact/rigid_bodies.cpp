@@ -44,10 +44,9 @@ RigidBodyScene validate_scene(const RigidBodyScene& scene) {
     MOREAU_REQUIRE(names.insert(b.name).second, "the body name '{}' is used twice", b.name);
     MOREAU_REQUIRE(!b.is_static, "bodies[{}] ('{}'): impact bodies move; the fixed body is \"{}\"",
                    i, b.name, kGroundName);
-    MOREAU_REQUIRE(all_finite(b.linear_velocity) && all_finite(b.angular_velocity),
-                   "bodies[{}] ('{}'): velocity and angular_velocity must be finite", i, b.name);
   }
-  static_cast<void>(impact_world(scene));  // RigidBody::validate on every body (bodies[i].field)
+  // RigidBody::validate on every body (mass, inertia, finite state), naming bodies[i].field
+  static_cast<void>(impact_world(scene));
   for (size_t i = 0; i < out.contacts.size(); ++i) {
     BodyContact& c = out.contacts[i];
     const Index a = scene.body_index(c.body_a);

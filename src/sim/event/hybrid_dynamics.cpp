@@ -62,6 +62,7 @@ Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v,
   }
   const Index m = s.size();
   const int d = s.dimension, d1 = d - 1;
+  // Sliding is the mode's (HybridMode::s), not the velocity's: no contact counts as sliding here.
   const AccelerationProblem p =
       build_acceleration_problem(s, held_constraints(s, modes), std::numeric_limits<double>::max());
   Dynamics out;

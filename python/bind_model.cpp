@@ -9,8 +9,7 @@
 #include "bindings.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/model/callback_system.hpp"
-#include "moreau/model/gallery.hpp"
-#include "moreau/model/planar_rigid_system.hpp"
+#include "moreau/contact/gallery.hpp"
 
 namespace moreau::python {
 namespace {
@@ -70,11 +69,6 @@ ConstraintCallback wrap_kinematics(py::function f) {
     }
     return k;
   };
-}
-
-ContactOptions options(const std::string& name, double mu, double e, bool bilateral, bool reverse) {
-  return ContactOptions{name, bilateral ? ConstraintKind::bilateral : ConstraintKind::unilateral,
-                        mu, e, reverse};
 }
 
 }  // namespace
@@ -185,64 +179,6 @@ void bind_model(py::module_& m) {
           "that order")
       .def("set_names", &CallbackSystem::set_names)
       .def_property_readonly("constraint_count", &CallbackSystem::constraint_count);
-
-  py::class_<PlanarRigidSystem, LagrangianSystem, std::shared_ptr<PlanarRigidSystem>>(
-      m, "PlanarRigidSystem")
-      .def(py::init([](const std::string& name, double g) {
-             return std::make_shared<PlanarRigidSystem>(name, Vector2(0.0, -g));
-           }),
-           py::arg("name") = "planar", py::arg("g") = 9.81)
-      .def("add_body", &PlanarRigidSystem::add_body, py::arg("name"), py::arg("mass"),
-           py::arg("inertia"))
-      .def("set_applied_force", &PlanarRigidSystem::set_applied_force, py::arg("body"),
-           py::arg("force_torque"))
-      .def(
-          "add_point_plane",
-          [](PlanarRigidSystem& s, Index b, const Vector2& p, const Vector2& pp, const Vector2& pn,
-             Index pb, const std::string& name, double mu, double e, bool bil, bool rev) {
-            s.add_point_plane(b, p, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev));
-          },
-          py::arg("body"), py::arg("local_point"), py::arg("plane_point") = Vector2(0, 0),
-          py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
-          py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
-          py::arg("reverse_tangent") = false)
-      .def(
-          "add_disk_plane",
-          [](PlanarRigidSystem& s, Index b, double r, const Vector2& pp, const Vector2& pn,
-             Index pb, const std::string& name, double mu, double e, bool bil, bool rev,
-             const Vector2& c) {
-            s.add_disk_plane(b, r, Plane2{pb, pp, pn}, options(name, mu, e, bil, rev), c);
-          },
-          py::arg("body"), py::arg("radius"), py::arg("plane_point") = Vector2(0, 0),
-          py::arg("plane_normal") = Vector2(0, 1), py::arg("plane_body") = -1, py::arg("name") = "",
-          py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("bilateral") = false,
-          py::arg("reverse_tangent") = false, py::arg("local_center") = Vector2(0, 0))
-      .def(
-          "add_segment_plane",
-          [](PlanarRigidSystem& s, Index b, double hl, const Vector2& pp, const Vector2& pn,
-             const std::string& name, double mu, double e) {
-            s.add_segment_plane(b, hl, Plane2{-1, pp, pn}, options(name, mu, e, false, false));
-          },
-          py::arg("body"), py::arg("half_length"), py::arg("plane_point") = Vector2(0, 0),
-          py::arg("plane_normal") = Vector2(0, 1), py::arg("name") = "", py::arg("mu") = 0.0,
-          py::arg("restitution") = 0.0)
-      .def(
-          "add_box_plane",
-          [](PlanarRigidSystem& s, Index b, double w, double h, const Vector2& pp,
-             const Vector2& pn, const std::string& name, double mu, double e) {
-            s.add_box_plane(b, w, h, Plane2{-1, pp, pn}, options(name, mu, e, false, false));
-          },
-          py::arg("body"), py::arg("width"), py::arg("height"),
-          py::arg("plane_point") = Vector2(0, 0), py::arg("plane_normal") = Vector2(0, 1),
-          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
-      .def(
-          "add_disk_disk",
-          [](PlanarRigidSystem& s, Index a, double ra, Index b, double rb, const std::string& name,
-             double mu,
-             double e) { s.add_disk_disk(a, ra, b, rb, options(name, mu, e, false, false)); },
-          py::arg("body_a"), py::arg("radius_a"), py::arg("body_b"), py::arg("radius_b"),
-          py::arg("name") = "", py::arg("mu") = 0.0, py::arg("restitution") = 0.0)
-      .def_property_readonly("body_count", &PlanarRigidSystem::body_count);
 
   m.def("make_gallery_system", &make_gallery_system, py::arg("name"),
         py::arg("params") = GalleryParams{},

@@ -22,7 +22,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/io/analysis_input.hpp"
 #include "moreau/io/analysis_report.hpp"
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 
 namespace moreau::cli {
 namespace {

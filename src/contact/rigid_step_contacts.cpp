@@ -400,7 +400,8 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
 
 std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(
     const StepContactSettings& settings, const ContactSolverSettings& solver) const {
-  if (!settings.body_blocks) return LagrangianSystem::step_contacts(settings, solver);
+  if (!settings.body_blocks || world_->has_bilateral_pairs())
+    return LagrangianSystem::step_contacts(settings, solver);
   return std::make_unique<BodyBlockStepContacts>(*this, settings, solver);
 }
 

@@ -44,7 +44,7 @@ ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, d
     const Matrix J = r.dense(n);
     ContactConstraint c;
     c.name = ct.name;
-    c.kind = ConstraintKind::unilateral;
+    c.kind = ct.pair >= 0 ? world_->contact_pairs()[ct.pair].kind : ConstraintKind::unilateral;
     c.mu = ct.material.mu;
     c.restitution = ct.material.restitution;
     c.law = ct.material.law;

@@ -53,6 +53,22 @@ Quaternion orientation_field(const json& obj, const std::string& path, int d) {
   return Quaternion::Identity();
 }
 
+// A bitmask field: an integer in [0, 2³² − 1] (MuJoCo's contype, conaffinity).
+std::uint32_t bitmask_field(const json& j, const std::string& path, const std::string& key,
+                            std::uint32_t fallback) {
+  if (!j.contains(key)) return fallback;
+  const double x = as_number(j.at(key), join(path, key));
+  MOREAU_REQUIRE(x >= 0.0 && x <= 4294967295.0 && x == std::floor(x),
+                 "{} = {}: must be an integer bitmask in [0, 2^32 - 1]", join(path, key),
+                 show(j.at(key)));
+  return static_cast<std::uint32_t>(x);
+}
+
+void read_collision_filter(const json& j, const std::string& path, Shape& s) {
+  s.contype = bitmask_field(j, path, "contype", s.contype);
+  s.conaffinity = bitmask_field(j, path, "conaffinity", s.conaffinity);
+}
+
 Shape parse_shape(const json& j, const std::string& path, int d) {
   MOREAU_REQUIRE(j.is_object(), "{} = {}: must be an object", path, show(j));
   MOREAU_REQUIRE(j.contains("type"), "{}.type: missing required field", path);
@@ -85,6 +101,7 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
       keys.insert({"vertices", "radius"});
       break;
   }
+  keys.insert({"contype", "conaffinity"});
   check_keys(j, path, keys);
   s.name = string_field(j, path, "name", "");
   if (s.kind == ShapeKind::plane) {
@@ -93,8 +110,10 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
     MOREAU_REQUIRE(n.norm() > 1e-12, "{}.normal = {}: must be nonzero", path, show(j.at("normal")));
     s = make_plane(n, number(j, path, "offset", 0.0) * n.norm());
     s.name = string_field(j, path, "name", "");
+    read_collision_filter(j, path, s);
     return s;
   }
+  read_collision_filter(j, path, s);
   s.offset.position = vec_field(j, path, "position", d, Vector3::Zero());
   s.offset.orientation = orientation_field(j, path, d);
   if (s.kind == ShapeKind::sphere || s.kind == ShapeKind::cylinder)
@@ -230,6 +249,53 @@ Index body_ref(const RigidWorld& w, const json& j, const std::string& path, bool
   return i;
 }
 
+// Shape `key` of body `body`: its name or its index in the body's shapes.
+Index shape_ref(const RigidWorld& w, Index body, const json& obj, const std::string& path,
+                const std::string& key) {
+  MOREAU_REQUIRE(obj.contains(key), "{}: missing required field", join(path, key));
+  const json& j = obj.at(key);
+  const auto& shapes = w.body(body).shapes;
+  if (j.is_string()) {
+    const std::string name = j.get<std::string>();
+    for (size_t i = 0; i < shapes.size(); ++i)
+      if (shapes[i].name == name) return static_cast<Index>(i);
+    throw_invalid("{} = \"{}\": body '{}' has no shape of that name", join(path, key), name,
+                  w.body(body).name);
+  }
+  const double x = as_number(j, join(path, key));
+  MOREAU_REQUIRE(x >= 0.0 && x < static_cast<double>(shapes.size()) && x == std::floor(x),
+                 "{} = {}: must be a shape name or an index in [0, {}) of body '{}'",
+                 join(path, key), show(j), shapes.size(), w.body(body).name);
+  return static_cast<Index>(x);
+}
+
+// One entry of contact.explicit (docs/scene-format.md §Contact): an explicit contact pair.
+void add_explicit_pair(RigidWorld& w, const json& p, const std::string& path) {
+  MOREAU_REQUIRE(p.is_object(), "{} = {}: must be an object", path, show(p));
+  const std::set<std::string> own = {"name", "body_a", "shape_a", "body_b", "shape_b", "kind"};
+  ContactPair pair;
+  pair.name = string_field(p, path, "name", "");
+  MOREAU_REQUIRE(p.contains("body_a"), "{}.body_a: missing required field", path);
+  MOREAU_REQUIRE(p.contains("body_b"), "{}.body_b: missing required field", path);
+  pair.body_a = body_ref(w, p.at("body_a"), path + ".body_a", false);
+  pair.body_b = body_ref(w, p.at("body_b"), path + ".body_b", false);
+  pair.shape_a = shape_ref(w, pair.body_a, p, path, "shape_a");
+  pair.shape_b = shape_ref(w, pair.body_b, p, path, "shape_b");
+  const std::string kind = string_field(p, path, "kind", "unilateral");
+  MOREAU_REQUIRE(kind == "unilateral" || kind == "bilateral",
+                 "{}.kind = \"{}\": must be \"unilateral\" or \"bilateral\"", path, kind);
+  pair.kind = kind == "bilateral" ? ConstraintKind::bilateral : ConstraintKind::unilateral;
+  bool has_material = false;
+  for (const auto& [key, value] : p.items()) has_material = has_material || !own.contains(key);
+  if (has_material)
+    pair.material = parse_material(p, path, w.material(pair.body_a, pair.body_b), own);
+  try {
+    w.add_contact_pair(pair);
+  } catch (const std::invalid_argument& e) {
+    throw_invalid("{}: {}", path, e.what());
+  }
+}
+
 // The scene proper (parse_scene below adds the source to nlohmann's own exceptions).
 Scene parse_scene_checked(const json& doc, const std::string& source) {
   MOREAU_REQUIRE(doc.is_object(), "{}: a scene must be a JSON object", source);
@@ -328,7 +394,7 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   }
   if (doc.contains("contact")) {
     const json& c = doc.at("contact");
-    check_keys(c, "contact", {"margin", "tolerance", "default", "pairs"});
+    check_keys(c, "contact", {"margin", "tolerance", "default", "pairs", "explicit"});
     scene.collision.margin = number(c, "contact", "margin", scene.collision.margin);
     MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0",
                    scene.collision.margin);
@@ -352,12 +418,24 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
         world->set_material(a, b, parse_material(p, path, world->default_material(), {"bodies"}));
       }
     }
+    if (c.contains("explicit")) {
+      const json& ps = c.at("explicit");
+      MOREAU_REQUIRE(ps.is_array(), "contact.explicit = {}: must be an array", show(ps));
+      for (size_t k = 0; k < ps.size(); ++k)
+        add_explicit_pair(*world, ps[k], fmt::format("contact.explicit[{}]", k));
+    }
   }
   // initial interpenetration
   const Vector q0 = world->initial_positions();
   CollisionSettings probe = scene.collision;
   probe.margin = 0.0;
   for (const Contact& c : detect_contacts(*world, q0, probe)) {
+    if (c.pair >= 0 && world->contact_pairs()[c.pair].kind == ConstraintKind::bilateral) {
+      MOREAU_REQUIRE(std::abs(c.gap) <= std::max(1e-6, 10 * scene.contact_tolerance),
+                     "contact.explicit '{}' (bilateral): gap = {:.6g} m at the start, must be 0",
+                     world->contact_pairs()[c.pair].name, c.gap);
+      continue;
+    }
     MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
                    "initial configuration: bodies '{}' and '{}' interpenetrate (gap = {:.6g} m < "
                    "−contact.tolerance = "

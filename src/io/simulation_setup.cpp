@@ -6,7 +6,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/vocabulary.hpp"
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 
 namespace moreau {
 

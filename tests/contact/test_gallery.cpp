@@ -6,8 +6,7 @@
 #include <cmath>
 
 #include "../model/fd_check.hpp"
-#include "moreau/model/gallery.hpp"
-#include "moreau/model/planar_rigid_system.hpp"
+#include "moreau/contact/gallery.hpp"
 
 using namespace moreau;
 
@@ -177,7 +176,8 @@ TEST(Gallery, ConstrainedPendulumMatchesDigest003) {
   const double c = std::cos(th), sn = std::sin(th);
   EXPECT_NEAR(N12, -3 * sn * c / std::sqrt((1 + 3 * c * c) * (1 + 3 * sn * sn)), 1e-12);
   Matrix HT(3, 2);
-  HT << 0, 1, 1, 0, -(l / 2) * sn, (l / 2) * c;
+  // the digest's H_T with the wall column negated: moreau's wall tangent is (n_y, −n_x) = (0, −1)
+  HT << 0, 1, -1, 0, (l / 2) * sn, (l / 2) * c;
   EXPECT_LT((s.tangent_jacobian() - HT).cwiseAbs().maxCoeff(), 1e-14);
   EXPECT_NEAR(s.constraints[0].gap, 0.0, 1e-15);
   EXPECT_NEAR(s.constraints[1].gap, 0.0, 1e-15);
@@ -193,7 +193,9 @@ TEST(Gallery, BallChainNormalizedDelassus) {
   EXPECT_NEAR(s.constraints[1].gap, 0.0, 1e-15);
 }
 
-// 003 §3 ex. 6: n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] with n_q = M⁻¹∇h/ρ.
+// 003 §3 ex. 6: n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] with n_q = M⁻¹∇h/ρ in the paper's frame; moreau's
+// wall tangent is (n_y, −n_x) = (0, −1), the paper's (0, 1) reversed, which negates the wall
+// column: (1/√m)[[0, −1], [1, 0]].
 TEST(Gallery, DiskInCornerCoupling) {
   const double m = 2.0;
   auto sys = make_gallery_system("disk_in_corner", {{"mass", m}});
@@ -203,7 +205,7 @@ TEST(Gallery, DiskInCornerCoupling) {
   Matrix C = W.transpose() * Mi * H;
   for (int i = 0; i < 2; ++i) C.row(i) /= std::sqrt(W.col(i).dot(Mi * W.col(i)));
   Matrix ref(2, 2);
-  ref << 0, 1, 1, 0;
+  ref << 0, -1, 1, 0;
   EXPECT_LT((C - ref / std::sqrt(m)).cwiseAbs().maxCoeff(), 1e-14);
 }
 

@@ -7,7 +7,7 @@
 
 #include "moreau/contact/acceleration_problem.hpp"
 #include "moreau/contact/velocity_problem.hpp"
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 
 using namespace moreau;
 

@@ -1,8 +1,10 @@
 // Scene files: every example loads; bad scenes fail with the field named.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/scene.hpp"
 
 using namespace moreau;
@@ -35,6 +37,33 @@ void expect_error(const json& doc, const std::string& needle) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
   }
+}
+
+// Bar of length l = 0.9 at θ = 0.5 from the vertical, upper end A on the wall x = 0, lower end B
+// on the floor y = 0: centre ((l/2) sin θ, (l/2) cos θ).
+// (contact.explicit and contype/conaffinity, docs/scene-format.md.)
+json pendulum_scene() {
+  const double l = 0.9, th = 0.5;
+  json doc = json::parse(R"({
+    "description": "a bar held on a wall by one end, the other end on the floor",
+    "dimension": 2,
+    "static_shapes": [{"type": "plane", "name": "wall", "normal": [1, 0], "offset": 0,
+                       "contype": 0, "conaffinity": 0},
+                      {"type": "plane", "name": "floor", "normal": [0, 1], "offset": 0,
+                       "contype": 0, "conaffinity": 0}],
+    "bodies": [{"name": "bar", "mass": 1.7, "inertia": 0.11475,
+                "shapes": [{"type": "convex", "name": "A", "vertices": [[0, 0.45]]},
+                           {"type": "convex", "name": "B", "vertices": [[0, -0.45]]}]}],
+    "contact": {"explicit": [
+      {"name": "A/wall", "body_a": "bar", "shape_a": "A", "body_b": "ground", "shape_b": "wall",
+       "kind": "bilateral"},
+      {"name": "B/floor", "body_a": "bar", "shape_a": 1, "body_b": "ground", "shape_b": "floor",
+       "mu": 0.5}]},
+    "t_end": 0.1
+  })");
+  doc["bodies"][0]["position"] = {(l / 2) * std::sin(th), (l / 2) * std::cos(th)};
+  doc["bodies"][0]["angle"] = th;
+  return doc;
 }
 
 }  // namespace
@@ -215,4 +244,54 @@ TEST(SceneLoad, JointsSpatial) {
     "joints": [{"type": "revolute", "body_a": "bob", "anchor_a": [0, 0, 0.5]}]
   })"),
                "joints[0] ('joint0'): violated at the start");
+}
+
+// The two pairs are the only constraints (the filter keeps A–floor and B–wall out); the wall pair
+// is bilateral with the one frame convention t = (n_y, −n_x) = (0, −1): its column is
+// (0, −1, (l/2) sin θ) (the relative velocity of A along t), and the floor's (1, 0, (l/2) cos θ).
+TEST(SceneLoad, ExplicitPairsHoldAPendulumOnWallAndFloor) {
+  const Scene scene = parse_scene(pendulum_scene());
+  RigidWorldSystem sys(scene.world, scene.collision);
+  const ContactState s = sys.contact_state(sys.initial_q, sys.initial_v, 0.0);
+  ASSERT_EQ(s.size(), 2);
+  const double l = 0.9, th = 0.5;
+  EXPECT_EQ(s.constraints[0].name, "A/wall");
+  EXPECT_EQ(s.constraints[0].kind, ConstraintKind::bilateral);
+  EXPECT_NEAR(s.constraints[0].gap, 0.0, 1e-15);
+  EXPECT_LT((s.constraints[0].tangent.col(0) - Vector3(0, -1, (l / 2) * std::sin(th))).norm(),
+            1e-14);
+  EXPECT_EQ(s.constraints[1].name, "B/floor");
+  EXPECT_EQ(s.constraints[1].kind, ConstraintKind::unilateral);
+  EXPECT_EQ(s.constraints[1].mu, 0.5);
+  EXPECT_NEAR(s.constraints[1].gap, 0.0, 1e-15);
+  EXPECT_LT((s.constraints[1].tangent.col(0) - Vector3(1, 0, (l / 2) * std::cos(th))).norm(),
+            1e-14);
+}
+
+TEST(SceneLoad, BadExplicitPairsNameTheirPath) {
+  json doc = pendulum_scene();
+  doc["contact"]["explicit"][0]["shape_a"] = "C";
+  expect_error(doc, "contact.explicit[0].shape_a = \"C\": body 'bar' has no shape of that name");
+  doc = pendulum_scene();
+  doc["contact"]["explicit"][1]["shape_b"] = 2;
+  expect_error(doc, "contact.explicit[1].shape_b = 2: must be a shape name or an index in [0, 2)");
+  doc = pendulum_scene();
+  doc["contact"]["explicit"][0]["kind"] = "sticky";
+  expect_error(doc, "contact.explicit[0].kind = \"sticky\"");
+  doc = pendulum_scene();
+  doc["contact"]["explicit"][1]["mu"] = -1;
+  expect_error(doc, "contact.explicit[1].mu = -1");
+  doc = pendulum_scene();
+  doc["contact"]["explicit"][1]["shape_a"] = "A";
+  doc["contact"]["explicit"][1]["shape_b"] = "wall";
+  expect_error(doc, "contact.explicit[1]: contact pair 'B/floor': these two shapes already form");
+  doc = pendulum_scene();
+  doc["bodies"][0]["position"][0] = 0.3;  // A off the wall
+  expect_error(doc, "contact.explicit 'A/wall' (bilateral): gap = 0.0842");
+  doc = pendulum_scene();
+  doc["static_shapes"][0]["contype"] = -1;
+  expect_error(doc, "static_shapes[0].contype = -1: must be an integer bitmask");
+  doc = pendulum_scene();
+  doc["bodies"][0]["shapes"][0]["conaffinity"] = 1.5;
+  expect_error(doc, "bodies[0].shapes[0].conaffinity = 1.5: must be an integer bitmask");
 }

@@ -106,14 +106,41 @@ def test_callback_system_from_python():
         bad.contact_state(np.zeros(2), np.zeros(2))
 
 
-def test_rigid_builders_from_python():
-    # Disk on the floor: H_t = (1, 0, R); sphere: v_t1 = ẋ − R ω_y.
-    s = moreau.PlanarRigidSystem()
-    b = s.add_body("disk", 1.0, 0.1)
-    s.add_disk_plane(b, 0.5, mu=0.3, name="floor")
-    cs = s.contact_state(np.array([0.0, 0.5, 0.2]), np.zeros(3))
-    assert cs.constraints[0].gap == pytest.approx(0.0)
-    assert np.allclose(cs.constraints[0].tangent[:, 0], [1.0, 0.0, 0.5])
+def test_explicit_contact_pairs_from_a_scene():
+    # Disk of radius R = 0.5 on the floor, its contact an explicit pair with its own μ: H_t =
+    # (1, 0, R) (the material point under the disk moves with ẋ + R ω); the rod's end s = (−0.5, 0)
+    # at θ = 0.2 is held on the wall x = x_end by a bilateral pair, tangent (n_y, −n_x) = (0, −1).
+    th = 0.2
+    scene = {
+        "description": "a disk on the floor and a rod end on a wall, as explicit pairs",
+        "dimension": 2,
+        "static_shapes": [
+            {"type": "plane", "name": "floor", "normal": [0, 1], "contype": 0, "conaffinity": 0},
+            {"type": "plane", "name": "wall", "normal": [1, 0], "offset": -3.0,
+             "contype": 0, "conaffinity": 0}],
+        "bodies": [
+            {"name": "disk", "mass": 1.0, "inertia": 0.1, "position": [0, 0.5],
+             "shapes": [{"type": "disk", "name": "rim", "radius": 0.5}]},
+            {"name": "rod", "mass": 1.0, "inertia": 0.1, "angle": th,
+             "position": [-3.0 + 0.5 * np.cos(th), 1.0 + 0.5 * np.sin(th)],
+             "shapes": [{"type": "convex", "name": "end", "vertices": [[-0.5, 0]]}]}],
+        "contact": {"explicit": [
+            {"name": "floor", "body_a": "disk", "shape_a": "rim", "body_b": "ground",
+             "shape_b": "floor", "mu": 0.3},
+            {"name": "end/wall", "body_a": "rod", "shape_a": 0, "body_b": "ground",
+             "shape_b": "wall", "kind": "bilateral"}]},
+    }
+    s = moreau.scene_system(scene)
+    cs = s.contact_state(np.asarray(s.initial_q), np.asarray(s.initial_v))
+    floor, wall = cs.constraints
+    assert (floor.name, floor.kind, floor.mu) == ("floor", moreau.ConstraintKind.unilateral, 0.3)
+    assert floor.gap == pytest.approx(0.0, abs=1e-15)
+    assert np.allclose(floor.tangent[:, 0], [1.0, 0.0, 0.5, 0.0, 0.0, 0.0])
+    assert (wall.name, wall.kind) == ("end/wall", moreau.ConstraintKind.bilateral)
+    assert wall.gap == pytest.approx(0.0, abs=1e-15)
+    # end at c + R(θ)s, s = (−0.5, 0): its velocity along t = (0, −1) is −ẏ + 0.5 cos θ ω
+    assert np.allclose(wall.tangent[:, 0], [0, 0, 0, 0.0, -1.0, 0.5 * np.cos(th)])
+
 
 def test_spatial_rigid_bodies_from_a_scene():
     # A ball of radius R = 0.5 on the floor rolling along +x: V = (1, 0, 0), ω = (0, 2, 0), so its

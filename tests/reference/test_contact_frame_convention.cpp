@@ -15,7 +15,7 @@
 #include "moreau/io/impact_spec.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_setup.hpp"
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {
@@ -56,7 +56,7 @@ double first_tangential_impulse(const LagrangianSystem& sys, const SimulationSet
 }
 
 TEST(ContactFrameConvention, GalleryAndScene2DAgree) {
-  // gallery: disk_on_plane (PlanarRigidSystem), q = (x, y, θ)
+  // gallery: disk_on_plane (a rigid world with an explicit disk–floor pair), q = (x, y, θ)
   auto gallery =
       make_gallery_system("disk_on_plane", {{"radius", kR}, {"x_dot", 1.0}, {"mu", 0.3}});
   const ContactState gs = gallery->contact_state(gallery->initial_q, gallery->initial_v, 0.0);

@@ -5,9 +5,10 @@
 // contact_state(q, v, t): M(q), F(q, v, t), then every joint row as a bilateral, frictionless
 // constraint ("joint:<name>:<row>", tangent 0) and every contact detected with
 // settings().margin (default +∞: every feature pair the narrow phase reports, so a box on a plane
-// always yields its 4 (2D) or 8 (3D) corners and a rod its 2 ends, active or not) as a
-// unilateral constraint with μ, e, γ, α, β of its material, ∇h = J_nᵀ, H_t = J_tᵀ and c_n, c_t
-// from contact_rows (see world_contacts.hpp for which contact types have exact c terms).
+// always yields its 4 (2D) or 8 (3D) corners and a rod its 2 ends, active or not) and every
+// explicit contact pair, as a unilateral constraint (bilateral for a bilateral pair) with μ, e,
+// γ, α, β of its material, ∇h = J_nᵀ, H_t = J_tᵀ and c_n, c_t from contact_rows (see
+// world_contacts.hpp for which contact types have exact c terms).
 //
 // Spatial worlds: v (6 per body) and q (7 per body) differ in size; ContactState::q holds q
 // (7 per body). ContactState::validate() currently requires q.size() == v.size(), so it
@@ -46,7 +47,8 @@ class RigidWorldSystem : public LagrangianSystem {
   }
   double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
   // Body blocks (src/contact/rigid_step_contacts.cpp) unless settings.body_blocks is
-  // false.
+  // false or the world has a bilateral contact pair (the dense layer, which holds it as a
+  // bilateral row like any ContactConstraint, model/dense_step_contacts.cpp).
   std::unique_ptr<StepContacts> step_contacts(const StepContactSettings& settings,
                                               const ContactSolverSettings& solver) const override;
   std::vector<ImpactLaw> contact_laws() const override;  // the law of every material

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "moreau/model/contact_state.hpp"
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 
 namespace moreau {
 

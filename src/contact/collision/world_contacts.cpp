@@ -28,23 +28,20 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       boxes.push_back(shape_aabb(shapes[s], items.back().pose, settings.margin));
     }
   }
-  const auto pairs = settings.use_broad_phase ? sweep_and_prune(boxes) : brute_force_pairs(boxes);
+  const auto candidates =
+      settings.use_broad_phase ? sweep_and_prune(boxes) : brute_force_pairs(boxes);
   auto jointed = [&](Index a, Index b) {
     for (const auto& j : world.joints())
       if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;
     return false;
   };
-  NarrowPhaseSettings np{.margin = settings.margin, .dimension = world.dimension()};
+  const bool with_pairs = !world.contact_pairs().empty();
   std::vector<Contact> out;
-  for (auto [i, j] : pairs) {
-    Item A = items[i], B = items[j];
-    if (A.body == B.body) continue;
-    const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
-    if (sa && sb) continue;
-    if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
-    if (sa || (!sb && A.body > B.body)) std::swap(A, B);
+  // The points of shape A of body a against shape B of body b (B static, or a < b).
+  auto add_points = [&](Item A, Item B, double margin, Index pair) {
     const Shape& shA = world.body(A.body).shapes[A.shape];
     const Shape& shB = world.body(B.body).shapes[B.shape];
+    NarrowPhaseSettings np{.margin = margin, .dimension = world.dimension()};
     const auto points = collide(shA, A.pose, shB, B.pose, np);
     for (const auto& p : points) {
       Contact c;
@@ -52,16 +49,43 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature,
       c.normal_on_a = p.normal_on_a;
       c.frame = contact_frame(p.normal, world.dimension());
-      c.material = world.material(A.body, B.body);
+      c.pair = pair;
+      const ContactPair* cp = pair >= 0 ? &world.contact_pairs()[pair] : nullptr;
+      c.material = cp && cp->material ? *cp->material : world.material(A.body, B.body);
       if (settings.with_names) c.name = contact_name(world, c);
       out.push_back(std::move(c));
     }
+  };
+  for (auto [i, j] : candidates) {
+    Item A = items[i], B = items[j];
+    if (A.body == B.body) continue;
+    const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
+    if (sa && sb) continue;
+    if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
+    if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
+                                 world.body(B.body).shapes[B.shape]))
+      continue;
+    if (with_pairs && world.find_contact_pair(A.body, A.shape, B.body, B.shape) >= 0) continue;
+    if (sa || (!sb && A.body > B.body)) std::swap(A, B);
+    add_points(A, B, settings.margin, -1);
+  }
+  for (Index k = 0; k < static_cast<Index>(world.contact_pairs().size()); ++k) {
+    const ContactPair& cp = world.contact_pairs()[k];
+    auto item = [&](Index body, Index shape) {
+      const Shape& sh = world.body(body).shapes[shape];
+      return Item{body, shape, world.body_pose(q, body).compose(sh.offset)};
+    };
+    add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k);
   }
   std::stable_sort(out.begin(), out.end(), contact_key_less);
   return out;
 }
 
 std::string contact_name(const RigidWorld& world, const Contact& c) {
+  if (c.pair >= 0) {
+    const std::string& name = world.contact_pairs().at(static_cast<size_t>(c.pair)).name;
+    return c.feature == 0 ? name : name + "/" + std::to_string(c.feature);
+  }
   const Shape& shA = world.body(c.body_a).shapes.at(static_cast<size_t>(c.shape_a));
   const Shape& shB = world.body(c.body_b).shapes.at(static_cast<size_t>(c.shape_b));
   const std::string na = shA.name.empty() ? std::to_string(c.shape_a) : shA.name;
@@ -153,6 +177,28 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     const double len = dp.norm();
     rows.bias[0] = (len > 0 ? perp.squaredNorm() / len : 0.0) +
                    n.dot(wa.cross(wa.cross(rca)) - wb.cross(wb.cross(rcb)));
+    // exact tangent terms: the witnesses x_A = c_A − R_A n, x_B = c_B + R_B n slide on the
+    // surfaces as n turns at ṅ = perp/‖Δp‖, so with r_X = x_X − p_X,
+    //   c_t = ṫ·Δv_P + t·(ω_A × ṙ_A − ω_B × ṙ_B),  ṙ_A = ω_A × r_cA − R_A ṅ,
+    //   ṙ_B = ω_B × r_cB + R_B ṅ,  Δv_P = (v_A + ω_A × r_A) − (v_B + ω_B × r_B),
+    // ṫ from the frame convention's rate (model/contact_frame.hpp; 2D t = (n_y, −n_x)).
+    if (len > 0) {
+      const Vector3 ndot = perp / len;
+      const Vector3 dvp = (world.body_linear_velocity(v, A) + wa.cross(ra)) -
+                          (world.body_linear_velocity(v, B) + wb.cross(rb));
+      const Vector3 rad_rate =
+          wa.cross(wa.cross(rca) - sa.radius * ndot) - wb.cross(wb.cross(rcb) + sb.radius * ndot);
+      Matrix3 tdot = Matrix3::Zero();
+      if (d == 2) {
+        tdot.col(1) = Vector3(ndot.y(), -ndot.x(), 0.0);
+      } else {
+        const ContactFrame3 f = contact_frame_3d(n, ndot);
+        tdot.col(1) = f.t1_dot;
+        tdot.col(2) = f.t2_dot;
+      }
+      for (int k = 1; k < d; ++k)
+        rows.bias[k] = tdot.col(k).dot(dvp) + c.frame.col(k).dot(rad_rate);
+    }
   }
   return rows;
 }

@@ -92,6 +92,55 @@ Index RigidWorld::add_joint(Joint j) {
   return k;
 }
 
+Index RigidWorld::add_contact_pair(ContactPair p) {
+  const Index k = static_cast<Index>(pairs_.size());
+  if (p.name.empty()) p.name = fmt::format("pair{}", k);
+  const std::string where = fmt::format("contact pair '{}'", p.name);
+  for (const ContactPair& other : pairs_)
+    MOREAU_REQUIRE(other.name != p.name, "{}: name already used", where);
+  auto check_shape = [&](Index body, Index shape, const char* side) {
+    MOREAU_REQUIRE(body >= 0 && body < body_count(),
+                   "{}: body_{} = {} is not a body index in [0, {})", where, side, body,
+                   body_count());
+    const auto count = static_cast<Index>(bodies_[body].shapes.size());
+    MOREAU_REQUIRE(shape >= 0 && shape < count, "{}: shape_{} = {} of body '{}' is not in [0, {})",
+                   where, side, shape, bodies_[body].name, count);
+  };
+  check_shape(p.body_a, p.shape_a, "a");
+  check_shape(p.body_b, p.shape_b, "b");
+  MOREAU_REQUIRE(p.body_a != p.body_b, "{}: a body cannot touch itself (body '{}')", where,
+                 bodies_[p.body_a].name);
+  const bool sa = bodies_[p.body_a].is_static, sb = bodies_[p.body_b].is_static;
+  MOREAU_REQUIRE(!(sa && sb), "{}: bodies '{}' and '{}' are both static", where,
+                 bodies_[p.body_a].name, bodies_[p.body_b].name);
+  MOREAU_REQUIRE(find_contact_pair(p.body_a, p.shape_a, p.body_b, p.shape_b) < 0,
+                 "{}: these two shapes already form a pair", where);
+  if (p.material) p.material->validate(where);
+  if (sa || (!sb && p.body_a > p.body_b)) {
+    std::swap(p.body_a, p.body_b);
+    std::swap(p.shape_a, p.shape_b);
+  }
+  pairs_.push_back(std::move(p));
+  return k;
+}
+
+Index RigidWorld::find_contact_pair(Index body_a, Index shape_a, Index body_b,
+                                    Index shape_b) const {
+  for (size_t k = 0; k < pairs_.size(); ++k) {
+    const ContactPair& p = pairs_[k];
+    if ((p.body_a == body_a && p.shape_a == shape_a && p.body_b == body_b &&
+         p.shape_b == shape_b) ||
+        (p.body_a == body_b && p.shape_a == shape_b && p.body_b == body_a && p.shape_b == shape_a))
+      return static_cast<Index>(k);
+  }
+  return -1;
+}
+
+bool RigidWorld::has_bilateral_pairs() const {
+  return std::any_of(pairs_.begin(), pairs_.end(),
+                     [](const ContactPair& p) { return p.kind == ConstraintKind::bilateral; });
+}
+
 void RigidWorld::set_gravity(const Vector3& g) {
   MOREAU_REQUIRE(all_finite(g), "gravity must be finite");
   MOREAU_REQUIRE(dimension_ == 3 || g.z() == 0.0, "gravity: a planar world needs g_z = 0, got {}",
@@ -120,6 +169,8 @@ void RigidWorld::set_material(Index a, Index b, const ContactMaterial& m) {
 std::vector<ContactMaterial> RigidWorld::materials() const {
   std::vector<ContactMaterial> out{default_material_};
   for (const auto& [k, v] : pair_materials_) out.push_back(v);
+  for (const ContactPair& p : pairs_)
+    if (p.material) out.push_back(*p.material);
   return out;
 }
 

@@ -40,7 +40,8 @@ struct Contact {
   bool normal_on_a = false;             // see ContactPoint (which body carries the normal)
   ContactMaterial material;             // μ, e, law, γ, α, β of the pair
   std::string name;                     // "A/B:<shape a>-<shape b>:<feature>", stable while the
-                                        // same features touch
+                                        // same features touch; an explicit pair's own name
+  Index pair = -1;  // index of the explicit contact pair (model/rigid/contact_pair.hpp), or −1
 
   // The unit normal n (first column of frame), from B to A.
   Vector3 normal() const { return frame.col(0); }

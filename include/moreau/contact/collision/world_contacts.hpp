@@ -17,8 +17,9 @@
 // which is exact for vertex–face and sphere-centre–face contacts (box/mesh corners, spheres,
 // disks and capsule ends on planes and box faces), and for sphere–sphere / disk–disk contacts
 // c_n is replaced by the exact centre-distance form c_n = ‖Δv − (Δv·n) n‖² / ‖Δp‖ (+ the ω×ω
-// terms of off-centre spheres). Edge–edge and curved–curved contacts other than these use the
-// point-on-face formula (an approximation).
+// terms of off-centre spheres) and c_t by its exact form for witnesses that slide on the two
+// surfaces as n turns (contact_rows in world_contacts.cpp). Edge–edge and curved–curved contacts
+// other than these use the point-on-face formula (an approximation).
 //
 // Global frictional contact problem (FCLIB convention): M v = H r + f, u = Hᵀ v + w, with
 // H = [J_1ᵀ … J_ncᵀ] (n × d·nc) and M block diagonal.
@@ -37,13 +38,17 @@ struct CollisionSettings {
   bool with_names = true;        // false: Contact::name left empty (contact_name() builds it)
 };
 
-// Every contact of the world at q: static–static and (by default) jointed pairs skipped.
+// Every contact of the world at q: the points of every explicit contact pair
+// (RigidWorld::contact_pairs, whatever their gap), and the shape pairs found by detection within
+// the margin (static–static, explicit and, by default, jointed pairs skipped).
 // body_a < body_b unless body_a is dynamic and body_b static (B is then the static one), so
 // normals of ground contacts point out of the ground. Order: by pair, then by feature.
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings = {});
 
-// "A/B:<shape a>-<shape b>:<feature>" (Contact::name): stable while the same features touch.
+// "A/B:<shape a>-<shape b>:<feature>" (Contact::name): stable while the same features touch;
+// for an explicit pair its name at feature 0 (a point or a disk on a plane has only that one),
+// "<name>/<feature>" at the others.
 std::string contact_name(const RigidWorld& world, const Contact& contact);
 
 // Order of detect_contacts' output (body_a, body_b, shape_a, shape_b, feature): a strict weak order

@@ -17,23 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "moreau/model/rigid/contact_pair.hpp"
 #include "moreau/model/rigid/joint.hpp"
 #include "moreau/model/rigid/rigid_body.hpp"
 #include "moreau/model/vocabulary.hpp"
 
 namespace moreau {
-
-// Per-pair contact parameters (docs/scene-format.md §contact).
-struct ContactMaterial {
-  double mu = 0.0;                    // Coulomb friction coefficient, ≥ 0
-  double restitution = 0.0;           // normal restitution e ∈ [0, 1]
-  ImpactLaw law = ImpactLaw::newton;  // impact law (its rules: sim/impact_law.hpp)
-  double gamma = 0.0;  // velocity-level softening γ ≥ 0 (0 ≤ ġ + γλ ⊥ λ ≥ 0)
-  double alpha = 0.0;  // Baumgarte α ≥ 0 (g̈ + 2α ġ + β² g)
-  double beta = 0.0;   // Baumgarte β ≥ 0
-  // Throws std::invalid_argument naming `where` for μ < 0, e ∉ [0, 1], γ, α, β < 0 or NaN.
-  void validate(const std::string& where) const;
-};
 
 // Constraint rows that involve two bodies: J v = block_a v_a + block_b v_b (k rows), with the
 // velocity-product term c = J̇ v and a position-level residual.
@@ -76,6 +65,17 @@ class RigidWorld {
   // the initial poses.
   Index add_joint(Joint joint);
 
+  // Adds an explicit contact pair (contact_pair.hpp), validated: bodies and shapes exist, two
+  // different bodies not both static, name unique (default "pair<i>"), material valid. Stored
+  // with body b the static one, else the larger index (the order detection uses).
+  Index add_contact_pair(ContactPair pair);
+  // Every explicit contact pair, by index.
+  const std::vector<ContactPair>& contact_pairs() const { return pairs_; }
+  // Index of the explicit pair of these two shapes (either order), −1 if none.
+  Index find_contact_pair(Index body_a, Index shape_a, Index body_b, Index shape_b) const;
+  // True when some explicit pair is bilateral.
+  bool has_bilateral_pairs() const;
+
   // Gravity, m/s² (default (0, −9.81, 0) planar, (0, 0, −9.81) spatial).
   void set_gravity(const Vector3& g);
   // Gravity g⃗, m/s².
@@ -87,7 +87,8 @@ class RigidWorld {
   void set_material(Index body_a, Index body_b, const ContactMaterial& m);
   // Material of the pair (body_a, body_b): its override, else the default.
   const ContactMaterial& material(Index body_a, Index body_b) const;
-  // Every material in use: the default first, then the per-pair overrides.
+  // Every material in use: the default first, then the per-pair overrides, then the materials
+  // of the explicit contact pairs.
   std::vector<ContactMaterial> materials() const;
   // Material of the pairs without an override.
   const ContactMaterial& default_material() const { return default_material_; }
@@ -166,6 +167,7 @@ class RigidWorld {
   Vector3 gravity_;
   std::vector<RigidBody> bodies_;
   std::vector<Joint> joints_;
+  std::vector<ContactPair> pairs_;
   std::vector<Index> offsets_;  // per body: dynamic index or −1
   Index dynamic_count_ = 0;
   ContactMaterial default_material_;

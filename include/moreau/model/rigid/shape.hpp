@@ -14,6 +14,7 @@
 //            (2D: a convex polygon, vertices with z = 0)
 // The sphere, capsule, box and convex shapes share one description used by the narrow phase:
 // a convex polytope "core" (1, 2, 8 or n points) swept by a radius (0 for box and convex).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct Shape {
   std::vector<Vector3> vertices;           // convex: hull points, body frame, m
   Pose offset;                             // shape frame relative to the body frame
   std::string name;                        // optional, for contact names
+  // Collision filter (MuJoCo's contype and conaffinity bitmasks, XML reference §geom): detection
+  // pairs two shapes when (contype₁ & conaffinity₂) ≠ 0 or (contype₂ & conaffinity₁) ≠ 0.
+  // Explicit contact pairs (contact_pair.hpp) are not filtered.
+  std::uint32_t contype = 1;      // bitmask, default 1
+  std::uint32_t conaffinity = 1;  // bitmask, default 1
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2].shapes[0]") when a size is
   // not positive and finite, a normal is zero, or a convex shape has < 1 vertex (< 3 in 3D is
@@ -60,6 +66,12 @@ struct Shape {
   // Radius of a sphere about the shape origin that contains the shape (∞ for planes), m.
   double bounding_radius() const;
 };
+
+// True when detection may pair shapes a and b: (contype_a & conaffinity_b) ≠ 0 or
+// (contype_b & conaffinity_a) ≠ 0.
+inline bool collision_filter_passes(const Shape& a, const Shape& b) {
+  return (a.contype & b.conaffinity) != 0 || (b.contype & a.conaffinity) != 0;
+}
 
 // Factories (shape frame = body frame unless `offset` is given).
 Shape make_sphere(double radius, const Pose& offset = {});

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "moreau/model/gallery.hpp"
+#include "moreau/contact/gallery.hpp"
 
 namespace moreau::gallery_detail {
 

@@ -6,7 +6,7 @@
 #include "gallery_builders.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/model/callback_system.hpp"
-#include "moreau/model/planar_rigid_system.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 
 namespace moreau::gallery_detail {
 namespace {
@@ -20,8 +20,8 @@ Vector2 kcross(const Vector2& a) { return Vector2(-a.y(), a.x()); }
 
 // Places a planar body (angle θ, angular rate w) so that its local point s sits at (x0, 0) and
 // moves with velocity (u, 0): c = (x0, 0) − R s, ċ = (u, 0) − w k×(R s).
-void place_point_on_floor(const Vector2& s, double theta, double x0, double u, double w,
-                          Eigen::Ref<Vector> q, Eigen::Ref<Vector> v) {
+void place_point_on_floor(const Vector2& s, double theta, double x0, double u, double w, Vector3& q,
+                          Vector3& v) {
   const Vector2 r = rot(theta) * s;
   q.head<2>() = Vector2(x0, 0.0) - r;
   q[2] = theta;
@@ -49,6 +49,64 @@ ConstraintKinematics floor_point(const Vector& q, const Vector& v, Index off, co
   return k;
 }
 
+// The planar rigid world of a gallery system: gravity g⃗ and a static body "ground" whose shapes
+// are the half-planes {x : nᵀ(x − o) ≥ 0} the bodies touch (plane shapes, solid where nᵀx ≤ nᵀo).
+// The planes touch only through the system's explicit contact pairs, which are its papers'
+// constraints (contype = conaffinity = 0 keeps them out of detection).
+std::shared_ptr<RigidWorld> planar_world(const Vector2& gravity,
+                                         const std::vector<std::pair<std::string, Vector2>>& planes,
+                                         const Vector2& origin = Vector2::Zero()) {
+  auto world = std::make_shared<RigidWorld>(2);
+  world->set_gravity(Vector3(gravity.x(), gravity.y(), 0.0));
+  RigidBody ground;
+  ground.name = "ground";
+  ground.is_static = true;
+  for (const auto& [name, n] : planes) {
+    Shape plane = make_plane(Vector3(n.x(), n.y(), 0.0), n.dot(origin));
+    plane.name = name;
+    plane.contype = plane.conaffinity = 0;
+    ground.shapes.push_back(plane);
+  }
+  world->add_body(ground);
+  return world;
+}
+
+// A planar body of mass m and inertia I_zz in the state q = (x, y, θ), v = (ẋ, ẏ, θ̇).
+RigidBody planar_body(const std::string& name, double mass, double inertia, const Vector3& q,
+                      const Vector3& v) {
+  RigidBody b;
+  b.name = name;
+  b.mass = mass;
+  b.inertia = Matrix3::Identity() * inertia;
+  b.pose = planar_pose(q.x(), q.y(), q.z());
+  b.linear_velocity = Vector3(v.x(), v.y(), 0.0);
+  b.angular_velocity = Vector3(0.0, 0.0, v.z());
+  return b;
+}
+
+// A material point s of a body (body frame, m): the convex hull of that one point.
+Shape body_point(const std::string& name, const Vector2& s) {
+  Shape point = make_convex({Vector3(s.x(), s.y(), 0.0)});
+  point.name = name;
+  return point;
+}
+
+// Explicit contact `name` of shape `shape` of body `body` with plane `plane` of the ground
+// (body 0), μ, e, unilateral or bilateral.
+void touch_ground(RigidWorld& world, const std::string& name, Index body, Index shape, Index plane,
+                  double mu, double e, ConstraintKind kind = ConstraintKind::unilateral) {
+  ContactMaterial material;
+  material.mu = mu;
+  material.restitution = e;
+  world.add_contact_pair(ContactPair{name, body, shape, 0, plane, kind, material});
+}
+
+// The system of a gallery world; its default state is the bodies' initial state.
+SystemPtr world_system(const std::string& name, std::shared_ptr<RigidWorld> world) {
+  return std::make_shared<RigidWorldSystem>(std::move(world), CollisionSettings{.margin = INFINITY},
+                                            name);
+}
+
 CallbackConstraint constraint(std::string name, ConstraintKind kind, double mu, double e,
                               ConstraintCallback cb) {
   CallbackConstraint c;
@@ -71,15 +129,14 @@ CallbackConstraint constraint(std::string name, ConstraintKind kind, double mu, 
 SystemPtr build_painleve_rod(const Params& p) {
   const double m = p.positive("mass"), L = p.positive("length"), mu = p.nonnegative("mu");
   const double theta = p.in_range("theta", -std::numbers::pi, std::numbers::pi), g = p.get("g");
-  auto sys = std::make_shared<PlanarRigidSystem>("painleve_rod", Vector2(0.0, -g));
-  const Index b = sys->add_body("rod", m, m * L * L / 12.0);
-  sys->add_point_plane(b, Vector2(-L / 2, 0.0), Plane2{},
-                       ContactOptions{"floor/end", ConstraintKind::unilateral, mu, 0.0});
-  sys->initial_q = Vector::Zero(3);
-  sys->initial_v = Vector::Zero(3);
-  place_point_on_floor(Vector2(-L / 2, 0.0), theta, 0.0, p.get("x_dot"), p.get("theta_dot"),
-                       sys->initial_q, sys->initial_v);
-  return sys;
+  Vector3 q, v;
+  place_point_on_floor(Vector2(-L / 2, 0.0), theta, 0.0, p.get("x_dot"), p.get("theta_dot"), q, v);
+  auto world = planar_world(Vector2(0.0, -g), {{"floor", Vector2(0.0, 1.0)}});
+  RigidBody rod = planar_body("rod", m, m * L * L / 12.0, q, v);
+  rod.shapes = {body_point("end", Vector2(-L / 2, 0.0))};
+  const Index b = world->add_body(rod);
+  touch_ground(*world, "floor/end", b, 0, 0, mu, 0.0);
+  return world_system("painleve_rod", world);
 }
 
 // Digest 000 §A.3: q = (x, y, θ) of the lower tip, θ from the vertical, rod 2ℓ, centre at ℓ:
@@ -122,12 +179,13 @@ SystemPtr build_falling_pencil(const Params& p) {
 SystemPtr build_disk_on_plane(const Params& p) {
   const double m = p.positive("mass"), R = p.positive("radius"), k = p.positive("inertia_factor");
   const double mu = p.nonnegative("mu"), e = p.in_range("e", 0.0, 1.0);
-  auto sys = std::make_shared<PlanarRigidSystem>(p.system, Vector2(0.0, -p.get("g")));
-  const Index b = sys->add_body("disk", m, k * m * R * R);
-  sys->add_disk_plane(b, R, Plane2{}, ContactOptions{"floor", ConstraintKind::unilateral, mu, e});
-  sys->initial_q = Vector3(0.0, R, 0.0);
-  sys->initial_v = Vector3(p.get("x_dot"), 0.0, p.get("theta_dot"));
-  return sys;
+  auto world = planar_world(Vector2(0.0, -p.get("g")), {{"floor", Vector2(0.0, 1.0)}});
+  RigidBody disk = planar_body("disk", m, k * m * R * R, Vector3(0.0, R, 0.0),
+                               Vector3(p.get("x_dot"), 0.0, p.get("theta_dot")));
+  disk.shapes = {make_sphere(R)};
+  const Index b = world->add_body(disk);
+  touch_ground(*world, "floor", b, 0, 0, mu, e);
+  return world_system(p.system, world);
 }
 
 // Digest 001 Ex. 1/2/4 (and the rocking block of 003 §3 ex. 2): q = (x, y, θ),
@@ -139,21 +197,20 @@ SystemPtr build_block(const Params& p) {
   const bool rocking = p.system == "rocking_block";
   const double m = p.positive("mass"), l = p.positive("height"), L = p.positive("width");
   const double mu = p.nonnegative("mu");
-  auto sys = std::make_shared<PlanarRigidSystem>(p.system, Vector2(0.0, -p.get("g")));
-  const Index b = sys->add_body("block", m, m * (l * l + L * L) / 12.0);
-  sys->set_applied_force(b, Vector3(-p.get("Fx"), 0.0, 0.0));
-  sys->add_point_plane(b, Vector2(L / 2, -l / 2), Plane2{},
-                       ContactOptions{"A1", ConstraintKind::unilateral, mu, 0.0});
-  sys->add_point_plane(b, Vector2(-L / 2, -l / 2), Plane2{},
-                       ContactOptions{"A2", ConstraintKind::unilateral, mu, 0.0});
-  sys->initial_q = Vector::Zero(3);
-  sys->initial_v = Vector::Zero(3);
   const double theta =
       rocking ? p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2) : 0.0;
   const double w = rocking ? p.get("theta_dot") : 0.0;
-  place_point_on_floor(Vector2(-L / 2, -l / 2), theta, -L / 2, 0.0, w, sys->initial_q,
-                       sys->initial_v);
-  return sys;
+  Vector3 q, v;
+  place_point_on_floor(Vector2(-L / 2, -l / 2), theta, -L / 2, 0.0, w, q, v);
+  auto world = planar_world(Vector2(0.0, -p.get("g")), {{"floor", Vector2(0.0, 1.0)}});
+  RigidBody block = planar_body("block", m, m * (l * l + L * L) / 12.0, q, v);
+  block.applied_force = Vector3(-p.get("Fx"), 0.0, 0.0);  // Fx is on the left side (F = +Fx)
+  block.shapes = {body_point("A1", Vector2(L / 2, -l / 2)),
+                  body_point("A2", Vector2(-L / 2, -l / 2))};
+  const Index b = world->add_body(block);
+  touch_ground(*world, "A1", b, 0, 0, mu, 0.0);
+  touch_ground(*world, "A2", b, 1, 0, mu, 0.0);
+  return world_system(p.system, world);
 }
 
 // Digest 001 Ex. 3 with the digest's sympy [fix] of M and of the velocity terms (the paper's (88)
@@ -391,56 +448,58 @@ SystemPtr build_box_on_incline(const Params& p) {
   const double s = p.in_range("slope", -std::numbers::pi / 2, std::numbers::pi / 2),
                phi = p.in_range("phi", -std::numbers::pi / 2, std::numbers::pi / 2);
   const double mu = p.nonnegative("mu"), g = p.get("g");
-  auto sys = std::make_shared<PlanarRigidSystem>("box_on_incline",
-                                                 Vector2(g * std::sin(s), -g * std::cos(s)));
-  const Index b = sys->add_body("box", m, m * (w * w + h * h) / 12.0);
-  sys->add_point_plane(b, Vector2(-w / 2, -h / 2), Plane2{},
-                       ContactOptions{"back", ConstraintKind::unilateral, mu, 0.0});
-  sys->add_point_plane(b, Vector2(w / 2, -h / 2), Plane2{},
-                       ContactOptions{"front", ConstraintKind::unilateral, mu, 0.0});
-  sys->initial_q = Vector::Zero(3);
-  sys->initial_v = Vector::Zero(3);
-  place_point_on_floor(Vector2(-w / 2, -h / 2), phi, 0.0, p.get("x_dot"), p.get("phi_dot"),
-                       sys->initial_q, sys->initial_v);
-  return sys;
+  Vector3 q, v;
+  place_point_on_floor(Vector2(-w / 2, -h / 2), phi, 0.0, p.get("x_dot"), p.get("phi_dot"), q, v);
+  auto world =
+      planar_world(Vector2(g * std::sin(s), -g * std::cos(s)), {{"incline", Vector2(0.0, 1.0)}});
+  RigidBody box = planar_body("box", m, m * (w * w + h * h) / 12.0, q, v);
+  box.shapes = {body_point("back", Vector2(-w / 2, -h / 2)),
+                body_point("front", Vector2(w / 2, -h / 2))};
+  const Index b = world->add_body(box);
+  touch_ground(*world, "back", b, 0, 0, mu, 0.0);
+  touch_ground(*world, "front", b, 1, 0, mu, 0.0);
+  return world_system("box_on_incline", world);
 }
 
-// Digest 003 §3 ex. 6: h₁ = y − R (floor, t₁ = (1, 0)), h₂ = x − R (wall, t₂ = (0, 1) as in the
-// paper). H_t = [[1, 0], [0, 1], [R, −R]]: the paper prints +R for the wall column; the material
-// contact point (0, y) moves with ẏ − Rθ̇, so −R ([fix]; n_qᵀH_T and D are unchanged).
+// Digest 003 §3 ex. 6: h₁ = y − R (floor, t₁ = (1, 0)), h₂ = x − R (wall). The wall's tangent is
+// moreau's one convention t₂ = (n_y, −n_x) = (0, −1) (docs/notation.md), the paper's (0, 1)
+// reversed. The material contact point (0, y) moves with ẏ − Rθ̇, so H_t = [[1, 0], [0, −1],
+// [R, R]]: the paper's wall column (0, 1, +R) has the sign of Rθ̇ wrong ([fix]) besides the frame's
+// reversal; n_qᵀH_T and D change only by the sign of the wall column.
 SystemPtr build_disk_in_corner(const Params& p) {
   const double m = p.positive("mass"), R = p.positive("radius"), k = p.positive("inertia_factor");
   const double mu = p.nonnegative("mu");
-  auto sys = std::make_shared<PlanarRigidSystem>("disk_in_corner", Vector2(0.0, -p.get("g")));
-  const Index b = sys->add_body("disk", m, k * m * R * R);
-  sys->add_disk_plane(b, R, Plane2{}, ContactOptions{"floor", ConstraintKind::unilateral, mu, 0.0});
-  sys->add_disk_plane(b, R, Plane2{-1, Vector2::Zero(), Vector2(1.0, 0.0)},
-                      ContactOptions{"wall", ConstraintKind::unilateral, mu, 0.0, true});
-  sys->initial_q = Vector3(R, R, 0.0);
-  sys->initial_v = Vector3(p.get("x_dot"), p.get("y_dot"), p.get("theta_dot"));
-  return sys;
+  auto world = planar_world(Vector2(0.0, -p.get("g")),
+                            {{"floor", Vector2(0.0, 1.0)}, {"wall", Vector2(1.0, 0.0)}});
+  RigidBody disk = planar_body("disk", m, k * m * R * R, Vector3(R, R, 0.0),
+                               Vector3(p.get("x_dot"), p.get("y_dot"), p.get("theta_dot")));
+  disk.shapes = {make_sphere(R)};
+  const Index b = world->add_body(disk);
+  touch_ground(*world, "floor", b, 0, 0, mu, 0.0);
+  touch_ground(*world, "wall", b, 0, 1, mu, 0.0);
+  return world_system("disk_in_corner", world);
 }
 
 // Digest 003 §3 ex. 7: bar (x, y, θ), M = diag(m, m, ml²/12), θ from the vertical; upper end
-// A = (x − (l/2)sin θ, y + (l/2)cos θ) on the wall x = 0 (bilateral, t = (0, 1)), lower end
-// B = (x + (l/2) sin θ, y − (l/2) cos θ) on the floor (unilateral, t = (1, 0)):
-// h₁ = x − (l/2) sin θ, h₂ = y − (l/2) cos θ, H_T = [[0, 1], [1, 0], [−(l/2) sin θ, (l/2) cos θ]]
-// (the digest's [fix]).
+// A = (x − (l/2)sin θ, y + (l/2)cos θ) on the wall x = 0 (bilateral, t = (n_y, −n_x) = (0, −1),
+// moreau's one convention, the paper's (0, 1) reversed), lower end B = (x + (l/2) sin θ,
+// y − (l/2) cos θ) on the floor (unilateral, t = (1, 0)): h₁ = x − (l/2) sin θ,
+// h₂ = y − (l/2) cos θ, H_T = [[0, 1], [−1, 0], [(l/2) sin θ, (l/2) cos θ]] (the digest's [fix],
+// its wall column negated by the frame).
 SystemPtr build_constrained_pendulum(const Params& p) {
   const double m = p.positive("mass"), l = p.positive("length");
   const double th = p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2),
                w = p.get("theta_dot");
-  auto sys = std::make_shared<PlanarRigidSystem>("constrained_pendulum", Vector2(0.0, -p.get("g")));
-  const Index b = sys->add_body("bar", m, m * l * l / 12.0);
-  sys->add_point_plane(
-      b, Vector2(0.0, l / 2), Plane2{-1, Vector2::Zero(), Vector2(1.0, 0.0)},
-      ContactOptions{"A/wall", ConstraintKind::bilateral, p.nonnegative("mu_a"), 0.0, true});
-  sys->add_point_plane(
-      b, Vector2(0.0, -l / 2), Plane2{},
-      ContactOptions{"B/floor", ConstraintKind::unilateral, p.nonnegative("mu_b"), 0.0});
-  sys->initial_q = Vector3((l / 2) * std::sin(th), (l / 2) * std::cos(th), th);
-  sys->initial_v = Vector3((l / 2) * std::cos(th) * w, -(l / 2) * std::sin(th) * w, w);
-  return sys;
+  auto world = planar_world(Vector2(0.0, -p.get("g")),
+                            {{"wall", Vector2(1.0, 0.0)}, {"floor", Vector2(0.0, 1.0)}});
+  RigidBody bar = planar_body("bar", m, m * l * l / 12.0,
+                              Vector3((l / 2) * std::sin(th), (l / 2) * std::cos(th), th),
+                              Vector3((l / 2) * std::cos(th) * w, -(l / 2) * std::sin(th) * w, w));
+  bar.shapes = {body_point("A", Vector2(0.0, l / 2)), body_point("B", Vector2(0.0, -l / 2))};
+  const Index b = world->add_body(bar);
+  touch_ground(*world, "A/wall", b, 0, 0, p.nonnegative("mu_a"), 0.0, ConstraintKind::bilateral);
+  touch_ground(*world, "B/floor", b, 1, 1, p.nonnegative("mu_b"), 0.0);
+  return world_system("constrained_pendulum", world);
 }
 
 // Digest 003 §3.2.4: particle q = (x, y), M = m I, F = (0, m g), h = y, ∇h = (0, 1),

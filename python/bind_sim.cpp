@@ -5,9 +5,11 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "bindings.hpp"
 #include "moreau/io/integrator_settings.hpp"
+#include "moreau/io/interrupt_guard.hpp"
 #include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_setup.hpp"
@@ -72,16 +74,44 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
   return d;
 }
 
+// Ctrl-C during a run (issue 15 §3): on the main thread SIGINT and SIGTERM stop the run at the end
+// of a step (io/interrupt_guard.hpp); the outputs so far are written (status `interrupted`) and
+// KeyboardInterrupt is raised. Other threads keep Python's own handling.
+bool on_main_thread() {
+  const py::module_ threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
+// Writes the outputs (when `out` is given), then raises KeyboardInterrupt for an interrupted run.
+void finish(const SimulationResult& res, const std::string& out, const InterruptGuard* guard) {
+  if (!out.empty()) {
+    const OutputFiles files = simulation_output_texts(res);
+    if (guard != nullptr)
+      guard->hold_signals([&] { write_output_files(files, out); });
+    else
+      write_output_files(files, out);
+  }
+  if (res.status == SimulationStatus::interrupted) {
+    PyErr_SetString(PyExc_KeyboardInterrupt,
+                    out.empty() ? res.message.c_str()
+                                : (res.message + "; the run so far is in " + out).c_str());
+    throw py::error_already_set();
+  }
+}
+
 py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
                         const std::string& integrator) {
   const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
   SceneRun run = prepare_scene_run(scene, integrator, t_end);
+  std::optional<InterruptGuard> guard;
+  if (on_main_thread()) guard.emplace();
   SimulationResult res;
   {
     py::gil_scoped_release release;
-    res = simulate(*run.system, run.settings);
-    if (!out.empty()) write_simulation_outputs(res, out);
+    res = simulate(*run.system, run.settings, Vector(), Vector(), {},
+                   guard ? guard->stop_request() : nullptr);
   }
+  finish(res, out, guard ? &*guard : nullptr);
   return result_dict(res, run.plot);
 }
 
@@ -94,8 +124,11 @@ py::dict simulate_system(const LagrangianSystem& system, double t_end,
   read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
                            settings);
   settings.t_end = t_end;
-  const SimulationResult res = simulate(system, settings);
-  if (!out.empty()) write_simulation_outputs(res, out);
+  std::optional<InterruptGuard> guard;
+  if (on_main_thread()) guard.emplace();
+  const SimulationResult res =
+      simulate(system, settings, Vector(), Vector(), {}, guard ? guard->stop_request() : nullptr);
+  finish(res, out, guard ? &*guard : nullptr);
   return result_dict(res, true);
 }
 

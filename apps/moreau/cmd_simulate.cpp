@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "moreau/io/interrupt_guard.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_output.hpp"
 #include "moreau/io/simulation_setup.hpp"
@@ -71,12 +72,20 @@ void run(const SimulateOptions& opt) {
       std::fflush(stderr);
     };
   }
-  const SimulationResult res = simulate(*run.system, run.settings, Vector(), Vector(), progress);
+  InterruptGuard interrupt;
+  const SimulationResult res =
+      simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
   if (tty) std::fprintf(stderr, "\r%*s\r", 48, "");
-  write_simulation_outputs(res, run.out_dir);
+  // A second signal while the texts are composed ends the program with the old outputs intact.
+  const OutputFiles files = simulation_output_texts(res);
+  interrupt.hold_signals([&] { write_output_files(files, run.out_dir); });
+  if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
 
   bool plotted = false;
-  if (run.plot && !opt.no_plot) {
+  if (exit_status != 0) {
+    std::fprintf(stderr, "moreau: interrupted at t = %g s; plot.png skipped\n",
+                 res.t.empty() ? 0.0 : res.t.back());
+  } else if (run.plot && !opt.no_plot) {
     const std::string script = find_plot_script();
     if (script.empty()) {
       std::fprintf(stderr,

@@ -13,5 +13,8 @@ void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 
 // Exit code for bad input (missing/malformed file, invalid parameter).
 inline constexpr int kExitBadInput = 2;
+// The exit code main() returns when a command ends without an exception: 0, or 128 + the signal
+// of an interrupted run (interrupt.hpp).
+inline int exit_status = 0;
 
 }  // namespace moreau::cli

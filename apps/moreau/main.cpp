@@ -31,5 +31,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "moreau: error: %s\n", e.what());
     return moreau::cli::kExitBadInput;
   }
-  return 0;
+  return moreau::cli::exit_status;
 }

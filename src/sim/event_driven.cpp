@@ -96,7 +96,7 @@ class EventDrivenRun {
     armed_.assign(m_, 0);
   }
 
-  SimulationResult run(const ProgressCallback& progress);
+  SimulationResult run(const ProgressCallback& progress, const StopRequest* stop_request);
 
  private:
   Vector q(const Vector& y) const { return y.head(np_); }
@@ -291,7 +291,8 @@ bool EventDrivenRun::event_at(const Crossing& x, const std::vector<Root>& roots)
   return true;
 }
 
-SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
+SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
+                                     const StopRequest* stop_request) {
   // Initial state: impacts / modes. When they change the velocities (an impact or a tangential
   // impact at t = 0) the state before is recorded first, so that the energy summary sees the jump.
   const Vector y_pre = y_;
@@ -373,6 +374,13 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
         progress(t_ / st_.t_end);
       }
     }
+    // a stop request ends the run after this step, its state recorded
+    if (stop_request != nullptr && stop_request->load() &&
+        t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
+      if (res_.t.empty() || res_.t.back() != t_) record();  // the state at the stop
+      stop(SimulationStatus::interrupted, fmt::format("interrupted at t = {} s", t_));
+      break;
+    }
   }
   return std::move(res_);
 }
@@ -381,8 +389,8 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress) {
 
 SimulationResult simulate_event_driven(const LagrangianSystem& sys, const SimulationSettings& st,
                                        const Vector& q0, const Vector& v0,
-                                       const ProgressCallback& progress) {
-  return EventDrivenRun(sys, st, q0, v0).run(progress);
+                                       const ProgressCallback& progress, const StopRequest* stop) {
+  return EventDrivenRun(sys, st, q0, v0).run(progress, stop);
 }
 
 }  // namespace moreau

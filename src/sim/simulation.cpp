@@ -48,6 +48,8 @@ std::string to_string(SimulationStatus status) {
       return "no_consistent_mode";
     case SimulationStatus::step_failure:
       return "step_failure";
+    case SimulationStatus::interrupted:
+      return "interrupted";
   }
   return "unknown";
 }
@@ -123,7 +125,7 @@ void validate(const SimulationSettings& s) {
 
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
                           const Vector& q0_in, const Vector& v0_in,
-                          const ProgressCallback& progress) {
+                          const ProgressCallback& progress, const StopRequest* stop) {
   validate(settings);
   const Vector q0 = q0_in.size() > 0 ? q0_in : system.initial_q;
   const Vector v0 = v0_in.size() > 0 ? v0_in : system.initial_v;
@@ -155,9 +157,9 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   Stopwatch watch;
   SimulationResult res;
   if (settings.integrator == Integrator::event_driven)
-    res = simulate_event_driven(system, settings, q0, v0, progress);
+    res = simulate_event_driven(system, settings, q0, v0, progress, stop);
   else
-    res = simulate_time_stepping(system, settings, q0, v0, progress);
+    res = simulate_time_stepping(system, settings, q0, v0, progress, stop);
   res.wall_time = watch.seconds();
   return res;
 }

@@ -124,7 +124,7 @@ void record_contacts(SimulationResult& res, StepContacts& layer,
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
                                         const Vector& q0, const Vector& v0,
-                                        const ProgressCallback& progress) {
+                                        const ProgressCallback& progress, const StopRequest* stop) {
   const TimeSteppingSettings& ts = st.time_stepping;
   const std::unique_ptr<StepContacts> layer = sys.step_contacts(ts.contacts, st.solver);
   SimulationResult res;
@@ -163,7 +163,9 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
     res.max_penetration =
         std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
 
-    const bool last = (k + 1 == nsteps);
+    // a stop request ends the run after this step, whose state is then recorded
+    const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
+    const bool last = (k + 1 == nsteps) || interrupted;
     if (st.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
       detail::record_state(res, sys, t, q, v, emin);
       record_contacts(res, *layer, active, t);
@@ -177,6 +179,11 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
         last_percent = pc;
         progress(t / st.t_end);
       }
+    }
+    if (interrupted) {
+      res.status = SimulationStatus::interrupted;
+      res.message = fmt::format("interrupted at t = {} s", t);
+      break;
     }
   }
   res.contact_names = layer->names();

@@ -2,12 +2,7 @@
 # `moreau simulate` rejects bad scenes with one clear line on stderr and exit code 2:
 # unknown field, negative mass, interpenetrating start, NaN, a number overflowing a double, a
 # syntax error (the file, line, column and field named), missing file, bad option.
-set -u
-MOREAU=$1
-SCENES=$(cd "$(dirname "$0")/../../examples/scenes" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail=0
+source "$(dirname "$0")/support/prelude.sh"
 
 # variant NAME PYTHON-EXPR: writes $TMP/NAME.json from bouncing_ball.json modified by the expression
 variant() {

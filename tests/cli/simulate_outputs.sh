@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # `moreau simulate` writes the five outputs: a bouncing ball (e = 0.8, centre dropped from 1 m,
 # r = 0.1) hits the floor at t = √(2·0.9/9.81) = 0.4284 s; both integrators must report that impact.
-set -u
-MOREAU=$1
-SCENES=$(cd "$(dirname "$0")/../../examples/scenes" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail=0
+source "$(dirname "$0")/support/prelude.sh"
 for integ in event timestepping; do
   out="$TMP/$integ"
   if ! "$MOREAU" simulate "$SCENES/bouncing_ball.json" --out "$out" --t-end 0.6 --integrator "$integ" \

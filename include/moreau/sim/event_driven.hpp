@@ -41,6 +41,7 @@ namespace moreau {
 // Runs the event-driven integrator above (simulate() with integrator "event" calls it).
 SimulationResult simulate_event_driven(const LagrangianSystem& system,
                                        const SimulationSettings& settings, const Vector& q0,
-                                       const Vector& v0, const ProgressCallback& progress);
+                                       const Vector& v0, const ProgressCallback& progress,
+                                       const StopRequest* stop = nullptr);
 
 }  // namespace moreau

@@ -5,6 +5,7 @@
 //     (event_driven.hpp).
 // Both return a SimulationResult (trajectory, per-contact records, events, summary), which
 // recorder.hpp writes to disk. The library never prints: progress is reported through a callback.
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ enum class SimulationStatus {
   solver_failure,      // an impact or mode problem could not be solved
   no_consistent_mode,  // no consistent contact mode and no Painlevé case identified
   step_failure,        // the event-driven step size fell below its floor
+  interrupted,         // a stop was requested (StopRequest): the result holds the run so far
 };
 
 // What happened at a SimulationEvent.
@@ -157,13 +159,17 @@ struct SimulationResult {
 
 // Called now and then with the fraction of [0, t_end] done.
 using ProgressCallback = std::function<void(double fraction)>;
+// Set (from any thread or a signal handler: lock-free) to stop a run at the end of its current
+// step; the result then holds everything computed so far, the state at the stop recorded, with
+// status `interrupted`.
+using StopRequest = std::atomic<bool>;
 
 // Runs the integrator named in settings from (q0, v0) at t = 0. Empty q0/v0 take the system's
 // initial_q / initial_v. Throws std::invalid_argument on bad settings or state (sizes, NaN,
 // unknown integrator, interpenetrating start beyond the tolerance).
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
                           const Vector& q0 = Vector(), const Vector& v0 = Vector(),
-                          const ProgressCallback& progress = {});
+                          const ProgressCallback& progress = {}, const StopRequest* stop = nullptr);
 
 // The most time steps a time-stepping run may take: t_end / dt above this is refused before the
 // run starts (no machine runs 10⁹ contact steps in a session; a dt of 1e-300 would otherwise end

@@ -20,6 +20,7 @@ namespace moreau {
 // Runs the Moreau–Jean scheme above on any LagrangianSystem (dense path).
 SimulationResult simulate_time_stepping(const LagrangianSystem& system,
                                         const SimulationSettings& settings, const Vector& q0,
-                                        const Vector& v0, const ProgressCallback& progress);
+                                        const Vector& v0, const ProgressCallback& progress,
+                                        const StopRequest* stop = nullptr);
 
 }  // namespace moreau

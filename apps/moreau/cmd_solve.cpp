@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/fclib.hpp"
+#include "moreau/io/interrupt_guard.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau::cli {
@@ -142,10 +143,16 @@ int execute(const SolveOptions& o) {
   const FrictionContactSettings settings{
       .tolerance = o.tolerance, .max_iterations = o.max_iterations, .time_limit = o.time_limit};
 
+  // SIGINT/SIGTERM: the current solve finishes, --compare runs no further solver, what was
+  // solved is reported and written, and the exit code is 128 + the signal (interrupt_guard.hpp).
+  const InterruptGuard interrupt;
   std::vector<FrictionContactResult> results;
   if (o.compare) {
     MOREAU_REQUIRE(o.solver == "auto", "--compare runs every solver: drop --solver");
-    for (const auto& name : compare_names(file)) results.push_back(run(file, name, settings));
+    for (const auto& name : compare_names(file)) {
+      results.push_back(run(file, name, settings));
+      if (interrupt.signal_received() != 0) break;
+    }
   } else {
     results.push_back(run(file, o.solver, settings));
   }
@@ -160,7 +167,8 @@ int execute(const SolveOptions& o) {
   }
   const FrictionContactResult& main_result = results[best];
 
-  if (!o.write_solution.empty()) write_solution(o.write_solution, file, main_result);
+  if (!o.write_solution.empty())
+    interrupt.hold_signals([&] { write_solution(o.write_solution, file, main_result); });
 
   if (o.json) {
     nlohmann::json j = to_json(main_result);
@@ -200,6 +208,10 @@ int execute(const SolveOptions& o) {
       fmt::print("seconds     {:.4f}\n", main_result.seconds);
     }
     if (!o.write_solution.empty()) fmt::print("solution    written to {}\n", o.write_solution);
+  }
+  if (const int sig = interrupt.signal_received(); sig != 0) {
+    std::fprintf(stderr, "moreau: interrupted after %zu solve(s)\n", results.size());
+    return 128 + sig;
   }
   return main_result.converged() ? 0 : kExitNotConverged;
 }

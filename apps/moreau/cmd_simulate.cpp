@@ -80,6 +80,7 @@ void run(const SimulateOptions& opt) {
   const OutputFiles files = simulation_output_texts(res);
   interrupt.hold_signals([&] { write_output_files(files, run.out_dir); });
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
+  if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;
 
   bool plotted = false;
   if (exit_status != 0) {
@@ -123,6 +124,7 @@ void run(const SimulateOptions& opt) {
       "s\n",
       res.energy_initial, res.energy_final, res.max_energy_gain, res.max_penetration,
       res.wall_time);
+  for (const auto& w : res.warnings) std::printf("warning: %s\n", w.c_str());
   const std::string dir = std::filesystem::absolute(run.out_dir).lexically_normal().string();
   std::printf("wrote %s/{trajectory.csv, contacts.csv, events.csv, summary.json%s}\n", dir.c_str(),
               plotted ? ", plot.png" : "");

@@ -38,8 +38,6 @@ struct SolveOptions {
   std::string write_solution;
 };
 
-constexpr int kExitNotConverged = 1;
-
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
@@ -213,7 +211,7 @@ int execute(const SolveOptions& o) {
     std::fprintf(stderr, "moreau: interrupted after %zu solve(s)\n", results.size());
     return 128 + sig;
   }
-  return main_result.converged() ? 0 : kExitNotConverged;
+  return main_result.converged() ? 0 : kExitNotFinished;
 }
 
 }  // namespace

@@ -11,6 +11,9 @@ void add_analyze_command(CLI::App& app);   // cmd_analyze.cpp  (contact analysis
 void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 
+// Exit code of a run that did not finish its job: a solve that did not converge, a simulation that
+// diverged (a NaN or an infinity stopped it).
+inline constexpr int kExitNotFinished = 1;
 // Exit code for bad input (missing/malformed file, invalid parameter).
 inline constexpr int kExitBadInput = 2;
 // The exit code main() returns when a command ends without an exception: 0, or 128 + the signal

@@ -84,6 +84,8 @@ std::string simulation_summary_json(const SimulationResult& r) {
   j["rejected_steps"] = r.rejected_steps;
   j["records"] = r.records();
   j["solver_failures"] = r.solver_failures;
+  j["solver_worst_residual"] = r.worst_solver_residual;
+  j["warnings"] = r.warnings;
   std::map<std::string, int> counts;
   for (EventKind k : {EventKind::impact, EventKind::separation, EventKind::stick_to_slip,
                       EventKind::slip_to_stick, EventKind::painleve})

@@ -47,7 +47,8 @@ const std::vector<SimulationStatus>& enum_values() {
       SimulationStatus::completed,      SimulationStatus::painleve,
       SimulationStatus::unsupported,    SimulationStatus::event_limit,
       SimulationStatus::solver_failure, SimulationStatus::no_consistent_mode,
-      SimulationStatus::step_failure,   SimulationStatus::interrupted};
+      SimulationStatus::step_failure,   SimulationStatus::interrupted,
+      SimulationStatus::diverged};
   return v;
 }
 

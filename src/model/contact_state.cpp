@@ -48,8 +48,10 @@ void ContactState::validate() const {
   MOREAU_REQUIRE(M.rows() == n && M.cols() == n, "contact state: M must be {}×{}, got {}×{}", n, n,
                  M.rows(), M.cols());
   MOREAU_REQUIRE(F.size() == n, "contact state: F has {} entries but q has {}", F.size(), n);
-  MOREAU_REQUIRE(all_finite(q) && all_finite(v) && all_finite(M) && all_finite(F),
-                 "contact state: q, v, M or F has a NaN or infinite entry");
+  require_finite(q, "contact state: q", true);
+  require_finite(v, "contact state: v");
+  require_finite(M, "contact state: M");
+  require_finite(F, "contact state: F");
   const double asym = (M - M.transpose()).cwiseAbs().maxCoeff();
   MOREAU_REQUIRE(asym <= 1e-10 * std::max(1.0, M.cwiseAbs().maxCoeff()),
                  "contact state: M must be symmetric, but |M − Mᵀ| reaches {}", asym);

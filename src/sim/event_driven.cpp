@@ -130,6 +130,21 @@ class EventDrivenRun {
       if (unilateral(i)) res_.max_penetration = std::max(res_.max_penetration, -dy.g[i]);
   }
 
+  // The first NaN or infinite entry of the state y = (q, v) or of its rate k = (q̇, v̇), named
+  // ("velocity 'rod.omega' = nan", "acceleration of 'rod.omega' = inf"); "" when all are finite.
+  std::string non_finite_entry(const Vector& k) const {
+    const auto& pn = res_.position_names;
+    const auto& vn = res_.velocity_names;
+    for (Index i = 0; i < y_.size(); ++i)
+      if (!std::isfinite(y_[i]))
+        return i < np_ ? fmt::format("position '{}' = {}", pn.at(i), y_[i])
+                       : fmt::format("velocity '{}' = {}", vn.at(i - np_), y_[i]);
+    for (Index i = np_; i < k.size(); ++i)
+      if (!std::isfinite(k[i]))
+        return fmt::format("acceleration of '{}' = {}", vn.at(i - np_), k[i]);
+    return "";
+  }
+
   bool stop(SimulationStatus status, const std::string& message) {
     res_.status = status;
     res_.message = message;
@@ -307,80 +322,88 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
   const RightHandSide f = [this](double t, const Vector& y, bool* ok) { return rhs(t, y, ok); };
   Vector k1 = rhs(t_, y_, nullptr);
 
-  while (t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
-    h = std::min({h, ed_.max_step, st_.t_end - t_});
-    const ContactState sc = sys_.contact_state(q(y_), v(y_), t_);
-    for (Index i = 0; i < m_; ++i)  // a free contact once armed stays armed until the next event
-      if (!armed_[i] && arms(sc.constraints[i], v(y_), eps_g_)) armed_[i] = 1;
-    const std::vector<Root> roots = roots_of(sc, modes_, armed_);
-    const DopriStep step = dopri_step(f, t_, y_, k1, h, ed_.atol, ed_.rtol);
-    const double en = step.error;
-    if (!std::isfinite(en) || en > 1.0 || !step.ok) {  // rejected: h ← h·max(0.2, 0.9 en^(−1/5))
-      ++res_.rejected_steps;
-      h *= (std::isfinite(en) && step.ok) ? std::max(0.2, 0.9 * std::pow(en, -0.2)) : 0.25;
-      if (h < 1e-14 * std::max(1.0, t_)) {
-        stop(SimulationStatus::step_failure, fmt::format("step size underflow at t = {} s", t_));
-        break;
-      }
-      continue;
-    }
-    const Crossing x = first_crossing(roots, sc, step, h);
-    ++res_.steps;
-    auto state_at = [&](double tt) { return tt >= t_ + h ? step.y1 : step.dense.at(tt); };
-    if (x.fired < roots.size() && roots[x.fired].kind == RootKind::apex) {
-      // Apex of a disarmed free contact: opened (g > 0) → arm its closing root and restart the
-      // step from the apex (no event); never opened (g ≤ 0) → it closes here without impact.
-      const Index i = roots[x.fired].contact;
-      y_ = state_at(x.t_star);
-      t_ = x.t_star;
-      const ContactState sa = sys_.contact_state(q(y_), v(y_), t_);
-      if (sa.constraints[i].gap > 0.0) {
-        armed_[i] = 1;
-        k1 = rhs(t_, y_, nullptr);
+  try {  // a model giving NaN or infinity (NonFiniteError) ends the run as diverged
+    while (t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
+      h = std::min({h, ed_.max_step, st_.t_end - t_});
+      const ContactState sc = sys_.contact_state(q(y_), v(y_), t_);
+      for (Index i = 0; i < m_; ++i)  // a free contact once armed stays armed until the next event
+        if (!armed_[i] && arms(sc.constraints[i], v(y_), eps_g_)) armed_[i] = 1;
+      const std::vector<Root> roots = roots_of(sc, modes_, armed_);
+      const DopriStep step = dopri_step(f, t_, y_, k1, h, ed_.atol, ed_.rtol);
+      const double en = step.error;
+      if (!std::isfinite(en) || en > 1.0 || !step.ok) {  // rejected: h ← h·max(0.2, 0.9 en^(−1/5))
+        ++res_.rejected_steps;
+        h *= (std::isfinite(en) && step.ok) ? std::max(0.2, 0.9 * std::pow(en, -0.2)) : 0.25;
+        if (h < 1e-14 * std::max(1.0, t_)) {
+          stop(SimulationStatus::step_failure, fmt::format("step size underflow at t = {} s", t_));
+          break;
+        }
         continue;
       }
-      res_.events.push_back(
-          {t_, EventKind::zeno, i,
-           fmt::format("accumulation rule: the contact did not open since it last closed (apex "
-                       "g = {:.3g} m <= 0); closed without impact, u_n = {:.3g} m/s",
-                       sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)))});
-    }
-    if (x.fired < roots.size() || x.missed >= 0) {
-      // (after an apex t_ = t_star already, so this reads the dense output at t_star, as it always
-      // has)
-      y_ = state_at(x.t_star);
-      t_ = x.t_star;
-      if (!event_at(x, roots)) break;
-      k1 = rhs(t_, y_, nullptr);
-      h = std::max(h, 1e-6 * ed_.max_step);
-    } else {
-      t_ += h;
-      y_ = step.y1;
-      Vector qn = y_.head(np_);
-      sys_.normalize_position(qn);
-      y_.head(np_) = qn;
-      k1 = step.k7;
-      if (st_.record_interval <= 0.0 || t_ >= next_record - 1e-12 || t_ >= st_.t_end - 1e-14) {
-        record();
-        while (st_.record_interval > 0.0 && next_record <= t_ + 1e-12)
-          next_record += st_.record_interval;
+      const Crossing x = first_crossing(roots, sc, step, h);
+      ++res_.steps;
+      auto state_at = [&](double tt) { return tt >= t_ + h ? step.y1 : step.dense.at(tt); };
+      if (x.fired < roots.size() && roots[x.fired].kind == RootKind::apex) {
+        // Apex of a disarmed free contact: opened (g > 0) → arm its closing root and restart the
+        // step from the apex (no event); never opened (g ≤ 0) → it closes here without impact.
+        const Index i = roots[x.fired].contact;
+        y_ = state_at(x.t_star);
+        t_ = x.t_star;
+        const ContactState sa = sys_.contact_state(q(y_), v(y_), t_);
+        if (sa.constraints[i].gap > 0.0) {
+          armed_[i] = 1;
+          k1 = rhs(t_, y_, nullptr);
+          continue;
+        }
+        res_.events.push_back(
+            {t_, EventKind::zeno, i,
+             fmt::format("accumulation rule: the contact did not open since it last closed (apex "
+                         "g = {:.3g} m <= 0); closed without impact, u_n = {:.3g} m/s",
+                         sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)))});
       }
-      h *= std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(en, 1e-10), -0.2)));  // accepted
-    }
-    if (progress) {
-      const int pc = static_cast<int>(100.0 * t_ / st_.t_end);
-      if (pc != last_percent) {
-        last_percent = pc;
-        progress(t_ / st_.t_end);
+      if (x.fired < roots.size() || x.missed >= 0) {
+        // (after an apex t_ = t_star already, so this reads the dense output at t_star, as it
+        // always has)
+        y_ = state_at(x.t_star);
+        t_ = x.t_star;
+        if (!event_at(x, roots)) break;
+        k1 = rhs(t_, y_, nullptr);
+        h = std::max(h, 1e-6 * ed_.max_step);
+      } else {
+        t_ += h;
+        y_ = step.y1;
+        Vector qn = y_.head(np_);
+        sys_.normalize_position(qn);
+        y_.head(np_) = qn;
+        k1 = step.k7;
+        if (const std::string bad = non_finite_entry(k1); !bad.empty()) {
+          stop(SimulationStatus::diverged, fmt::format("diverged at t = {} s: {}", t_, bad));
+          break;
+        }
+        if (st_.record_interval <= 0.0 || t_ >= next_record - 1e-12 || t_ >= st_.t_end - 1e-14) {
+          record();
+          while (st_.record_interval > 0.0 && next_record <= t_ + 1e-12)
+            next_record += st_.record_interval;
+        }
+        h *= std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(en, 1e-10), -0.2)));  // accepted
+      }
+      if (progress) {
+        const int pc = static_cast<int>(100.0 * t_ / st_.t_end);
+        if (pc != last_percent) {
+          last_percent = pc;
+          progress(t_ / st_.t_end);
+        }
+      }
+      // a stop request ends the run after this step, its state recorded
+      if (stop_request != nullptr && stop_request->load() &&
+          t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
+        if (res_.t.empty() || res_.t.back() != t_) record();  // the state at the stop
+        stop(SimulationStatus::interrupted, fmt::format("interrupted at t = {} s", t_));
+        break;
       }
     }
-    // a stop request ends the run after this step, its state recorded
-    if (stop_request != nullptr && stop_request->load() &&
-        t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {
-      if (res_.t.empty() || res_.t.back() != t_) record();  // the state at the stop
-      stop(SimulationStatus::interrupted, fmt::format("interrupted at t = {} s", t_));
-      break;
-    }
+  } catch (const NonFiniteError& e) {
+    stop(SimulationStatus::diverged, detail::diverged_message(res_, t_, e));
   }
   return std::move(res_);
 }

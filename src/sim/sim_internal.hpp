@@ -6,9 +6,20 @@
 
 #include <fmt/format.h>
 
+#include "moreau/common/error.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau::detail {
+
+// "diverged at t = T s: WHAT (coordinate 'NAME')" for a NonFiniteError of a run: the entry named
+// by the result's position or velocity names.
+inline std::string diverged_message(const SimulationResult& res, double t,
+                                    const NonFiniteError& e) {
+  const auto& names = e.position ? res.position_names : res.velocity_names;
+  const bool named = e.entry >= 0 && e.entry < static_cast<Index>(names.size());
+  return fmt::format("diverged at t = {} s: {}{}", t, e.what(),
+                     named ? fmt::format(" (coordinate '{}')", names[e.entry]) : "");
+}
 
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,

@@ -50,6 +50,8 @@ std::string to_string(SimulationStatus status) {
       return "step_failure";
     case SimulationStatus::interrupted:
       return "interrupted";
+    case SimulationStatus::diverged:
+      return "diverged";
   }
   return "unknown";
 }
@@ -161,6 +163,21 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   else
     res = simulate_time_stepping(system, settings, q0, v0, progress, stop);
   res.wall_time = watch.seconds();
+  // Energy gained beyond the integration tolerance, relative to the largest energy seen E_max
+  // (≥ 1 J): Moreau–Jean is first order at impacts, its gain of order h·E_max, so 10 h·E_max;
+  // the event driver's error control keeps it at its tolerance, so max(10⁻⁶, 100 rtol)·E_max.
+  // Restitution e ≤ 1 and friction only dissipate: a larger gain is a fault of the model or of
+  // the integration, worth a warning.
+  double scale = std::max(1.0, std::abs(res.energy_initial));
+  for (size_t k = 0; k < res.t.size(); ++k)
+    scale = std::max(scale, std::abs(res.kinetic[k]) + std::abs(res.potential[k]));
+  const double tolerance = scale * (settings.integrator == Integrator::time_stepping
+                                        ? 10.0 * settings.time_stepping.dt
+                                        : std::max(1e-6, 100.0 * settings.event_driven.rtol));
+  if (res.max_energy_gain > tolerance)
+    res.warnings.push_back(
+        fmt::format("energy gained {:.3g} J, more than the integration tolerance {:.3g} J",
+                    res.max_energy_gain, tolerance));
   return res;
 }
 

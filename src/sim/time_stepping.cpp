@@ -28,6 +28,30 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
   }
 }
 
+// The first NaN or infinite entry of a step, named: v⁺ ("velocity 'cube2.vz'"), the impulses
+// ("impulse of contact 'cube2/cube3:0-0:1'"), q; "" when every entry is finite.
+std::string non_finite_entry(const SimulationResult& res, const StepContacts& layer,
+                             const std::vector<StepContact>& active, const StepSolution& sol,
+                             const Vector& q, const Vector& v) {
+  auto first = [](const Vector& x) {
+    for (Index i = 0; i < x.size(); ++i)
+      if (!std::isfinite(x[i])) return i;
+    return Index(-1);
+  };
+  if (const Index i = first(v); i >= 0)
+    return fmt::format("velocity '{}' = {}", res.velocity_names.at(i), v[i]);
+  if (const Index i = first(sol.r); i >= 0) {
+    const Index a = i / layer.dimension(), id = active.at(a).id;
+    const auto& names = layer.names();
+    return fmt::format("impulse of contact '{}' = {}",
+                       id >= 0 && id < static_cast<Index>(names.size()) ? names[id] : "?",
+                       sol.r[i]);
+  }
+  if (const Index i = first(q); i >= 0)
+    return fmt::format("position '{}' = {}", res.position_names.at(i), q[i]);
+  return "";
+}
+
 // Newton restitution w_n = e min(u_n⁻, 0) (plastic below the Zeno velocity), softening c = γ/h
 // (ġ + γλ with λ = r/h), and the warm start of the contacts the layer matched.
 void step_data(StepContacts& layer, const std::vector<StepContact>& active, double h,
@@ -49,6 +73,7 @@ void count_failure(SimulationResult& res, const StepSolution& sol, double t,
                    const SimulationSettings& st) {
   if (sol.converged() || !(sol.residual > 1e3 * st.solver.tolerance)) return;
   ++res.solver_failures;
+  res.worst_solver_residual = std::max(res.worst_solver_residual, sol.residual);
   if (res.solver_failures <= 20)
     res.events.push_back({t, EventKind::solver_failure, -1,
                           fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
@@ -144,47 +169,59 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   const long nsteps = static_cast<long>(std::ceil(st.t_end / ts.dt - 1e-9));
   int last_percent = -1;
   Vector w, compliance, guess;
-  for (long k = 0; k < nsteps; ++k) {
-    const double hk = std::min(ts.dt, st.t_end - t);
-    const std::vector<StepContact>& active = layer->build(q, v, t, hk);
-    step_data(*layer, active, hk, st, w, compliance, guess);
-    const StepSolution sol = layer->solve(w, compliance, guess);
-    count_failure(res, sol, t, st);
+  // A model giving NaN or infinity during the run (common/error.hpp NonFiniteError) ends it as
+  // diverged at that step, like a non-finite step result (non_finite_entry).
+  try {
+    for (long k = 0; k < nsteps; ++k) {
+      const double hk = std::min(ts.dt, st.t_end - t);
+      const std::vector<StepContact>& active = layer->build(q, v, t, hk);
+      step_data(*layer, active, hk, st, w, compliance, guess);
+      const StepSolution sol = layer->solve(w, compliance, guess);
+      count_failure(res, sol, t, st);
 
-    q += hk * sys.position_rate(q, (1.0 - ts.theta) * v + ts.theta * sol.v);
-    sys.normalize_position(q);
-    v = sol.v;
-    t = (k + 1 == nsteps) ? st.t_end : t + hk;
-    ++res.steps;
+      q += hk * sys.position_rate(q, (1.0 - ts.theta) * v + ts.theta * sol.v);
+      sys.normalize_position(q);
+      v = sol.v;
+      t = (k + 1 == nsteps) ? st.t_end : t + hk;
+      ++res.steps;
+      if (const std::string bad = non_finite_entry(res, *layer, active, sol, q, v); !bad.empty()) {
+        res.status = SimulationStatus::diverged;
+        res.message = fmt::format("diverged at t = {} s: {}", t, bad);
+        break;
+      }
 
-    contact_events(res, *layer, active, sol, w, compliance, t, st);
-    const std::vector<Index> kept = ghosts(res, *layer, t, hk, st);
-    // contacts at the new q (projected): the next step's, and the penetration left
-    res.max_penetration =
-        std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
+      contact_events(res, *layer, active, sol, w, compliance, t, st);
+      const std::vector<Index> kept = ghosts(res, *layer, t, hk, st);
+      // contacts at the new q (projected): the next step's, and the penetration left
+      res.max_penetration =
+          std::max(res.max_penetration, detect_and_project(sys, *layer, q, v, t, st));
 
-    // a stop request ends the run after this step, whose state is then recorded
-    const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
-    const bool last = (k + 1 == nsteps) || interrupted;
-    if (st.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
-      detail::record_state(res, sys, t, q, v, emin);
-      record_contacts(res, *layer, active, t);
-      while (st.record_interval > 0.0 && next_record <= t + 1e-12)
-        next_record += st.record_interval;
-    }
-    layer->advance(kept);
-    if (progress) {
-      const int pc = static_cast<int>(100.0 * t / st.t_end);
-      if (pc != last_percent) {
-        last_percent = pc;
-        progress(t / st.t_end);
+      // a stop request ends the run after this step, whose state is then recorded
+      const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
+      const bool last = (k + 1 == nsteps) || interrupted;
+      if (st.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
+        detail::record_state(res, sys, t, q, v, emin);
+        record_contacts(res, *layer, active, t);
+        while (st.record_interval > 0.0 && next_record <= t + 1e-12)
+          next_record += st.record_interval;
+      }
+      layer->advance(kept);
+      if (progress) {
+        const int pc = static_cast<int>(100.0 * t / st.t_end);
+        if (pc != last_percent) {
+          last_percent = pc;
+          progress(t / st.t_end);
+        }
+      }
+      if (interrupted) {
+        res.status = SimulationStatus::interrupted;
+        res.message = fmt::format("interrupted at t = {} s", t);
+        break;
       }
     }
-    if (interrupted) {
-      res.status = SimulationStatus::interrupted;
-      res.message = fmt::format("interrupted at t = {} s", t);
-      break;
-    }
+  } catch (const NonFiniteError& e) {
+    res.status = SimulationStatus::diverged;
+    res.message = detail::diverged_message(res, t, e);
   }
   res.contact_names = layer->names();
   std::stable_sort(res.events.begin(), res.events.end(),

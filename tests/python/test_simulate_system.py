@@ -60,3 +60,22 @@ def test_gallery_system_and_bad_settings():
         moreau.simulate(pencil, t_end=0.05, integrator={"step": 1e-3})
     with pytest.raises(ValueError, match="t_end"):
         moreau.simulate(pencil)
+
+
+def test_a_force_turning_nan_stops_the_run_as_diverged(tmp_path):
+    # F = m g until t = 0.2 s, then NaN (before the impact at 0.45 s): status diverged, the time
+    # and the coordinate named, the outputs finite up to the last finite step (issue 15 §4).
+    m = 2.0
+    sys = moreau.callback_system(
+        "failing", 2, 1, lambda q: np.array([[m]]),
+        lambda q, v, t: np.array([m * G if t < 0.2 else math.nan]),
+        [dict(kinematics=lambda q, v: dict(gap=q[0], normal=[1.0], tangent=[0.0]), name="floor")])
+    sys.set_names(["y"])
+    sys.initial_q = np.array([1.0])
+    sys.initial_v = np.array([0.0])
+    for kind in ("timestepping", "event"):
+        res = moreau.simulate(sys, t_end=1.0, integrator={"kind": kind}, out=tmp_path / kind)
+        assert res.summary["status"] == "diverged", res.summary["message"]
+        assert "F[0] = nan (coordinate 'y_dot')" in res.summary["message"]
+        assert 0.15 < res.t[-1] <= 0.2 + 1e-12
+        assert np.all(np.isfinite(res.q)) and np.all(np.isfinite(res.v))

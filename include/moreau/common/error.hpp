@@ -21,6 +21,18 @@ template <typename... Args>
   throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
 }
 
+// A NaN or an infinity where a model must give finite numbers (M, F, the constraint data of a
+// state). An std::invalid_argument, so that it reads as bad input to whoever does not look
+// closer; the simulators catch it during a run and stop the run as diverged (sim/simulation.hpp).
+struct NonFiniteError : std::invalid_argument {
+  // The message, the entry's index in a vector of generalized velocities or forces (or of
+  // positions when `position`), −1 when not one.
+  NonFiniteError(const std::string& message, Index entry = -1, bool position = false)
+      : std::invalid_argument(message), entry(entry), position(position) {}
+  Index entry = -1;       // index into v (or q when position), −1: none
+  bool position = false;  // entry indexes q rather than v
+};
+
 // True when every entry is finite (no NaN, no ±inf).
 template <typename Derived>
 bool all_finite(const Eigen::DenseBase<Derived>& x) {
@@ -32,6 +44,19 @@ inline bool all_finite(const SparseMatrix& x) {
     for (SparseMatrix::InnerIterator it(x, k); it; ++it)
       if (!std::isfinite(it.value())) return false;
   return true;
+}
+
+// Throws NonFiniteError "WHAT[i] = value" naming the first non-finite entry of x (row-major for
+// matrices; the row is the error's entry), if any; `position`: x is indexed like q.
+template <typename Derived>
+void require_finite(const Eigen::DenseBase<Derived>& x, const std::string& what,
+                    bool position = false) {
+  for (Index i = 0; i < x.rows(); ++i)
+    for (Index j = 0; j < x.cols(); ++j)
+      if (!std::isfinite(x(i, j)))
+        throw NonFiniteError(x.cols() == 1 ? fmt::format("{}[{}] = {}", what, i, x(i, j))
+                                           : fmt::format("{}({}, {}) = {}", what, i, j, x(i, j)),
+                             i, position);
 }
 
 }  // namespace moreau

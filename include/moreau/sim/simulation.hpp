@@ -39,6 +39,8 @@ enum class SimulationStatus {
   no_consistent_mode,  // no consistent contact mode and no Painlevé case identified
   step_failure,        // the event-driven step size fell below its floor
   interrupted,         // a stop was requested (StopRequest): the result holds the run so far
+  diverged,  // a NaN or an infinity appeared in the state, an impulse or an energy: the run
+             // stopped at that step (message: the time and the entry), its last record finite
 };
 
 // What happened at a SimulationEvent.
@@ -142,12 +144,14 @@ struct SimulationResult {
   std::vector<ContactRecord> contacts;  // closed contacts at each recorded time
   std::vector<SimulationEvent> events;  // in time order
 
-  long steps = 0;                // accepted steps
-  long rejected_steps = 0;       // event-driven: rejected by the error control
-  int solver_failures = 0;       // time stepping: steps whose contact solve did not converge
-  double energy_initial = 0.0;   // J
-  double energy_final = 0.0;     // J
-  double max_energy_gain = 0.0;  // J, max_t (E(t) − min_{s≤t} E(s))
+  long steps = 0;                      // accepted steps
+  long rejected_steps = 0;             // event-driven: rejected by the error control
+  int solver_failures = 0;             // time stepping: steps whose contact solve did not converge
+  double worst_solver_residual = 0.0;  // the largest residual of those steps (0 when none)
+  std::vector<std::string> warnings;   // what the run did not get right on its way (energy gain)
+  double energy_initial = 0.0;         // J
+  double energy_final = 0.0;           // J
+  double max_energy_gain = 0.0;        // J, max_t (E(t) − min_{s≤t} E(s))
   double max_penetration = 0.0;  // m, max over time and unilateral constraints of −min(g, 0)
   double wall_time = 0.0;        // s
 

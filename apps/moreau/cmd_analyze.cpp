@@ -127,11 +127,19 @@ void add_analyze_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   auto* cmd =
       app.add_subcommand("analyze", "contact analysis of one state: modes, Painlevé, all-sticking");
+  cmd->footer(
+      "Examples:\n"
+      "  moreau analyze --gallery painleve_rod --param mu=2 theta=1.1071487\n"
+      "  moreau analyze examples/scenes/analysis/two_finger.json --all-sticking --json\n"
+      "  moreau analyze --list");
   cmd->add_option("scene", opt->scene,
                   "scene JSON file (gallery form or explicit M, F, constraints)");
   cmd->add_option("--gallery,-g", opt->gallery, "gallery system name (see --list)");
-  cmd->add_option("--param,-p", opt->params, "gallery parameter key=value (repeatable)")
-      ->allow_extra_args(false);
+  // --param a=1 b=2 and --param a=1 --param b=2 alike (a scene file cannot follow: --param needs
+  // --gallery, which excludes one)
+  cmd->add_option("--param,-p", opt->params,
+                  "gallery parameters key=value, several after one --param or repeated")
+      ->allow_extra_args(true);
   cmd->add_flag("--json", opt->json, "print the report as JSON");
   cmd->add_flag("--all-sticking", opt->all_sticking, "also solve the all-sticking problem of 001");
   cmd->add_flag("--list", opt->list, "list the gallery systems and their parameters");

@@ -67,6 +67,10 @@ void add_impact_command(CLI::App& app) {
       "impact", "Impact of rigid bodies: compliant 3D (seed 004) or rigid laws (seed 003)");
   static std::string spec_path;
   static bool as_json = false;
+  cmd->footer(
+      "Examples:\n"
+      "  moreau impact examples/impact/ball_004.json\n"
+      "  moreau impact examples/impact/chain3_moreau.json --json");
   cmd->add_option("spec", spec_path, "SPEC.json describing the law, bodies and contacts")
       ->required();
   cmd->add_flag("--json", as_json, "print the full result as JSON");

@@ -62,7 +62,7 @@ void run(const SimulateOptions& opt) {
   const Scene scene = load_scene(opt.scene);
   SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
   if (!opt.out.empty()) run.out_dir = opt.out;
-  const bool tty = isatty(fileno(stderr));
+  const bool tty = isatty(fileno(stderr)) && verbosity > 0;
   ProgressCallback progress;
   if (tty) {
     progress = [](double f) {
@@ -124,7 +124,14 @@ void run(const SimulateOptions& opt) {
       "s\n",
       res.energy_initial, res.energy_final, res.max_energy_gain, res.max_penetration,
       res.wall_time);
-  for (const auto& w : res.warnings) std::printf("warning: %s\n", w.c_str());
+  if (verbosity > 1)
+    for (const auto& e : res.events)
+      std::printf("event t = %.9g s: %s%s%s\n", e.t, to_string(e.kind).c_str(),
+                  e.contact >= 0 && e.contact < static_cast<Index>(res.contact_names.size())
+                      ? (" at " + res.contact_names[e.contact]).c_str()
+                      : "",
+                  e.detail.empty() ? "" : (" (" + e.detail + ")").c_str());
+  for (const auto& w : res.warnings) std::fprintf(stderr, "moreau: warning: %s\n", w.c_str());
   const std::string dir = std::filesystem::absolute(run.out_dir).lexically_normal().string();
   std::printf("wrote %s/{trajectory.csv, contacts.csv, events.csv, summary.json%s}\n", dir.c_str(),
               plotted ? ", plot.png" : "");
@@ -151,6 +158,12 @@ void add_simulate_command(CLI::App& app) {
       ->check(CLI::IsMember({"event", "timestepping"}));
   cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");
   cmd->add_option("--python", opt->python, "Python interpreter used for plot.png");
+  cmd->footer(
+      "Examples:\n"
+      "  moreau simulate examples/scenes/falling_pencil.json --out out/demo\n"
+      "  moreau simulate examples/scenes/box_stack.json --t-end 2 --no-plot\n"
+      "  moreau -v simulate examples/scenes/bouncing_ball.json --integrator timestepping\n"
+      "Ctrl-C stops at the end of a step and writes the run so far (exit 130).");
   cmd->callback([opt] { run(*opt); });
 }
 

@@ -220,6 +220,12 @@ void add_solve_command(CLI::App& app) {
   auto options = std::make_shared<SolveOptions>();
   auto* cmd = app.add_subcommand(
       "solve", "Solve an FCLIB frictional contact problem (HDF5, local or global form)");
+  cmd->footer(
+      "Examples:\n"
+      "  moreau solve Box_Stacks-i0122-82-5-local.hdf5\n"
+      "  moreau solve Box_Stacks-i0122-82-5-local.hdf5 --compare --max-iter 500\n"
+      "  moreau solve problem.hdf5 --solver nsgs --tol 1e-10 --write-solution solved.hdf5 --json\n"
+      "Exit codes: 0 converged, 1 not converged, 2 bad input, 130/143 interrupted.");
   cmd->add_option("file", options->file, "FCLIB problem file (.hdf5)");
   cmd->add_option("--solver", options->solver,
                   "Solver name (see --list-solvers); 'auto' picks one for the problem")

@@ -16,6 +16,11 @@ void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 inline constexpr int kExitNotFinished = 1;
 // Exit code for bad input (missing/malformed file, invalid parameter).
 inline constexpr int kExitBadInput = 2;
+// How much the commands print: 0 quiet (standard output silenced, errors and warnings on stderr
+// only, no progress bar), 1 normal, 2 verbose (a simulation also lists its events). Set by the
+// global flags --quiet / --verbose before a command runs.
+inline int verbosity = 1;
+
 // The exit code main() returns when a command ends without an exception: 0, or 128 + the signal
 // of an interrupted run (interrupt.hpp).
 inline int exit_status = 0;

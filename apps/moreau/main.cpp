@@ -12,6 +12,26 @@ int main(int argc, char** argv) {
   CLI::App app{"moreau: rigid multibody systems with unilateral contacts, friction and impacts"};
   app.set_version_flag("--version", "moreau " MOREAU_VERSION);
   app.require_subcommand(1);
+  // --quiet / --verbose before or after the subcommand (fallthrough), set before it runs
+  app.fallthrough();
+  bool quiet = false, verbose = false;
+  auto* q = app.add_flag("--quiet,-q", quiet,
+                         "Print nothing on standard output (errors and warnings still on stderr)");
+  app.add_flag("--verbose,-v", verbose, "Print more: a simulation also lists every event")
+      ->excludes(q);
+  app.parse_complete_callback([&] {
+    moreau::cli::verbosity = quiet ? 0 : verbose ? 2 : 1;
+    if (quiet && std::freopen("/dev/null", "w", stdout) == nullptr)
+      std::fprintf(stderr, "moreau: --quiet: cannot silence standard output\n");
+  });
+  app.footer(
+      "Examples:\n"
+      "  moreau simulate examples/scenes/falling_pencil.json --out out/demo\n"
+      "  moreau solve problem.hdf5 --compare\n"
+      "  moreau analyze --gallery painleve_rod --param mu=2 theta=1.1\n"
+      "  moreau impact examples/impact/ball_004.json --json\n"
+      "Exit codes: 0 done, 1 not converged or diverged, 2 bad input, 130/143 interrupted.\n"
+      "Each command has its own --help; docs/cli.md has the details.");
   moreau::cli::add_solve_command(app);
   moreau::cli::add_analyze_command(app);
   moreau::cli::add_impact_command(app);

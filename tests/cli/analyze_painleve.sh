@@ -35,6 +35,9 @@ check "--param theta=$th --param mu=2" -0.8 9.81 inconsistent 1.3333333333333333
 check "--param theta=$th --param mu=2 --param theta_dot=5" -0.8 -1.3703398874989486 indeterminate 1.3333333333333333
 check "--param theta=$th --param mu=0.5 --param theta_dot=5" 1.0 -1.3703398874989486 separation 1.3333333333333333
 check "--param theta=$th --param mu=2 --param x_dot=1" 4.0 9.81 slip null
+# several values after one --param (issue 15 §6), and both forms mixed
+check "--param theta=$th mu=2 theta_dot=5" -0.8 -1.3703398874989486 indeterminate 1.3333333333333333
+check "-p theta=$th mu=2 --param x_dot=1" 4.0 9.81 slip null
 # Slip at μ = 0.5: λ_n = β/α = 9.81 in the mode report too (the single consistent mode).
 out=$("$bin" analyze --gallery painleve_rod --param theta=$th --param mu=0.5 --json)
 /usr/bin/python3 -c '

@@ -84,13 +84,7 @@ bool on_main_thread() {
 
 // Writes the outputs (when `out` is given), then raises KeyboardInterrupt for an interrupted run.
 void finish(const SimulationResult& res, const std::string& out, const InterruptGuard* guard) {
-  if (!out.empty()) {
-    const OutputFiles files = simulation_output_texts(res);
-    if (guard != nullptr)
-      guard->hold_signals([&] { write_output_files(files, out); });
-    else
-      write_output_files(files, out);
-  }
+  if (!out.empty()) write_simulation_outputs(res, out, guard);
   if (res.status == SimulationStatus::interrupted) {
     PyErr_SetString(PyExc_KeyboardInterrupt,
                     out.empty() ? res.message.c_str()

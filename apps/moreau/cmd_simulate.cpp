@@ -76,16 +76,14 @@ void run(const SimulateOptions& opt) {
   const SimulationResult res =
       simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
   if (tty) std::fprintf(stderr, "\r%*s\r", 48, "");
-  // A second signal while the texts are composed ends the program with the old outputs intact.
-  const OutputFiles files = simulation_output_texts(res);
-  interrupt.hold_signals([&] { write_output_files(files, run.out_dir); });
+  write_simulation_outputs(res, run.out_dir, &interrupt);
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;
 
   bool plotted = false;
   if (exit_status != 0) {
-    std::fprintf(stderr, "moreau: interrupted at t = %g s; plot.png skipped\n",
-                 res.t.empty() ? 0.0 : res.t.back());
+    std::fprintf(stderr, "moreau: %s at t = %g s; plot.png skipped\n",
+                 to_string(res.status).c_str(), res.t.empty() ? 0.0 : res.t.back());
   } else if (run.plot && !opt.no_plot) {
     const std::string script = find_plot_script();
     if (script.empty()) {

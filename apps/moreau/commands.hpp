@@ -21,8 +21,8 @@ inline constexpr int kExitBadInput = 2;
 // global flags --quiet / --verbose before a command runs.
 inline int verbosity = 1;
 
-// The exit code main() returns when a command ends without an exception: 0, or 128 + the signal
-// of an interrupted run (interrupt.hpp).
+// The exit code main() returns when a command ends without an exception: 0, kExitNotFinished for
+// a diverged simulation, or 128 + the signal of an interrupted run (io/interrupt_guard.hpp).
 inline int exit_status = 0;
 
 }  // namespace moreau::cli

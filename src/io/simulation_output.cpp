@@ -102,25 +102,26 @@ std::string simulation_summary_json(const SimulationResult& r) {
   return j.dump(2) + "\n";
 }
 
-OutputFiles simulation_output_texts(const SimulationResult& r) {
-  return {{"trajectory.csv", trajectory_csv(r)},
-          {"contacts.csv", contacts_csv(r)},
-          {"events.csv", events_csv(r)},
-          {"summary.json", simulation_summary_json(r)}};
-}
-
-void write_output_files(const OutputFiles& files, const std::string& folder) {
-  std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  if (ec)
-    throw std::runtime_error(
-        fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
-  const std::filesystem::path dir(folder);
-  for (const auto& [name, text] : files) write_file_atomically((dir / name).string(), text);
-}
-
-void write_simulation_outputs(const SimulationResult& r, const std::string& folder) {
-  write_output_files(simulation_output_texts(r), folder);
+void write_simulation_outputs(const SimulationResult& r, const std::string& folder,
+                              const InterruptGuard* guard) {
+  const std::pair<const char*, std::string> files[] = {
+      {"trajectory.csv", trajectory_csv(r)},
+      {"contacts.csv", contacts_csv(r)},
+      {"events.csv", events_csv(r)},
+      {"summary.json", simulation_summary_json(r)}};
+  const auto write = [&] {
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
+    const std::filesystem::path dir(folder);
+    for (const auto& [name, text] : files) write_file_atomically((dir / name).string(), text);
+  };
+  if (guard != nullptr)
+    guard->hold_signals(write);
+  else
+    write();
 }
 
 }  // namespace moreau

@@ -28,28 +28,20 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
   }
 }
 
-// The first NaN or infinite entry of a step, named: v⁺ ("velocity 'cube2.vz'"), the impulses
-// ("impulse of contact 'cube2/cube3:0-0:1'"), q; "" when every entry is finite.
-std::string non_finite_entry(const SimulationResult& res, const StepContacts& layer,
-                             const std::vector<StepContact>& active, const StepSolution& sol,
-                             const Vector& q, const Vector& v) {
-  auto first = [](const Vector& x) {
-    for (Index i = 0; i < x.size(); ++i)
-      if (!std::isfinite(x[i])) return i;
-    return Index(-1);
-  };
-  if (const Index i = first(v); i >= 0)
-    return fmt::format("velocity '{}' = {}", res.velocity_names.at(i), v[i]);
-  if (const Index i = first(sol.r); i >= 0) {
-    const Index a = i / layer.dimension(), id = active.at(a).id;
-    const auto& names = layer.names();
-    return fmt::format("impulse of contact '{}' = {}",
-                       id >= 0 && id < static_cast<Index>(names.size()) ? names[id] : "?",
-                       sol.r[i]);
-  }
-  if (const Index i = first(q); i >= 0)
-    return fmt::format("position '{}' = {}", res.position_names.at(i), q[i]);
-  return "";
+// Throws NonFiniteError for the first NaN or infinite entry of a step: v⁺ and q (the run's catch
+// names the coordinate, detail::diverged_message), then the impulses, named by their contact.
+void require_finite_step(const StepContacts& layer, const std::vector<StepContact>& active,
+                         const StepSolution& sol, const Vector& q, const Vector& v) {
+  require_finite(v, "v");
+  require_finite(q, "q", true);
+  for (Index i = 0; i < sol.r.size(); ++i)
+    if (!std::isfinite(sol.r[i])) {
+      const Index id = active.at(i / layer.dimension()).id;
+      const auto& names = layer.names();
+      throw NonFiniteError(fmt::format(
+          "impulse of contact '{}' = {}",
+          id >= 0 && id < static_cast<Index>(names.size()) ? names[id] : "?", sol.r[i]));
+    }
 }
 
 // Newton restitution w_n = e min(u_n⁻, 0) (plastic below the Zeno velocity), softening c = γ/h
@@ -169,8 +161,8 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   const long nsteps = static_cast<long>(std::ceil(st.t_end / ts.dt - 1e-9));
   int last_percent = -1;
   Vector w, compliance, guess;
-  // A model giving NaN or infinity during the run (common/error.hpp NonFiniteError) ends it as
-  // diverged at that step, like a non-finite step result (non_finite_entry).
+  // A NaN or an infinity during the run, from the model (common/error.hpp NonFiniteError) or in
+  // a step's result (require_finite_step), ends it as diverged at that step.
   try {
     for (long k = 0; k < nsteps; ++k) {
       const double hk = std::min(ts.dt, st.t_end - t);
@@ -184,11 +176,7 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       v = sol.v;
       t = (k + 1 == nsteps) ? st.t_end : t + hk;
       ++res.steps;
-      if (const std::string bad = non_finite_entry(res, *layer, active, sol, q, v); !bad.empty()) {
-        res.status = SimulationStatus::diverged;
-        res.message = fmt::format("diverged at t = {} s: {}", t, bad);
-        break;
-      }
+      require_finite_step(*layer, active, sol, q, v);
 
       contact_events(res, *layer, active, sol, w, compliance, t, st);
       const std::vector<Index> kept = ghosts(res, *layer, t, hk, st);

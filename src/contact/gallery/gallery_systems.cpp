@@ -50,19 +50,19 @@ ConstraintKinematics floor_point(const Vector& q, const Vector& v, Index off, co
 }
 
 // The planar rigid world of a gallery system: gravity g⃗ and a static body "ground" whose shapes
-// are the half-planes {x : nᵀ(x − o) ≥ 0} the bodies touch (plane shapes, solid where nᵀx ≤ nᵀo).
+// are the half-planes {x : nᵀx ≥ 0} the bodies touch (plane shapes through the origin, solid
+// where nᵀx ≤ 0).
 // The planes touch only through the system's explicit contact pairs, which are its papers'
 // constraints (contype = conaffinity = 0 keeps them out of detection).
-std::shared_ptr<RigidWorld> planar_world(const Vector2& gravity,
-                                         const std::vector<std::pair<std::string, Vector2>>& planes,
-                                         const Vector2& origin = Vector2::Zero()) {
+std::shared_ptr<RigidWorld> planar_world(
+    const Vector2& gravity, const std::vector<std::pair<std::string, Vector2>>& planes) {
   auto world = std::make_shared<RigidWorld>(2);
   world->set_gravity(Vector3(gravity.x(), gravity.y(), 0.0));
   RigidBody ground;
   ground.name = "ground";
   ground.is_static = true;
   for (const auto& [name, n] : planes) {
-    Shape plane = make_plane(Vector3(n.x(), n.y(), 0.0), n.dot(origin));
+    Shape plane = make_plane(Vector3(n.x(), n.y(), 0.0));
     plane.name = name;
     plane.contype = plane.conaffinity = 0;
     ground.shapes.push_back(plane);

@@ -10,6 +10,7 @@
 // (<bin>/../../python/moreau). Without python3 or matplotlib the PNG is skipped with a note.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -65,17 +66,24 @@ void run(const SimulateOptions& opt) {
   const bool tty = isatty(fileno(stderr)) && verbosity > 0;
   ProgressCallback progress;
   if (tty) {
-    progress = [](double f) {
-      const int w = 40, k = static_cast<int>(f * w);
-      std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(k, '#').c_str(),
-                   std::string(w - k, ' ').c_str(), static_cast<int>(100 * f));
+    // [#####     ]  42%  12000 steps, 3 solver failures (worst residual 2.1e-03)
+    progress = [](const SimulationProgress& p) {
+      const int w = 40, k = std::clamp(static_cast<int>(p.fraction * w), 0, w);
+      std::string faults;
+      if (p.solver_failures > 0)
+        faults = fmt::format(", {} solver failure{} (worst residual {:.1e})", p.solver_failures,
+                             p.solver_failures == 1 ? "" : "s", p.worst_solver_residual);
+      const std::string line =
+          fmt::format("[{}{}] {:3d}%  {} steps{}", std::string(k, '#'), std::string(w - k, ' '),
+                      static_cast<int>(100 * p.fraction), p.steps, faults);
+      std::fprintf(stderr, "\r%s", line.c_str());
       std::fflush(stderr);
     };
   }
   InterruptGuard interrupt;
   const SimulationResult res =
       simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
-  if (tty) std::fprintf(stderr, "\r%*s\r", 48, "");
+  if (tty) std::fprintf(stderr, "\r%*s\r", 110, "");
   write_simulation_outputs(res, run.out_dir, &interrupt);
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;

@@ -376,7 +376,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
         const int pc = static_cast<int>(100.0 * t_ / st_.t_end);
         if (pc != last_percent) {
           last_percent = pc;
-          progress(t_ / st_.t_end);
+          progress({t_ / st_.t_end, res_.steps, res_.solver_failures, res_.worst_solver_residual});
         }
       }
       // a stop request ends the run after this step, its state recorded

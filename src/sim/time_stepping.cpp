@@ -160,6 +160,7 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   double next_record = st.record_interval;
   const long nsteps = static_cast<long>(std::ceil(st.t_end / ts.dt - 1e-9));
   int last_percent = -1;
+  int reported_failures = 0;
   Vector w, compliance, guess;
   // A NaN or an infinity during the run, from the model (common/error.hpp NonFiniteError) or in
   // a step's result (require_finite_step), ends it as diverged at that step.
@@ -196,9 +197,10 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       layer->advance(kept);
       if (progress) {
         const int pc = static_cast<int>(100.0 * t / st.t_end);
-        if (pc != last_percent) {
+        if (pc != last_percent || res.solver_failures != reported_failures) {
           last_percent = pc;
-          progress(t / st.t_end);
+          reported_failures = res.solver_failures;
+          progress({t / st.t_end, res.steps, res.solver_failures, res.worst_solver_residual});
         }
       }
       if (interrupted) {

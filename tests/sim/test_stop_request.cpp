@@ -20,8 +20,8 @@ SimulationResult pencil(Integrator integrator, bool stop_at_30_percent) {
   auto sys = make_gallery_system("falling_pencil");
   SimulationSettings st{.integrator = integrator, .t_end = 1.0};
   StopRequest stop{false};
-  const ProgressCallback progress = [&](double f) {
-    if (stop_at_30_percent && f >= 0.3) stop.store(true);
+  const ProgressCallback progress = [&](const SimulationProgress& p) {
+    if (stop_at_30_percent && p.fraction >= 0.3) stop.store(true);
   };
   return simulate(*sys, st, Vector(), Vector(), progress, &stop);
 }

@@ -64,5 +64,31 @@ TEST(TimeSteppingWorld, BoxStackEveryStepConvergesOverTwoSeconds) {
   EXPECT_LE(r.max_penetration, 1e-9);
 }
 
+// Issue 15 §4: a contact solve that stops above its tolerance is counted (steps, worst residual)
+// and the progress callback is told at once, so the progress line shows what the summary will.
+// One NSGS sweep cannot reach 1e-14 on the five-box stack: every step with contacts fails.
+TEST(TimeSteppingWorld, SolverFailuresAreCountedAndReportedToTheProgressLine) {
+  RigidWorldSystem sys(box_stack(), CollisionSettings{.margin = 0.02}, "box_stack");
+  SimulationSettings st{
+      .integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
+  st.solver = {.name = "nsgs", .tolerance = 1e-14, .max_iterations = 1};
+  SimulationProgress last;
+  int calls_with_new_failures = 0;
+  const SimulationResult r =
+      simulate(sys, st, Vector(), Vector(), [&](const SimulationProgress& p) {
+        if (p.solver_failures > last.solver_failures) ++calls_with_new_failures;
+        EXPECT_GE(p.solver_failures, last.solver_failures);
+        EXPECT_GE(p.worst_solver_residual, last.worst_solver_residual);
+        last = p;
+      });
+  ASSERT_EQ(r.status, SimulationStatus::completed) << r.message;
+  EXPECT_GE(r.solver_failures, 40);  // ≥ 40 of the 50 steps
+  EXPECT_GT(r.worst_solver_residual, 1e3 * st.solver.tolerance);
+  EXPECT_EQ(last.solver_failures, r.solver_failures);
+  EXPECT_EQ(last.worst_solver_residual, r.worst_solver_residual);
+  EXPECT_EQ(calls_with_new_failures, r.solver_failures);  // told at each new failure
+  EXPECT_EQ(last.steps, r.steps);
+}
+
 }  // namespace
 }  // namespace moreau

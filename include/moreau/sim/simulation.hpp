@@ -161,8 +161,16 @@ struct SimulationResult {
   Matrix v_matrix() const;  // records × velocity_size
 };
 
-// Called now and then with the fraction of [0, t_end] done.
-using ProgressCallback = std::function<void(double fraction)>;
+// What a ProgressCallback is told: how far the run is and the faults met so far (the progress
+// line of `moreau simulate` shows the solver failures, as MuJoCo counts its warnings).
+struct SimulationProgress {
+  double fraction = 0.0;               // of [0, t_end] done
+  long steps = 0;                      // accepted steps so far
+  int solver_failures = 0;             // steps whose contact solve did not converge, so far
+  double worst_solver_residual = 0.0;  // the largest residual of those steps
+};
+// Called at every percent of [0, t_end] and whenever a step's contact solve fails.
+using ProgressCallback = std::function<void(const SimulationProgress& progress)>;
 // Set (from any thread or a signal handler: lock-free) to stop a run at the end of its current
 // step; the result then holds everything computed so far, the state at the stop recorded, with
 // status `interrupted`.

@@ -20,18 +20,33 @@ ConstraintKind parse_kind(const std::string& kind) {
   return kind == "bilateral" ? ConstraintKind::bilateral : ConstraintKind::unilateral;
 }
 
-// A numpy-like object → n×k matrix (1-D arrays become one column).
-Matrix to_matrix(const py::handle& obj, const char* field) {
+// A numpy-like object returned by a callback → n×k matrix (1-D arrays become one column);
+// `what` names the callback and `field` the value in the messages. None, strings and objects
+// that are not arrays of numbers are refused (numpy would turn None into NaN).
+Matrix to_matrix(const py::handle& obj, const char* what, const char* field) {
+  MOREAU_REQUIRE(!obj.is_none() && !py::isinstance<py::str>(obj),
+                 "{}: '{}' = {} must be an array of numbers", what, field,
+                 py::repr(obj).cast<std::string>());
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
-  MOREAU_REQUIRE(a, "constraint kinematics: '{}' must be an array of numbers", field);
+  MOREAU_REQUIRE(a, "{}: '{}' = {} must be an array of numbers", what, field,
+                 py::repr(obj).cast<std::string>().substr(0, 60));
   if (a.ndim() == 0) return Matrix::Constant(1, 1, *a.data());
   if (a.ndim() == 1) return Eigen::Map<const Vector>(a.data(), a.shape(0));
-  MOREAU_REQUIRE(a.ndim() == 2, "constraint kinematics: '{}' must be 1-D or 2-D, got {} dimensions",
-                 field, a.ndim());
+  MOREAU_REQUIRE(a.ndim() == 2, "{}: '{}' must be 1-D or 2-D, got {} dimensions", what, field,
+                 a.ndim());
   Matrix M(a.shape(0), a.shape(1));
   for (py::ssize_t i = 0; i < a.shape(0); ++i)
     for (py::ssize_t j = 0; j < a.shape(1); ++j) M(i, j) = *a.data(i, j);
   return M;
+}
+
+// A number returned by a callback (a Python or numpy scalar), named in the message otherwise.
+double to_number(const py::handle& obj, const char* what, const char* field) {
+  const bool number = !obj.is_none() && !py::isinstance<py::str>(obj) &&
+                      PyNumber_Check(obj.ptr()) != 0 && !py::isinstance<py::array>(obj);
+  MOREAU_REQUIRE(number, "{}: '{}' = {} must be a number", what, field,
+                 py::repr(obj).cast<std::string>().substr(0, 60));
+  return py::float_(py::reinterpret_borrow<py::object>(obj)).cast<double>();
 }
 
 // Python kinematics callback: (q, v) ↦ dict(gap, normal, tangent, normal_bias, tangent_bias) or the
@@ -42,7 +57,7 @@ ConstraintCallback wrap_kinematics(py::function f) {
     py::object r = f(q, v);
     ConstraintKinematics k;
     auto take = [&](py::handle h, const char* field, bool vector_only) {
-      Matrix M = to_matrix(h, field);
+      Matrix M = to_matrix(h, "constraint kinematics", field);
       if (vector_only)
         MOREAU_REQUIRE(M.cols() == 1, "constraint kinematics: '{}' must be a vector", field);
       return M;
@@ -51,20 +66,25 @@ ConstraintCallback wrap_kinematics(py::function f) {
       py::dict d = r.cast<py::dict>();
       MOREAU_REQUIRE(d.contains("gap") && d.contains("normal"),
                      "constraint kinematics: the returned dict needs at least 'gap' and 'normal'");
-      k.gap = d["gap"].cast<double>();
+      k.gap = to_number(d["gap"], "constraint kinematics", "gap");
       k.normal = take(d["normal"], "normal", true).col(0);
       if (d.contains("tangent")) k.tangent = take(d["tangent"], "tangent", false);
-      if (d.contains("normal_bias")) k.normal_bias = d["normal_bias"].cast<double>();
+      if (d.contains("normal_bias"))
+        k.normal_bias = to_number(d["normal_bias"], "constraint kinematics", "normal_bias");
       if (d.contains("tangent_bias"))
         k.tangent_bias = take(d["tangent_bias"], "tangent_bias", true).col(0);
     } else {
+      MOREAU_REQUIRE(py::isinstance<py::sequence>(r) && !py::isinstance<py::str>(r),
+                     "constraint kinematics: return (gap, normal[, tangent, c_n, c_t]) or a dict, "
+                     "got {}",
+                     py::repr(r).cast<std::string>().substr(0, 60));
       py::sequence s = r.cast<py::sequence>();
       MOREAU_REQUIRE(s.size() >= 2,
                      "constraint kinematics: return (gap, normal[, tangent, c_n, c_t]) or a dict");
-      k.gap = s[0].cast<double>();
+      k.gap = to_number(s[0], "constraint kinematics", "gap");
       k.normal = take(s[1], "normal", true).col(0);
       if (s.size() > 2) k.tangent = take(s[2], "tangent", false);
-      if (s.size() > 3) k.normal_bias = s[3].cast<double>();
+      if (s.size() > 3) k.normal_bias = to_number(s[3], "constraint kinematics", "normal_bias");
       if (s.size() > 4) k.tangent_bias = take(s[4], "tangent_bias", true).col(0);
     }
     return k;
@@ -144,11 +164,11 @@ void bind_model(py::module_& m) {
                        py::function force) {
              MassCallback M = [mass](const Vector& q) {
                py::gil_scoped_acquire gil;
-               return to_matrix(mass(q), "M");
+               return to_matrix(mass(q), "the mass callback", "M");
              };
              ForceCallback F = [force](const Vector& q, const Vector& v, double t) {
                py::gil_scoped_acquire gil;
-               Matrix f = to_matrix(force(q, v, t), "F");
+               Matrix f = to_matrix(force(q, v, t), "the force callback", "F");
                MOREAU_REQUIRE(f.cols() == 1, "force callback must return a vector, got {}×{}",
                               f.rows(), f.cols());
                return Vector(f.col(0));

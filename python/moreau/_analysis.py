@@ -8,6 +8,7 @@
 import json as _json
 
 from . import _moreau
+from ._errors import InputError, finite_number
 
 __all__ = ["gallery", "gallery_names", "gallery_catalog", "analyze", "callback_system"]
 
@@ -61,6 +62,9 @@ def analyze(system, state=None, all_sticking=False):
         if state is not None:
             raise ValueError("analyze: give the state either as the first argument or as 'state', not both")
         cs, label = system, "state"
+    elif not isinstance(system, _moreau.LagrangianSystem):
+        raise InputError(f"moreau.analyze(): argument 'system' = {system!r}: expected a LagrangianSystem "
+                         f"(moreau.gallery, moreau.scene_system, moreau.callback_system) or a ContactState")
     else:
         label = system.name
         if state is None:
@@ -70,10 +74,12 @@ def analyze(system, state=None, all_sticking=False):
         elif isinstance(state, dict):
             if "q" not in state or "v" not in state:
                 raise ValueError("analyze: a state dict needs the keys 'q' and 'v'")
-            cs = system.contact_state(state["q"], state["v"], float(state.get("t", 0.0)))
+            cs = system.contact_state(state["q"], state["v"],
+                                      finite_number("moreau.analyze()", "state['t']", state.get("t", 0.0)))
         else:
             parts = tuple(state)
             if len(parts) not in (2, 3):
                 raise ValueError(f"analyze: state must be (q, v) or (q, v, t), got {len(parts)} items")
-            cs = system.contact_state(parts[0], parts[1], float(parts[2]) if len(parts) == 3 else 0.0)
+            t = finite_number("moreau.analyze()", "state[2]", parts[2]) if len(parts) == 3 else 0.0
+            cs = system.contact_state(parts[0], parts[1], t)
     return _json.loads(_moreau._analyze_report(cs, label, bool(all_sticking)))

@@ -8,7 +8,6 @@ module), so ``moreau simulate`` can draw plots from any build.
 """
 import csv
 import json
-import math
 import os
 import sys
 
@@ -57,6 +56,10 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
     (a string is taken as the kind). Bad input raises ValueError naming the field.
     """
     from . import _moreau
+    from ._errors import InputError, finite_number, path_or_none
+    out = path_or_none("moreau.simulate()", "out", out)
+    if t_end is not None:
+        t_end = finite_number("moreau.simulate()", "t_end", t_end)
     if isinstance(scene_or_path, _moreau.LagrangianSystem):
         if t_end is None:
             raise ValueError("simulate: t_end (s) is required when simulating a system")
@@ -75,7 +78,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
     elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
         data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator)
     else:
-        raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text, a dict nor a system")
+        raise InputError(f"moreau.simulate(): argument 'scene_or_path' = {scene_or_path!r}: expected an existing "
+                         f"file, JSON text, a dict or a system")
     res = SimulationResult(data, out=None if out is None else os.fspath(out))
     if out is not None and res.summary.get("plot", True):
         try:
@@ -93,18 +97,18 @@ def scene_system(scene_or_path):
     ``moreau.analyze`` or call its ``contact_state``. Bad input raises ValueError naming the field.
     """
     from . import _moreau
+    from ._errors import InputError
     if isinstance(scene_or_path, dict):
         return _moreau._scene_system(json.dumps(scene_or_path), False)
     if isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
         return _moreau._scene_system(os.fspath(scene_or_path), True)
     if isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
         return _moreau._scene_system(scene_or_path, False)
-    raise ValueError(f"scene {scene_or_path!r} is neither an existing file, JSON text nor a dict")
+    raise InputError(f"moreau.scene_system(): argument 'scene_or_path' = {scene_or_path!r}: expected an existing "
+                     f"file, JSON text or a dict")
 
 
 def _run_scene(_moreau, text, is_path, out, t_end, integrator):
-    if t_end is not None and not math.isfinite(float(t_end)):
-        raise ValueError(f"simulate: t_end = {t_end!r} is not a finite number of seconds")
     if integrator is not None and not isinstance(integrator, str):
         raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
                          f"got {integrator!r}; set other settings in the scene's integrator object")

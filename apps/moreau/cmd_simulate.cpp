@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
@@ -81,8 +82,13 @@ void run(const SimulateOptions& opt) {
     };
   }
   InterruptGuard interrupt;
-  const SimulationResult res =
-      simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
+  SimulationResult res;
+  try {
+    res =
+        simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
+  } catch (const std::invalid_argument& e) {  // the initial state refused: name the file
+    throw std::invalid_argument(opt.scene + ": " + e.what());
+  }
   if (tty) std::fprintf(stderr, "\r%*s\r", 110, "");
   write_simulation_outputs(res, run.out_dir, &interrupt);
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();

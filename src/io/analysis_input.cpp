@@ -98,13 +98,23 @@ AnalysisInput analysis_input_from_gallery(const std::string& name, const Gallery
   return gallery_state(name, params, nullptr);
 }
 
+namespace {
+
+AnalysisInput analysis_input_from_document(const json& s, const std::string& source) {
+  MOREAU_REQUIRE(s.is_object(), "an analyze input must be a JSON object");
+  if (s.contains("gallery")) return gallery_input(s);
+  return AnalysisInput{explicit_state(s), string_field(s, "", "name", source)};
+}
+
+}  // namespace
+
 AnalysisInput load_analysis_input(const std::string& path) {
-  return with_source(path, [&] {
-    const json s = read_file(path);
-    MOREAU_REQUIRE(s.is_object(), "an analyze input must be a JSON object");
-    if (s.contains("gallery")) return gallery_input(s);
-    return AnalysisInput{explicit_state(s), string_field(s, "", "name", path)};
-  });
+  return with_source(path, [&] { return analysis_input_from_document(read_file(path), path); });
+}
+
+AnalysisInput parse_analysis_input_text(const std::string& text, const std::string& source) {
+  return with_source(
+      source, [&] { return analysis_input_from_document(parse_text(text, source), source); });
 }
 
 }  // namespace moreau

@@ -48,8 +48,8 @@ class Reader {
 
   template <typename... Args>
   [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) const {
-    throw std::invalid_argument(fmt::format("FCLIB file '{}': {}", path_.string(),
-                                            fmt::format(format, std::forward<Args>(args)...)));
+    throw std::invalid_argument(one_line(fmt::format(
+        "FCLIB file '{}': {}", path_.string(), fmt::format(format, std::forward<Args>(args)...))));
   }
 
   // True when every component of the absolute path `name` exists as a link.
@@ -142,13 +142,15 @@ class Reader {
     return s;
   }
 
-  // Sparse matrix group {m, n, nz, nzmax, p, i, x} (see fclib.hpp), as a row-major matrix.
-  SparseMatrix matrix(const std::string& group) const {
+  // Sparse matrix group {m, n, nz, nzmax, p, i, x} (see fclib.hpp), as a row-major matrix of
+  // the size the problem's vectors give (rows × cols), checked before anything is allocated.
+  SparseMatrix matrix(const std::string& group, long long rows, long long cols) const {
     if (!is_group(group)) fail("missing matrix group {}", group);
     const long long m = scalar_int(group + "/m"), n = scalar_int(group + "/n");
     const long long nz = scalar_int(group + "/nz");
-    if (m < 0 || n < 0 || m > (1LL << 30) || n > (1LL << 30))
-      fail("matrix {} has invalid size {}×{}", group, m, n);
+    if (m != rows || n != cols)
+      fail("matrix {} is {}×{}, expected {}×{} from the problem's vectors", group, m, n, rows,
+           cols);
     std::vector<Triplet> triplets;
     if (nz == -1 || nz == -2) {  // compressed columns (−1) or rows (−2)
       const long long outer = nz == -1 ? n : m, inner = nz == -1 ? m : n;
@@ -211,7 +213,7 @@ class Reader {
  private:
   template <typename... Args>
   [[noreturn]] static void fail_plain(fmt::format_string<Args...> format, Args&&... args) {
-    throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
+    throw std::invalid_argument(one_line(fmt::format(format, std::forward<Args>(args)...)));
   }
 
   template <typename T>
@@ -312,7 +314,7 @@ FclibFile read_fclib(const std::filesystem::path& path) {
     FrictionContactProblem& p = out.local;
     p.dimension = d;
     p.mu = mu;
-    p.W = reader.matrix(group + "/W");
+    p.W = reader.matrix(group + "/W", m, m);
     p.q = reader.vector(group + "/vectors/q", m);
     validate_from(reader, p);
   } else {
@@ -323,10 +325,10 @@ FclibFile read_fclib(const std::filesystem::path& path) {
     GlobalFrictionContactProblem& p = out.global;
     p.dimension = d;
     p.mu = mu;
-    p.M = reader.matrix(group + "/M");
-    p.H = reader.matrix(group + "/H");
-    n = p.M.rows();
-    p.f = reader.vector(group + "/vectors/f", n);
+    p.f = reader.vector_any(group + "/vectors/f");
+    n = p.f.size();
+    p.M = reader.matrix(group + "/M", n, n);
+    p.H = reader.matrix(group + "/H", n, m);
     p.w = reader.vector(group + "/vectors/w", m);
     validate_from(reader, p);
   }

@@ -306,7 +306,9 @@ Matrix matrix(const json& j, const std::string& path, Index rows, Index cols) {
 
 // One parse; its callback keeps the keys of each open object and notes a repeated one. Only then
 // (and on a syntax error) a second, SAX pass finds the field path for the message.
-json parse_text(const std::string& text, const std::string& source) {
+namespace {
+
+json parse_text_multiline(const std::string& text, const std::string& source) {
   std::vector<std::set<std::string>> open_objects;
   bool repeated = false;
   const json::parser_callback_t note_repeats = [&](int, json::parse_event_t event, json& parsed) {
@@ -334,6 +336,17 @@ json parse_text(const std::string& text, const std::string& source) {
         duplicates.what, duplicates.path.empty() ? "top level" : duplicates.path);
   }
   return doc;
+}
+
+}  // namespace
+
+// The messages quote keys and pieces of the text, which may hold newlines: kept to one line.
+json parse_text(const std::string& text, const std::string& source) {
+  try {
+    return parse_text_multiline(text, source);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(one_line(e.what()));
+  }
 }
 
 json read_file(const std::string& path) {

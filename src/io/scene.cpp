@@ -460,7 +460,9 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
 // Any nlohmann exception left over (a type or range error while reading a value) becomes an
 // std::invalid_argument naming the source.
 Scene parse_scene(const json& doc, const std::string& source) {
-  return with_source(source, [&] { return parse_scene_checked(doc, source); });
+  Scene scene = with_source(source, [&] { return parse_scene_checked(doc, source); });
+  scene.source = source;
+  return scene;
 }
 
 Scene parse_scene_text(const std::string& text, const std::string& source) {

@@ -5,6 +5,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/io/json_reader.hpp"
 #include "moreau/io/vocabulary.hpp"
 #include "moreau/contact/gallery.hpp"
 
@@ -19,36 +20,35 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
     MOREAU_REQUIRE(std::isfinite(t_end) && t_end > 0.0, "--t-end = {} s must be > 0", t_end);
     st.t_end = t_end;
   }
-  if (st.integrator == Integrator::time_stepping && scene.output.every > 1)
-    st.record_interval = scene.output.every * st.time_stepping.dt * (1.0 - 1e-9);
-  if (scene.is_gallery()) {
-    GalleryParams params;
-    for (auto it = scene.gallery_params.begin(); it != scene.gallery_params.end(); ++it) {
-      MOREAU_REQUIRE(it.value().is_number(), "params.{} must be a number", it.key());
-      params[it.key()] = it.value().get<double>();
+  // Everything below comes from the file: its errors start with the scene's source.
+  json_io::with_source(scene.source.empty() ? "scene '" + scene.name + "'" : scene.source, [&] {
+    if (st.integrator == Integrator::time_stepping && scene.output.every > 1)
+      st.record_interval = scene.output.every * st.time_stepping.dt * (1.0 - 1e-9);
+    if (scene.is_gallery()) {
+      GalleryParams params;
+      for (auto it = scene.gallery_params.begin(); it != scene.gallery_params.end(); ++it) {
+        MOREAU_REQUIRE(it.value().is_number(), "params.{} = {} must be a number", it.key(),
+                       json_io::show(it.value()));
+        params[it.key()] = it.value().get<double>();
+      }
+      run.system = make_gallery_system(scene.gallery, params);
+    } else {
+      MOREAU_REQUIRE(scene.world != nullptr, "the scene has neither bodies nor a gallery system");
+      CollisionSettings cs = scene.collision;
+      // Event-driven: every feature pair (closings are located by root finding on the gaps).
+      // Time stepping: contacts within a margin that a body cannot cross in a few steps.
+      if (st.integrator == Integrator::event_driven)
+        cs.margin = INFINITY;
+      else
+        cs.margin = std::max(cs.margin, 0.02);
+      run.system = std::make_shared<RigidWorldSystem>(scene.world, cs, scene.name);
     }
-    run.system = make_gallery_system(scene.gallery, params);
-  } else {
-    MOREAU_REQUIRE(scene.world != nullptr, "scene '{}' has neither bodies nor a gallery system",
-                   scene.name);
-    CollisionSettings cs = scene.collision;
-    // Event-driven: every feature pair (closings are located by root finding on the gaps).
-    // Time stepping: contacts within a margin that a body cannot cross in a few steps.
-    if (st.integrator == Integrator::event_driven)
-      cs.margin = INFINITY;
-    else
-      cs.margin = std::max(cs.margin, 0.02);
-    run.system = std::make_shared<RigidWorldSystem>(scene.world, cs, scene.name);
-  }
-  run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;
-  run.plot = scene.output.plot;
-  // The settings as the run will see them (overrides applied), checked before anything runs or is
-  // written, so that an error names the scene.
-  try {
+    run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;
+    run.plot = scene.output.plot;
+    // The settings as the run will see them (overrides applied), checked before anything runs or
+    // is written.
     validate(st);
-  } catch (const std::invalid_argument& e) {
-    throw_invalid("scene '{}': {}", scene.name, e.what());
-  }
+  });
   return run;
 }
 

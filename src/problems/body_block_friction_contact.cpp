@@ -29,20 +29,20 @@ void BodyBlockFrictionContactProblem::validate() const {
     MOREAU_REQUIRE(std::isfinite(compliance[c]) && compliance[c] >= 0.0,
                    "body-block frictional contact: compliance[{}] = {} must be finite and ≥ 0", c,
                    compliance[c]);
-  MOREAU_REQUIRE(
+  MOREAU_REQUIRE_FINITE(
       all_finite(v_free) && all_finite(w) && all_finite(w_bilateral),
       "body-block frictional contact: v_free, w or w_bilateral has a NaN or infinite entry");
   for (Index b = 0; b < nb; ++b)
-    MOREAU_REQUIRE(all_finite(mass_inverse[b]),
-                   "body-block frictional contact: mass_inverse[{}] is not finite", b);
+    MOREAU_REQUIRE_FINITE(all_finite(mass_inverse[b]),
+                          "body-block frictional contact: mass_inverse[{}] is not finite", b);
   for (Index c = 0; c < nc; ++c) {
     const auto& k = contacts[c];
     MOREAU_REQUIRE(
         k.body_a >= -1 && k.body_a < nb && k.body_b >= -1 && k.body_b < nb,
         "body-block frictional contact: contacts[{}] bodies ({}, {}) out of range [−1, {})", c,
         k.body_a, k.body_b, nb);
-    MOREAU_REQUIRE(all_finite(k.J_a) && all_finite(k.J_b),
-                   "body-block frictional contact: contacts[{}] has a non-finite row", c);
+    MOREAU_REQUIRE_FINITE(all_finite(k.J_a) && all_finite(k.J_b),
+                          "body-block frictional contact: contacts[{}] has a non-finite row", c);
     MOREAU_REQUIRE(std::isfinite(mu[c]) && mu[c] >= 0.0,
                    "body-block frictional contact: mu[{}] = {} must be finite and ≥ 0", c, mu[c]);
   }

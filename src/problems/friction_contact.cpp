@@ -25,8 +25,8 @@ void FrictionContactProblem::validate() const {
                  contacts(), dimension, W.rows(), W.cols());
   MOREAU_REQUIRE(q.size() == m, "vector q must have {} entries ({} contacts × {}), got {}", m,
                  contacts(), dimension, q.size());
-  MOREAU_REQUIRE(all_finite(W), "Delassus matrix W has a NaN or infinite entry");
-  MOREAU_REQUIRE(all_finite(q), "vector q has a NaN or infinite entry");
+  MOREAU_REQUIRE_FINITE(all_finite(W), "Delassus matrix W has a NaN or infinite entry");
+  MOREAU_REQUIRE_FINITE(all_finite(q), "vector q has a NaN or infinite entry");
   validate_mu(mu);
 }
 
@@ -39,8 +39,9 @@ void GlobalFrictionContactProblem::validate() const {
   MOREAU_REQUIRE(H.rows() == n && H.cols() == m, "matrix H must be {}×{}, got {}×{}", n, m,
                  H.rows(), H.cols());
   MOREAU_REQUIRE(w.size() == m, "vector w must have {} entries, got {}", m, w.size());
-  MOREAU_REQUIRE(all_finite(M) && all_finite(H) && all_finite(f) && all_finite(w),
-                 "global frictional contact problem has a NaN or infinite entry in M, H, f or w");
+  MOREAU_REQUIRE_FINITE(
+      all_finite(M) && all_finite(H) && all_finite(f) && all_finite(w),
+      "global frictional contact problem has a NaN or infinite entry in M, H, f or w");
   validate_mu(mu);
 }
 

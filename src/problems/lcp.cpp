@@ -11,8 +11,8 @@ void Lcp::validate() const {
                  M.cols());
   MOREAU_REQUIRE(M.rows() == q.size(), "LCP matrix M is {}×{} but q has {} entries", M.rows(),
                  M.cols(), q.size());
-  MOREAU_REQUIRE(all_finite(M), "LCP matrix M has a NaN or infinite entry");
-  MOREAU_REQUIRE(all_finite(q), "LCP vector q has a NaN or infinite entry");
+  MOREAU_REQUIRE_FINITE(all_finite(M), "LCP matrix M has a NaN or infinite entry");
+  MOREAU_REQUIRE_FINITE(all_finite(q), "LCP vector q has a NaN or infinite entry");
 }
 
 double lcp_residual(const Lcp& problem, const Vector& z) {

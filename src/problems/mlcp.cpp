@@ -12,13 +12,14 @@ void Mlcp::validate() const {
   auto check = [](const Matrix& X, Index rows, Index cols, const char* name) {
     MOREAU_REQUIRE(X.rows() == rows && X.cols() == cols, "MLCP block {} must be {}×{}, got {}×{}",
                    name, rows, cols, X.rows(), X.cols());
-    MOREAU_REQUIRE(all_finite(X), "MLCP block {} has a NaN or infinite entry", name);
+    MOREAU_REQUIRE_FINITE(all_finite(X), "MLCP block {} has a NaN or infinite entry", name);
   };
   check(A, n, n, "A");
   check(B, m, m, "B");
   check(C, n, m, "C");
   check(D, m, n, "D");
-  MOREAU_REQUIRE(all_finite(a) && all_finite(b), "MLCP vectors a, b have a NaN or infinite entry");
+  MOREAU_REQUIRE_FINITE(all_finite(a) && all_finite(b),
+                        "MLCP vectors a, b have a NaN or infinite entry");
 }
 
 double mlcp_residual(const Mlcp& p, const Vector& u, const Vector& v) {

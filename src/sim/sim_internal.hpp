@@ -24,11 +24,14 @@ inline std::string diverged_message(const SimulationResult& res, double t,
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
                          const Vector& q, const Vector& v, double& running_min_energy) {
+  const double T = sys.kinetic_energy(q, v);
+  const double V = sys.potential_energy(q);
+  // finite q and v can still overflow T = ½vᵀMv: the run then diverged (the record not kept)
+  if (!std::isfinite(T) || !std::isfinite(V))
+    throw NonFiniteError(fmt::format("energy: kinetic T = {}, potential V = {}", T, V));
   res.t.push_back(t);
   res.q.push_back(q);
   res.v.push_back(v);
-  const double T = sys.kinetic_energy(q, v);
-  const double V = sys.potential_energy(q);
   res.kinetic.push_back(T);
   res.potential.push_back(V);
   const double E = T + V;

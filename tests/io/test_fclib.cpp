@@ -268,6 +268,21 @@ void replace_dataset(const fs::path& path, const std::string& name, const Vector
   H5Fclose(file);
 }
 
+// Same for an integer dataset (sizes, storage codes).
+void replace_int_dataset(const fs::path& path, const std::string& name, long long value) {
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  H5Ldelete(file, name.c_str(), H5P_DEFAULT);
+  const hsize_t n = 1;
+  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hid_t set =
+      H5Dcreate2(file, name.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(set, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value);
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Fclose(file);
+}
+
 TEST(Fclib, WrongSizesAndNanAreReported) {
   TempDir dir;
   const fs::path path = dir.path() / "p.hdf5";
@@ -288,6 +303,14 @@ TEST(Fclib, WrongSizesAndNanAreReported) {
   write_fclib_local(path, small_local_problem());
   replace_dataset(path, "/fclib_local/W/x", Vector::Ones(3));
   expect_invalid([&] { read_fclib(path); }, {path.string(), "W/x"});
+
+  // Found by fuzz_fclib (fuzz/corpus/fclib/regression-oom-huge-matrix.bin): a matrix declared
+  // 2³⁰ columns wide was allocated (4 GB of column pointers) before its size was checked; the
+  // size now has to match the problem's vectors (W is m×m, m = d·nc) before anything is built.
+  write_fclib_local(path, small_local_problem());
+  replace_int_dataset(path, "/fclib_local/W/n", 1LL << 30);
+  expect_invalid([&] { read_fclib(path); },
+                 {path.string(), "/fclib_local/W is 6×1073741824, expected 6×6"});
 }
 
 TEST(Fclib, HdfFileWithoutFclibGroup) {

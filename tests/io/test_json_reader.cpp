@@ -64,6 +64,26 @@ TEST(JsonReader, FieldHelpersNameThePathAndTheValue) {
 
 // The impact SPEC now goes through the same reader: a non-finite number that the old reader
 // accepted (1e999 read as +inf) is refused, with the source named.
+// Found by fuzz_scene and fuzz_analysis_input (fuzz/corpus/*/regression-newline-in-message.json):
+// messages quote keys and pieces of the text, which may hold control characters; the message is
+// still one line, the characters escaped.
+TEST(JsonReader, MessagesStayOneLineWhateverTheTextHolds) {
+  // a key holding an escaped newline, then a syntax error: the message names the field
+  const std::string syntax =
+      message_of([] { json_io::parse_text("{\"de\\no\": 1,, }", "f.json"); });
+  EXPECT_EQ(syntax.rfind("f.json: ", 0), 0u) << syntax;
+  EXPECT_EQ(syntax.find('\n'), std::string::npos) << syntax;
+  EXPECT_NE(syntax.find("field de\\no"), std::string::npos) << syntax;  // the key, escaped
+  const std::string unknown = message_of([] {
+    json_io::with_source("g.json", [] {
+      const json_io::json doc = json_io::parse_text("{\"x\\u0007\\ny\": 1}", "g.json");
+      json_io::check_keys(doc, "", {"description"});
+      return 0;
+    });
+  });
+  EXPECT_EQ(unknown, "g.json: x\\x07\\ny: unknown field (allowed: description)");
+}
+
 TEST(JsonReader, ImpactSpecSharesTheRules) {
   const std::string spec = R"({"law": "newton", "bodies": [{"name": "b", "mass": 1e999,
     "inertia": [[1,0,0],[0,1,0],[0,0,1]]}], "contacts": [{"bodies": ["b"], "point": [0,0,0], "normal": [0,0,1]}]})";

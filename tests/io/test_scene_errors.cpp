@@ -4,9 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "moreau/io/scene.hpp"
+#include "moreau/io/simulation_setup.hpp"
 
 using namespace moreau;
 
@@ -124,5 +128,27 @@ TEST(SceneErrors, TextSourceAndIntegerRange) {
     FAIL() << "accepted";
   } catch (const std::invalid_argument& e) {
     expect_has(e.what(), "output.every = 10000000000: integer out of range");
+  }
+}
+
+// Found by fuzz_scene: what is checked when the scene's system is built (a gallery system's
+// parameters, the settings as the run sees them) named no file. Every such message now starts
+// with the scene's source, like the reader's own.
+TEST(SceneErrors, BuildingTheSystemNamesTheSource) {
+  const std::string source = "rod.json";
+  for (const auto& [text, needle] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"description": "x", "gallery": "painleve_rod", "params": {"mu": "0.5"}})",
+            "params.mu = \"0.5\" must be a number"},
+           {R"({"description": "x", "gallery": "painleve_rod", "params": {"theta_do": 1}})",
+            "unknown parameter 'theta_do'"},
+           {R"({"description": "x", "gallery": "painleve_rod", "params": {"mu": -1}})", "mu"}}) {
+    std::string msg = "(accepted)";
+    try {
+      prepare_scene_run(parse_scene_text(text, source), "", std::nan(""));
+    } catch (const std::invalid_argument& e) {
+      msg = e.what();
+    }
+    EXPECT_EQ(msg.rfind(source + ": ", 0), 0u) << msg;
+    expect_has(msg, needle);
   }
 }

@@ -8,8 +8,11 @@
 #include <memory>
 #include <string>
 
+#include "moreau/common/error.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/model/callback_system.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "rigid_worlds.hpp"
 #include "systems.hpp"
 
 namespace moreau {
@@ -82,6 +85,36 @@ TEST(NumericalFaults, EnergyGainedBeyondTheToleranceIsAWarning) {
   const SimulationResult b = simulate(*ball, st);
   EXPECT_EQ(b.status, SimulationStatus::completed);
   EXPECT_TRUE(b.warnings.empty()) << b.warnings.front();
+}
+
+// Found by fuzz_simulate (fuzz/corpus/simulate/regression-nan-in-step-problem.json): a box hit at
+// 10⁶ m/s with h = 10 ms spins up, its gyroscopic term (explicit in Moreau–Jean) doubles the spin
+// every step, and the overflow first showed in a step's contact problem, whose check threw
+// std::invalid_argument out of simulate (the program called it bad input, exit 2). It now ends
+// the run as diverged at that step, every record finite.
+TEST(NumericalFaults, OverflowInAStepProblemEndsTheRunAsDiverged) {
+  ContactMaterial mat;
+  auto w = test::world_with_floor(3, mat);
+  RigidBody a = test::box_body("a", 1.0, Vector3(1.5, 0.5, 0.5),
+                               Vector3(1.0 / 6, 5.0 / 6, 5.0 / 6).asDiagonal().toDenseMatrix());
+  a.pose.position = Vector3(0, 0, 0.5);
+  w->add_body(a);
+  RigidBody b = test::box_body("b", 1.0, Vector3(0.5, 0.5, 0.5), Matrix3::Identity() * (1.0 / 6));
+  b.pose.position = Vector3(0, 0, 1.6);
+  b.linear_velocity = Vector3(0, 0, -1e6);
+  w->add_body(b);
+  RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "fast_box");
+  SimulationSettings st{
+      .integrator = Integrator::time_stepping, .t_end = 0.3, .time_stepping = {.dt = 0.01}};
+  SimulationResult r;
+  ASSERT_NO_THROW(r = simulate(sys, st));
+  ASSERT_EQ(r.status, SimulationStatus::diverged) << r.message;
+  EXPECT_EQ(r.message.rfind("diverged at t = ", 0), 0u) << r.message;
+  EXPECT_LT(r.t.back(), 0.3);
+  for (Index k = 0; k < r.records(); ++k) {
+    ASSERT_TRUE(all_finite(r.q[k]) && all_finite(r.v[k])) << k;
+    ASSERT_TRUE(std::isfinite(r.kinetic[k] + r.potential[k])) << k;
+  }
 }
 
 }  // namespace

@@ -21,6 +21,28 @@ template <typename... Args>
   throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
 }
 
+// `text` with its control characters escaped (a newline becomes a backslash and n, others a
+// backslash, x and two hex digits), so that an error message quoting a field name or a piece of
+// an input file stays one line.
+inline std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += c;
+  }
+  return out;
+}
+
 // A NaN or an infinity where a model must give finite numbers (M, F, the constraint data of a
 // state). An std::invalid_argument, so that it reads as bad input to whoever does not look
 // closer; the simulators catch it during a run and stop the run as diverged (sim/simulation.hpp).
@@ -60,6 +82,14 @@ void require_finite(const Eigen::DenseBase<Derived>& x, const std::string& what,
 }
 
 }  // namespace moreau
+
+/// Finiteness check of data that a model or a step computed (a problem's matrices and vectors):
+/// throws NonFiniteError (an std::invalid_argument) with the message when cond fails, so that a
+/// simulator stops the run as diverged instead of passing the error on as bad input.
+#define MOREAU_REQUIRE_FINITE(cond, ...)                                     \
+  do {                                                                       \
+    if (!(cond)) throw ::moreau::NonFiniteError(::fmt::format(__VA_ARGS__)); \
+  } while (false)
 
 /// User input check: throws std::invalid_argument with the fmt-formatted message when cond fails.
 #define MOREAU_REQUIRE(cond, ...)                      \

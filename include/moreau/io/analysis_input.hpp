@@ -26,5 +26,7 @@ struct AnalysisInput {
 AnalysisInput analysis_input_from_gallery(const std::string& name, const GalleryParams& params);
 // Reads an analyze input file; errors start with the path and name the field and value.
 AnalysisInput load_analysis_input(const std::string& path);
+// Same from JSON text; `source` (a file name) starts every message.
+AnalysisInput parse_analysis_input_text(const std::string& text, const std::string& source);
 
 }  // namespace moreau

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "moreau/common/error.hpp"
 #include "moreau/common/types.hpp"
 
 namespace moreau::json_io {
@@ -63,11 +64,14 @@ auto with_source(const std::string& source, Read&& read) -> decltype(read()) {
   try {
     return read();
   } catch (const json::exception& e) {
-    throw std::invalid_argument(source + ": " + strip_json_prefix(e.what()));
+    throw std::invalid_argument(one_line(source + ": " + strip_json_prefix(e.what())));
   } catch (const std::invalid_argument& e) {
-    const std::string msg = e.what();
-    if (msg.rfind(source, 0) == 0) throw;
-    throw std::invalid_argument(source + ": " + msg);
+    const std::string msg = one_line(e.what());
+    if (msg.rfind(source, 0) == 0) {
+      if (msg == e.what()) throw;  // keeps the exception's type (NonFiniteError)
+      throw std::invalid_argument(msg);
+    }
+    throw std::invalid_argument(one_line(source) + ": " + msg);
   }
 }
 

@@ -29,6 +29,7 @@ struct SceneOutput {
 // A scene file read and validated: the world (or gallery system), integrator and output.
 struct Scene {
   std::string name;         // file stem, or "scene"
+  std::string source;       // the path (or source name) that starts every error message
   std::string description;  // the one-line "description" field
   int dimension = 3;        // 2 or 3
   // The rigid world (null for a gallery scene).

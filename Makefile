@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: deps build demo test test-asan bench-fclib bench-sim docs clean
+.PHONY: deps build demo test test-asan fuzz bench-fclib bench-sim docs clean
 
 deps:
 	@scripts/install-deps
@@ -26,6 +26,12 @@ test-asan: deps
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS) --timeout 1200
 
+# libFuzzer with ASan and UBSan on every reader (scripts/fuzz, docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz:
+	MOREAU_WITH_FUZZ=1 scripts/install-deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) scripts/fuzz
+
 bench-fclib: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps
 	$(BUILD)/bin/bench_fclib
@@ -38,4 +44,4 @@ docs: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target docs
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -100,10 +100,15 @@ AnalysisInput analysis_input_from_gallery(const std::string& name, const Gallery
 
 namespace {
 
+// The input read and its state checked (sizes, finite entries: a gallery system's parameters can
+// overflow its state), so that every error of the file starts with its source.
 AnalysisInput analysis_input_from_document(const json& s, const std::string& source) {
   MOREAU_REQUIRE(s.is_object(), "an analyze input must be a JSON object");
-  if (s.contains("gallery")) return gallery_input(s);
-  return AnalysisInput{explicit_state(s), string_field(s, "", "name", source)};
+  AnalysisInput input = s.contains("gallery")
+                            ? gallery_input(s)
+                            : AnalysisInput{explicit_state(s), string_field(s, "", "name", source)};
+  input.state.validate();
+  return input;
 }
 
 }  // namespace

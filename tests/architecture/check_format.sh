@@ -5,7 +5,7 @@ set -euo pipefail
 root=$1
 clang_format=$2
 cd "$root"
-mapfile -t files < <(find include src apps python tests bench examples \
+mapfile -t files < <(find include src apps python tests bench examples fuzz \
   -name '*.cpp' -o -name '*.hpp' | sort)
 if (( ${#files[@]} == 0 )); then
   echo "check_format: no C++ files found under $root" >&2

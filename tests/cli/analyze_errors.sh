@@ -37,4 +37,8 @@ echo '{"M": [[1]], "F": [9.81], "constraints": [], "colour": "red"}' > "$tmp/unk
 expect_error "unknown.json: colour: unknown field" "$tmp/unknown.json"
 echo '{"M": [[1]], "F": [9.81], "constraints": [{"normal": [1], "mu": null}]}' > "$tmp/null.json"
 expect_error "null.json: constraints\[0\].mu = null: must be a number" "$tmp/null.json"
+# found by fuzz_analysis_input: parameters whose state overflows (ω = 1e200 rad/s makes the
+# constraint's bias infinite) were refused without the file's name
+echo '{"gallery": "painleve_rod", "params": {"theta_dot": 1e200}}' > "$tmp/overflow.json"
+expect_error "overflow.json: constraint 0 ('floor/end') has a NaN or infinite entry" "$tmp/overflow.json"
 echo "analyze_errors: ok"

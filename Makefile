@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: deps build demo test test-asan fuzz bench-fclib bench-sim docs clean
+.PHONY: deps build demo test test-asan fuzz soak bench-fclib bench-sim docs clean
 
 deps:
 	@scripts/install-deps
@@ -31,6 +31,11 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	MOREAU_WITH_FUZZ=1 scripts/install-deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) scripts/fuzz
+
+# Long runs that must stay flat (bench/soak.cpp, docs/reliability.md): samples, bounds, plot.
+soak: build
+	$(BUILD)/bin/bench_soak --out $(BUILD)/soak
+	$(PYTHON) bench/plot_soak.py $(BUILD)/soak
 
 bench-fclib: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps

@@ -213,7 +213,8 @@ void write_fclib_like(Writer& out, Choices& in) {
   scalar_or_wrong(out, in, g + "/spacedim", d);
   const long long nc = static_cast<long long>(in.below(4));
   vector(out, in, g + "/vectors/mu", nc);
-  const long long m = d * nc, n = static_cast<long long>(in.below(5));
+  // (d may be any 64-bit value: the sizes below use it only when it is a plausible dimension)
+  const long long m = (d >= 0 && d <= 8) ? d * nc : nc, n = static_cast<long long>(in.below(5));
   if (!global) {
     matrix(out, in, g + "/W", m, m);
     vector(out, in, g + "/vectors/q", m);

@@ -43,7 +43,9 @@ KineticQuasiVelocities kinetic_quasi_velocities(const Matrix& M, const Matrix& W
   out.bilateral_count = m;
   out.M = M;
   out.W = W;
-  const Matrix MinvW = llt.solve(W);
+  // (no constraint: nothing to solve; Eigen's triangular solve would touch an empty matrix's
+  // null data, found by fuzz_analysis_input under UBSan)
+  const Matrix MinvW = k > 0 ? Matrix(llt.solve(W)) : Matrix(n, 0);
   out.rho = (W.transpose() * MinvW).diagonal().cwiseSqrt();
   const Vector inv_rho = out.rho.cwiseInverse();
   out.n_q = MinvW * inv_rho.asDiagonal();

@@ -144,6 +144,23 @@ TEST(KineticQuasiVelocities, FromContactStateBilateralFirstAndBadInput) {
                std::invalid_argument);
 }
 
+// No constraint at all (every contact open): no quasi-velocity of constraint type; the whole
+// kinetic energy ½ q̇ᵀMq̇ is in the free part. (Found by fuzz_analysis_input: the empty solve
+// touched null data under UBSan.)
+TEST(KineticQuasiVelocities, NoConstraintLeavesAllEnergyFree) {
+  const Matrix M = Vector3(2.0, 3.0, 0.5).asDiagonal();
+  const auto k = kinetic_quasi_velocities(M, Matrix(3, 0));
+  EXPECT_EQ(k.size(), 0);
+  EXPECT_EQ(k.rho.size(), 0);
+  EXPECT_EQ(k.N.rows(), 0);
+  const Vector qdot = Vector3(1.0, -2.0, 4.0);
+  const EnergySplit e = k.energy(qdot);
+  const double expected = 0.5 * (2.0 * 1.0 + 3.0 * 4.0 + 0.5 * 16.0);  // ½ Σ M_ii q̇_i² = 11
+  EXPECT_NEAR(e.total, expected, 1e-12);
+  EXPECT_NEAR(e.normal, 0.0, 1e-15);
+  EXPECT_NEAR(e.tangential, expected, 1e-12);
+}
+
 TEST(KineticQuasiVelocities, R12RemarkSixCopositivity) {
   // R12 [fix]: G = [[1, a],[a, 1]], E = diag(1, 0): A = G⁻¹ − EᵀG⁻¹E is not copositive for a = 0.5
   // (T_L = +1/6 > 0 at q̇⁻ = −(1, 0.5): ½ xᵀ(−A)x... the 2×2 test a12 + sqrt(a11 a22) < 0) and is

@@ -15,13 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "moreau/io/interrupt_guard.hpp"
+#include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/simulation_output.hpp"
 #include "moreau/io/simulation_setup.hpp"
@@ -66,9 +66,10 @@ void run(const SimulateOptions& opt) {
   if (!opt.out.empty()) run.out_dir = opt.out;
   const bool tty = isatty(fileno(stderr)) && verbosity > 0;
   ProgressCallback progress;
+  std::size_t widest_line = 0;  // what the line erases at the end
   if (tty) {
     // [#####     ]  42%  12000 steps, 3 solver failures (worst residual 2.1e-03)
-    progress = [](const SimulationProgress& p) {
+    progress = [&widest_line](const SimulationProgress& p) {
       const int w = 40, k = std::clamp(static_cast<int>(p.fraction * w), 0, w);
       std::string faults;
       if (p.solver_failures > 0)
@@ -79,17 +80,16 @@ void run(const SimulateOptions& opt) {
                       static_cast<int>(100 * p.fraction), p.steps, faults);
       std::fprintf(stderr, "\r%s", line.c_str());
       std::fflush(stderr);
+      widest_line = std::max(widest_line, line.size());
     };
   }
   InterruptGuard interrupt;
-  SimulationResult res;
-  try {
-    res =
-        simulate(*run.system, run.settings, Vector(), Vector(), progress, interrupt.stop_request());
-  } catch (const std::invalid_argument& e) {  // the initial state refused: name the file
-    throw std::invalid_argument(opt.scene + ": " + e.what());
-  }
-  if (tty) std::fprintf(stderr, "\r%*s\r", 110, "");
+  // an initial state that simulate() refuses came from the file: its message names the file
+  const SimulationResult res = json_io::with_source(scene.source, [&] {
+    return simulate(*run.system, run.settings, Vector(), Vector(), progress,
+                    interrupt.stop_request());
+  });
+  if (tty) std::fprintf(stderr, "\r%*s\r", static_cast<int>(widest_line), "");
   write_simulation_outputs(res, run.out_dir, &interrupt);
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;

@@ -156,7 +156,7 @@ void add_simulate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate",
                                  "Simulate a scene (event-driven or Moreau–Jean time stepping)");
   cmd->add_option("scene", opt->scene, "Scene file (JSON, docs/scene-format.md)")->required();
-  cmd->add_option("--out", opt->out,
+  cmd->add_option("-o,--out", opt->out,
                   "Output folder (default: the scene's output.dir or out/<scene>)");
   cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)")
       ->check(CLI::Validator(

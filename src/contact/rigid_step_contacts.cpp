@@ -315,7 +315,7 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
     double un = 0.0;
     if (bc.body_a >= 0) un += bc.J_a.row(0).head(m).dot(v.segment(bc.body_a * m, m));
     if (bc.body_b >= 0) un += bc.J_b.row(0).head(m).dot(v.segment(bc.body_b * m, m));
-    if (c.gap + 0.5 * h * un > st_.activation_margin) continue;
+    if (c.gap + st_.activation_factor * h * un > st_.activation_margin) continue;
     Identity ident;
     ident.contact = c;
     const Pose pa = world_.body_pose(q, c.body_a);

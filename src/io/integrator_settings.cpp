@@ -60,9 +60,24 @@ const std::vector<IntegratorKey>& integrator_keys() {
       {"separation_steps", +[](S& s) -> int& { return s.time_stepping.separation_steps; }, 0, kInf,
        false, false,
        "steps a closed contact may leave the index set without a separation event (timestepping)"},
+      {"scheme", +[](S& s) -> TimeSteppingScheme& { return s.time_stepping.scheme; }, -kInf, kInf,
+       false, false,
+       "\"moreau\" (explicit forces, projection) or \"siconos\" (Siconos' MoreauJeanOSI: θ-method "
+       "on the forces, U_N + e U_N,k) (timestepping)"},
       {"activation_margin",
        +[](S& s) -> double& { return s.time_stepping.contacts.activation_margin; }, 0, kInf, false,
-       false, "m, a contact enters the step when g + h/2 u_n is below it (timestepping)"},
+       false, "m, a contact enters the step when g + c h u_n is below it (timestepping)"},
+      {"activation_factor",
+       +[](S& s) -> double& { return s.time_stepping.contacts.activation_factor; }, 0, kInf, false,
+       false, "c of the index set g + c h u_n <= margin (timestepping)"},
+      {"newton", +[](S& s) -> NewtonLoop& { return s.time_stepping.newton; }, -kInf, kInf, false,
+       false,
+       "scheme siconos: \"newton\" (Newton's method) or \"linearized\" (one iteration, "
+       "constraints at q_k) (timestepping)"},
+      {"newton_tolerance", +[](S& s) -> double& { return s.time_stepping.newton_tolerance; }, 0,
+       kInf, true, false, "scheme siconos: ‖R‖ that ends Newton's method (timestepping)"},
+      {"newton_max_iterations", +[](S& s) -> int& { return s.time_stepping.newton_max_iterations; },
+       1, kInf, false, false, "scheme siconos: Newton iterations per step (timestepping)"},
       {"projection_tolerance",
        +[](S& s) -> double& { return s.time_stepping.contacts.projection_tolerance; }, 0, kInf,
        true, false, "m, violation left by the projection (timestepping)"},
@@ -103,7 +118,7 @@ json integrator_value(const IntegratorKey& key, const SimulationSettings& settin
       [&](auto field) -> json {
         const auto& value = field(s);
         using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, Integrator> || std::is_same_v<T, PainlevePolicy>)
+        if constexpr (std::is_enum_v<T>)
           return to_string(value);
         else
           return value;

@@ -13,6 +13,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/json_reader.hpp"
+#include "moreau/io/system_scene.hpp"
 #include "moreau/io/vocabulary.hpp"
 
 namespace moreau {
@@ -231,11 +232,15 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
 }
 
 SceneOutput parse_output(const json& j, const std::string& path) {
-  check_keys(j, path, {"dir", "every", "plot"});
+  check_keys(j, path, {"dir", "every", "interval", "plot"});
   SceneOutput o;
   o.dir = string_field(j, path, "dir", o.dir);
   o.every = int_field(j, path, "every", o.every);
   MOREAU_REQUIRE(o.every >= 1, "{}.every = {}: must be ≥ 1", path, o.every);
+  o.interval = number(j, path, "interval", o.interval);
+  MOREAU_REQUIRE(o.interval >= 0.0, "{}.interval = {}: must be ≥ 0 s", path, o.interval);
+  MOREAU_REQUIRE(!(j.contains("every") && j.contains("interval")),
+                 "{}: give either every (steps) or interval (seconds), not both", path);
   o.plot = bool_field(j, path, "plot", o.plot);
   return o;
 }
@@ -302,7 +307,11 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   Scene scene;
   scene.name = source;
   const bool gallery = doc.contains("gallery");
-  if (gallery) {
+  const bool system = doc.contains("system");
+  MOREAU_REQUIRE(!(gallery && system), "give either gallery or system, not both");
+  if (system) {
+    check_keys(doc, "", {"$schema", "description", "system", "integrator", "t_end", "output"});
+  } else if (gallery) {
     check_keys(doc, "",
                {"$schema", "description", "gallery", "params", "integrator", "t_end", "output"});
     scene.gallery = string_field(doc, "", "gallery", "");
@@ -328,6 +337,12 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   scene.settings.t_end = number(doc, "", "t_end", scene.settings.t_end);
   MOREAU_REQUIRE(scene.settings.t_end > 0.0, "t_end = {}: must be > 0", scene.settings.t_end);
   if (gallery) return scene;
+  if (system) {
+    scene.system =
+        parse_system_object(doc.at("system"), std::filesystem::path(source).stem().string());
+    scene.dimension = scene.system->dimension();
+    return scene;
+  }
 
   MOREAU_REQUIRE(doc.contains("dimension"), "dimension: missing required field (2 or 3)");
   const int d = int_field(doc, "", "dimension", 3);

@@ -24,7 +24,10 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
   json_io::with_source(scene.source.empty() ? "scene '" + scene.name + "'" : scene.source, [&] {
     if (st.integrator == Integrator::time_stepping && scene.output.every > 1)
       st.record_interval = scene.output.every * st.time_stepping.dt * (1.0 - 1e-9);
-    if (scene.is_gallery()) {
+    if (scene.output.interval > 0.0) st.record_interval = scene.output.interval;
+    if (scene.is_system()) {
+      run.system = scene.system;
+    } else if (scene.is_gallery()) {
       GalleryParams params;
       for (auto it = scene.gallery_params.begin(); it != scene.gallery_params.end(); ++it) {
         MOREAU_REQUIRE(it.value().is_number(), "params.{} = {} must be a number", it.key(),

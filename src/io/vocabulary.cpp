@@ -19,6 +19,19 @@ const std::vector<PainlevePolicy>& enum_values() {
 }
 
 template <>
+const std::vector<TimeSteppingScheme>& enum_values() {
+  static const std::vector<TimeSteppingScheme> v = {TimeSteppingScheme::moreau,
+                                                    TimeSteppingScheme::siconos};
+  return v;
+}
+
+template <>
+const std::vector<NewtonLoop>& enum_values() {
+  static const std::vector<NewtonLoop> v = {NewtonLoop::newton, NewtonLoop::linearized};
+  return v;
+}
+
+template <>
 const std::vector<ImpactLaw>& enum_values() {
   static const std::vector<ImpactLaw> v = {ImpactLaw::newton, ImpactLaw::poisson,
                                            ImpactLaw::moreau};
@@ -62,6 +75,9 @@ E enum_from_name(const std::string& name, const std::string& path) {
 
 template Integrator enum_from_name<Integrator>(const std::string&, const std::string&);
 template PainlevePolicy enum_from_name<PainlevePolicy>(const std::string&, const std::string&);
+template TimeSteppingScheme enum_from_name<TimeSteppingScheme>(const std::string&,
+                                                               const std::string&);
+template NewtonLoop enum_from_name<NewtonLoop>(const std::string&, const std::string&);
 template ImpactLaw enum_from_name<ImpactLaw>(const std::string&, const std::string&);
 template ContactMode enum_from_name<ContactMode>(const std::string&, const std::string&);
 template EventKind enum_from_name<EventKind>(const std::string&, const std::string&);

@@ -71,6 +71,9 @@ void ContactState::validate() const {
     MOREAU_REQUIRE(c.restitution >= 0.0 && c.restitution <= 1.0,
                    "constraint {} ('{}'): restitution e = {} must lie in [0, 1]", i, nm,
                    c.restitution);
+    MOREAU_REQUIRE(c.tangential_restitution >= 0.0 && c.tangential_restitution <= 1.0,
+                   "constraint {} ('{}'): tangential restitution e_t = {} must lie in [0, 1]", i,
+                   nm, c.tangential_restitution);
     MOREAU_REQUIRE(all_finite(c.normal) && all_finite(c.tangent) && std::isfinite(c.gap) &&
                        std::isfinite(c.normal_bias) && all_finite(c.tangent_bias),
                    "constraint {} ('{}') has a NaN or infinite entry", i, nm);

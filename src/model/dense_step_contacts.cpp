@@ -90,7 +90,7 @@ class DenseStepContacts final : public StepContacts {
         in_.bilateral.push_back(i);
         continue;
       }
-      if (c.gap + 0.5 * h * un > st_.activation_margin) continue;
+      if (c.gap + st_.activation_factor * h * un > st_.activation_margin) continue;
       in_.unilateral.push_back(i);
       StepContact a{id_of(c.name), -1, un, c.mu, c.restitution, c.gamma};
       ContactHistory cur;

@@ -1,5 +1,8 @@
 #include "moreau/model/lagrangian_system.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 namespace moreau {
@@ -20,6 +23,30 @@ std::vector<std::string> LagrangianSystem::velocity_names() const {
 double LagrangianSystem::kinetic_energy(const Vector& q, const Vector& v) const {
   const ContactState s = contact_state(q, v, 0.0);
   return 0.5 * v.dot(s.M * v);
+}
+
+// Central differences, step ε_j = ∛ε_machine · max(1, |x_j|) (error O(ε_j²) for smooth F).
+void LagrangianSystem::force_jacobians(const Vector& q, const Vector& v, double t, Matrix& K,
+                                       Matrix& C) const {
+  const Index n = velocity_size();
+  const double base = std::cbrt(std::numeric_limits<double>::epsilon());
+  K.resize(n, n);
+  C.resize(n, n);
+  for (Index j = 0; j < n; ++j) {
+    Vector delta = Vector::Zero(n);
+    const double ev = base * std::max(1.0, std::abs(v[j]));
+    delta[j] = ev;
+    Vector vp = v, vm = v;
+    vp[j] += ev;
+    vm[j] -= ev;
+    C.col(j) = (contact_state(q, vp, t).F - contact_state(q, vm, t).F) / (2.0 * ev);
+    const double eq = base * std::max(1.0, j < q.size() ? std::abs(q[j]) : 1.0);
+    delta[j] = eq;
+    Vector qp = q + position_rate(q, delta), qm = q - position_rate(q, delta);
+    normalize_position(qp);
+    normalize_position(qm);
+    K.col(j) = (contact_state(qp, v, t).F - contact_state(qm, v, t).F) / (2.0 * eq);
+  }
 }
 
 }  // namespace moreau

@@ -7,17 +7,31 @@
 namespace moreau {
 
 MassSolver::MassSolver(const Matrix& M) {
-  const Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
+  Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
+  const double scale = M.size() > 0 ? M.cwiseAbs().maxCoeff() : 0.0;
+  symmetric_ = M.size() == 0 || (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+  if (!symmetric_) {
+    S.makeCompressed();
+    lu_.compute(S);
+    MOREAU_REQUIRE(lu_.info() == Eigen::Success,
+                   "simulation: the iteration matrix ({}×{}) is singular", M.rows(), M.cols());
+    return;
+  }
   ldlt_.compute(S);
   MOREAU_REQUIRE(ldlt_.info() == Eigen::Success,
                  "simulation: the mass matrix ({}×{}) is not positive definite", M.rows(),
                  M.cols());
 }
 
-Vector MassSolver::solve(const Vector& b) const { return ldlt_.solve(b); }
+Vector MassSolver::solve(const Vector& b) const {
+  return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
+}
 
 Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>& B) const {
-  return ldlt_.solve(B);
+  if (symmetric_) return ldlt_.solve(B);
+  // SparseLU solves dense right-hand sides: column by column through a dense copy
+  const Matrix X = const_cast<Eigen::SparseLU<Eigen::SparseMatrix<double>>&>(lu_).solve(Matrix(B));
+  return X.sparseView(0.0, 0.0);
 }
 
 // H = [∇h_i  H_t,i]_i (n × d·|which|), or [∇h_i]_i for bilateral rows.

@@ -88,4 +88,29 @@ inline void push_step_event(SimulationResult& res, double t, Index id, ContactMo
     res.events.push_back({t, EventKind::separation, id, "r_n reached 0 and the contact separates"});
 }
 
+// A time step's contact solve that stopped above 10³ × its tolerance: counted, and the first 20
+// reported as solver_failure events.
+inline void count_failure(SimulationResult& res, const FrictionContactResult& sol, double t,
+                          const SimulationSettings& st) {
+  if (sol.converged() || !(sol.residual > 1e3 * st.solver.tolerance)) return;
+  ++res.solver_failures;
+  res.worst_solver_residual = std::max(res.worst_solver_residual, sol.residual);
+  if (res.solver_failures <= 20)
+    res.events.push_back({t, EventKind::solver_failure, -1,
+                          fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
+                                      to_string(sol.status), sol.residual)});
+}
+
+// The progress of a time-stepping run at t: reported at each new percent of [0, t_end] and at each
+// new solver failure (last_percent and reported_failures carry what was reported last).
+inline void report_progress(const ProgressCallback& progress, const SimulationResult& res, double t,
+                            double t_end, int& last_percent, int& reported_failures) {
+  if (!progress) return;
+  const int pc = static_cast<int>(100.0 * t / t_end);
+  if (pc == last_percent && res.solver_failures == reported_failures) return;
+  last_percent = pc;
+  reported_failures = res.solver_failures;
+  progress({t / t_end, res.steps, res.solver_failures, res.worst_solver_residual});
+}
+
 }  // namespace moreau::detail

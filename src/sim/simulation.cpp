@@ -6,6 +6,7 @@
 #include "moreau/common/timer.hpp"
 #include "moreau/sim/event_driven.hpp"
 #include "moreau/sim/impact_law.hpp"
+#include "moreau/sim/moreau_jean_osi.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -30,6 +31,14 @@ std::string to_string(Integrator integrator) {
 
 std::string to_string(PainlevePolicy policy) {
   return policy == PainlevePolicy::stop ? "stop" : "tangential_impact";
+}
+
+std::string to_string(TimeSteppingScheme scheme) {
+  return scheme == TimeSteppingScheme::siconos ? "siconos" : "moreau";
+}
+
+std::string to_string(NewtonLoop loop) {
+  return loop == NewtonLoop::linearized ? "linearized" : "newton";
 }
 
 std::string to_string(SimulationStatus status) {
@@ -111,6 +120,12 @@ void validate(const SimulationSettings& s) {
                  ts.contacts.projection_tolerance);
   MOREAU_REQUIRE(ts.contacts.activation_margin >= 0.0,
                  "simulation: activation_margin = {} m must be ≥ 0", ts.contacts.activation_margin);
+  MOREAU_REQUIRE(ts.contacts.activation_factor >= 0.0,
+                 "simulation: activation_factor = {} must be ≥ 0", ts.contacts.activation_factor);
+  MOREAU_REQUIRE(ts.newton_tolerance > 0.0, "simulation: newton_tolerance = {} must be > 0",
+                 ts.newton_tolerance);
+  MOREAU_REQUIRE(ts.newton_max_iterations >= 1,
+                 "simulation: newton_max_iterations = {} must be ≥ 1", ts.newton_max_iterations);
   MOREAU_REQUIRE(ts.contacts.bilateral_feedback >= 0.0,
                  "simulation: bilateral_feedback = {} must be ≥ 0", ts.contacts.bilateral_feedback);
   MOREAU_REQUIRE(ed.rtol > 0.0 && ed.atol > 0.0, "simulation: rtol = {} and atol = {} must be > 0",
@@ -160,6 +175,8 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   SimulationResult res;
   if (settings.integrator == Integrator::event_driven)
     res = simulate_event_driven(system, settings, q0, v0, progress, stop);
+  else if (settings.time_stepping.scheme == TimeSteppingScheme::siconos)
+    res = simulate_moreau_jean_osi(system, settings, q0, v0, progress, stop);
   else
     res = simulate_time_stepping(system, settings, q0, v0, progress, stop);
   res.wall_time = watch.seconds();

@@ -61,17 +61,6 @@ void step_data(StepContacts& layer, const std::vector<StepContact>& active, doub
   }
 }
 
-void count_failure(SimulationResult& res, const StepSolution& sol, double t,
-                   const SimulationSettings& st) {
-  if (sol.converged() || !(sol.residual > 1e3 * st.solver.tolerance)) return;
-  ++res.solver_failures;
-  res.worst_solver_residual = std::max(res.worst_solver_residual, sol.residual);
-  if (res.solver_failures <= 20)
-    res.events.push_back({t, EventKind::solver_failure, -1,
-                          fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
-                                      to_string(sol.status), sol.residual)});
-}
-
 // Impulses, modes and events of the step's contacts, by contact identity: impacts, separations,
 // stick/slip changes (sim_internal.hpp), from u⁺ = Hᵀv⁺ without the restitution and softening
 // terms.
@@ -170,7 +159,7 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
       const std::vector<StepContact>& active = layer->build(q, v, t, hk);
       step_data(*layer, active, hk, st, w, compliance, guess);
       const StepSolution sol = layer->solve(w, compliance, guess);
-      count_failure(res, sol, t, st);
+      detail::count_failure(res, sol, t, st);
 
       q += hk * sys.position_rate(q, (1.0 - ts.theta) * v + ts.theta * sol.v);
       sys.normalize_position(q);
@@ -195,14 +184,7 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
           next_record += st.record_interval;
       }
       layer->advance(kept);
-      if (progress) {
-        const int pc = static_cast<int>(100.0 * t / st.t_end);
-        if (pc != last_percent || res.solver_failures != reported_failures) {
-          last_percent = pc;
-          reported_failures = res.solver_failures;
-          progress({t / st.t_end, res.steps, res.solver_failures, res.worst_solver_residual});
-        }
-      }
+      detail::report_progress(progress, res, t, st.t_end, last_percent, reported_failures);
       if (interrupted) {
         res.status = SimulationStatus::interrupted;
         res.message = fmt::format("interrupted at t = {} s", t);

@@ -167,13 +167,14 @@ std::string joined(const std::vector<std::string>& v) {
 TEST(SceneSchema, EveryExampleValidates) {
   const Validator val(read_json(kRoot + "/docs/scene.schema.json"));
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kRoot + "/examples/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    const auto errs = val.errors(read_json(entry.path().string()));
-    EXPECT_TRUE(errs.empty()) << entry.path() << ":\n" << joined(errs);
-    ++count;
-  }
-  EXPECT_GE(count, 9);
+  for (const char* folder : {"/examples/scenes", "/examples/siconos"})
+    for (const auto& entry : std::filesystem::directory_iterator(kRoot + folder)) {
+      if (entry.path().extension() != ".json") continue;
+      const auto errs = val.errors(read_json(entry.path().string()));
+      EXPECT_TRUE(errs.empty()) << entry.path() << ":\n" << joined(errs);
+      ++count;
+    }
+  EXPECT_GE(count, 12);
 }
 
 // The schema's law is the simulator's list (newton, poisson, moreau), in the default material

@@ -20,7 +20,9 @@ struct IntegratorKey {
   using Field =
       std::variant<double& (*)(SimulationSettings&), int& (*)(SimulationSettings&),
                    bool& (*)(SimulationSettings&), std::string& (*)(SimulationSettings&),
-                   Integrator& (*)(SimulationSettings&), PainlevePolicy& (*)(SimulationSettings&)>;
+                   Integrator& (*)(SimulationSettings&), PainlevePolicy& (*)(SimulationSettings&),
+                   TimeSteppingScheme& (*)(SimulationSettings&),
+                   NewtonLoop& (*)(SimulationSettings&)>;
   const char* key;         // the JSON key, e.g. "dt"
   Field field;             // the SimulationSettings field it sets
   double low = -INFINITY;  // bounds of a number or integer (−∞, ∞: none)

@@ -1,6 +1,7 @@
 #pragma once
 // JSON scene files (docs/scene-format.md, docs/scene.schema.json): a RigidWorld (bodies,
-// shapes, joints, contact materials, gravity) or a gallery system by name, with the integrator
+// shapes, joints, contact materials, gravity), a gallery system by name or a linear system in
+// generalized coordinates (io/system_scene.hpp), with the integrator
 // settings, t_end and the output options.
 //
 // Loading validates everything and throws std::invalid_argument with the field path and the
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "moreau/contact/collision/world_contacts.hpp"
+#include "moreau/model/linear_system.hpp"
 #include "moreau/model/rigid/rigid_world.hpp"
 #include "moreau/sim/simulation.hpp"
 
@@ -21,9 +23,10 @@ namespace moreau {
 
 // The "output" object.
 struct SceneOutput {
-  std::string dir;   // output folder ("" = chosen by the caller, e.g. out/<scene name>)
-  int every = 1;     // record every k-th step, ≥ 1
-  bool plot = true;  // write plot.png
+  std::string dir;        // output folder ("" = chosen by the caller, e.g. out/<scene name>)
+  int every = 1;          // record every k-th step, ≥ 1
+  double interval = 0.0;  // s, > 0: record at t = k·interval (integrator.record_interval)
+  bool plot = true;       // write plot.png
 };
 
 // A scene file read and validated: the world (or gallery system), integrator and output.
@@ -40,12 +43,16 @@ struct Scene {
   // make_gallery_system(name, params) builds the system; not called here).
   std::string gallery;                                       // gallery system name
   nlohmann::json gallery_params = nlohmann::json::object();  // its "params" object
+  // System scene: "system": {…} (io/system_scene.hpp), with its initial state.
+  std::shared_ptr<LinearSystem> system;
   // The "integrator" object (io/integrator_settings.hpp) and "t_end" (s, > 0).
   SimulationSettings settings;
   SceneOutput output;  // the "output" object
 
   // True for a scene that names a gallery system instead of bodies.
   bool is_gallery() const { return !gallery.empty(); }
+  // True for a scene in generalized coordinates (the "system" object).
+  bool is_system() const { return system != nullptr; }
 };
 
 // Parses and validates a scene. `source` names the file in error messages.

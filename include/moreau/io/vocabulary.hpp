@@ -19,6 +19,10 @@ const std::vector<Integrator>& enum_values<Integrator>();  // time_stepping, eve
 template <>
 const std::vector<PainlevePolicy>& enum_values<PainlevePolicy>();  // tangential_impact, stop
 template <>
+const std::vector<TimeSteppingScheme>& enum_values<TimeSteppingScheme>();  // moreau, siconos
+template <>
+const std::vector<NewtonLoop>& enum_values<NewtonLoop>();  // newton, linearized
+template <>
 const std::vector<ImpactLaw>& enum_values<ImpactLaw>();  // newton, poisson, moreau
 template <>
 const std::vector<ContactMode>& enum_values<ContactMode>();  // separate, stick, slip

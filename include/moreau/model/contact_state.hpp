@@ -25,13 +25,15 @@ struct ContactConstraint {
   ConstraintKind kind = ConstraintKind::unilateral;  // unilateral (g ≥ 0) or bilateral
   double mu = 0.0;                                   // Coulomb coefficient, 0 = frictionless
   double restitution = 0.0;                          // normal restitution e ∈ [0, 1]
-  ImpactLaw law = ImpactLaw::newton;                 // impact law (its rules:
-                                                     // sim/impact_law.hpp)
-  double gap = 0.0;                                  // h(q), m (0 for an active contact)
-  Vector normal;                                     // ∇h(q), n
-  Matrix tangent;                                    // H_t(q), n×(d−1)
-  double normal_bias = 0.0;                          // c_n = (d/dt ∇hᵀ) q̇, m/s²
-  Vector tangent_bias;                               // c_t, d−1, m/s²
+  double tangential_restitution = 0.0;  // e_t ∈ [0, 1] of Siconos' NewtonImpactFrictionNSL
+                                        // (sim/moreau_jean_osi.hpp; other laws ignore it)
+  ImpactLaw law = ImpactLaw::newton;    // impact law (its rules:
+                                        // sim/impact_law.hpp)
+  double gap = 0.0;                     // h(q), m (0 for an active contact)
+  Vector normal;                        // ∇h(q), n
+  Matrix tangent;                       // H_t(q), n×(d−1)
+  double normal_bias = 0.0;             // c_n = (d/dt ∇hᵀ) q̇, m/s²
+  Vector tangent_bias;                  // c_t, d−1, m/s²
   // Drake-style (digest 002 §B) softening and Baumgarte stabilization of this constraint:
   double gamma = 0.0;            // velocity-level softening: 0 ≤ ġ + γλ ⊥ λ ≥ 0
   double baumgarte_alpha = 0.0;  // acceleration level: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0

@@ -35,6 +35,15 @@ class LagrangianSystem {
   // The full contact data at (q, v, t): M, F and every constraint (gap, ∇h, H_t, c_n, c_t, μ, e).
   virtual ContactState contact_state(const Vector& q, const Vector& v, double t) const = 0;
 
+  // The Jacobians of F in velocity coordinates, for the implicit θ-method of
+  // sim/moreau_jean_osi.hpp (Siconos' K = ∂F/∂q and C = ∂F/∂q̇, F on the left side here):
+  //   K_ij = ∂F_i(q ⊕ δ, v, t)/∂δ_j with q ⊕ δ = q + q̇(q, δ),   C_ij = ∂F_i(q, v, t)/∂v_j,
+  // both n×n. Central finite differences of contact_state(…).F (step ∛ε·max(1, |x_j|)) unless
+  // overridden: exact (0) for a constant F; a linear system (model/linear_system.hpp) returns
+  // its K and C.
+  virtual void force_jacobians(const Vector& q, const Vector& v, double t, Matrix& K,
+                               Matrix& C) const;
+
   // q̇ as a function of (q, v); identity unless overridden.
   virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
   // Re-normalizes q after a step (unit quaternions); identity unless overridden.

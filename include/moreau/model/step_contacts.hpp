@@ -33,7 +33,8 @@ struct ContactSolverSettings {
 
 // The settings of a step's contact layer (a part of sim's TimeSteppingSettings).
 struct StepContactSettings {
-  double activation_margin = 1e-6;     // m, I_k = {g + ½h u_n ≤ margin}
+  double activation_margin = 1e-6;     // m, I_k = {g + c h u_n ≤ margin}
+  double activation_factor = 0.5;      // c of I_k (Siconos' γ, default ½)
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
   double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
   double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)

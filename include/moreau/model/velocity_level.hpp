@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
 
 #include "moreau/model/contact_state.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
@@ -20,10 +21,13 @@
 namespace moreau {
 
 // Factorization of the mass matrix M (n×n, symmetric positive definite), sparse LDLᵀ so that
-// block-diagonal masses of many bodies stay cheap.
+// block-diagonal masses of many bodies stay cheap. A non-symmetric matrix (the iteration matrix
+// M + hθC + h²θ²K of sim/moreau_jean_osi.hpp with a non-symmetric C or K) is factorized by
+// sparse LU instead.
 class MassSolver {
  public:
-  // Factorizes M; throws std::invalid_argument when M is not positive definite.
+  // Factorizes M; throws std::invalid_argument when M is not positive definite (symmetric) or
+  // singular (non-symmetric).
   explicit MassSolver(const Matrix& M);
   // M⁻¹ b.
   Vector solve(const Vector& b) const;
@@ -32,6 +36,8 @@ class MassSolver {
 
  private:
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;  // used when symmetric_ is false
+  bool symmetric_ = true;
 };
 
 // What a velocity-level step problem is built from: index sets, constant terms, warm start.

@@ -23,6 +23,21 @@ enum class Integrator {
   event_driven,   // hybrid integration with exact mode transitions (event_driven.hpp)
 };
 
+// The two Moreau–Jean schemes of Integrator::time_stepping.
+enum class TimeSteppingScheme {
+  moreau,   // moreau's own (time_stepping.hpp): explicit forces, Newton restitution of
+            // approaching contacts, post-stabilization; dense W or body blocks
+  siconos,  // Siconos' MoreauJeanOSI (moreau_jean_osi.hpp): the θ-method on the forces too,
+            // U_N + e U_N,k on every active contact, no projection, Newton's method for
+            // nonlinear systems
+};
+
+// The nonlinear loop of TimeSteppingScheme::siconos.
+enum class NewtonLoop {
+  newton,      // Newton's method on the θ-method residual, to newton_tolerance
+  linearized,  // one iteration, the constraints at q_k (Siconos' SICONOS_TS_LINEAR)
+};
+
 // What the event-driven integrator does at a Painlevé case 3 (no consistent contact mode).
 enum class PainlevePolicy {
   tangential_impact,  // the contact sticks by a velocity-level impulse with e = 0, then on
@@ -60,6 +75,10 @@ enum class EventKind {
 std::string to_string(Integrator integrator);
 // "tangential_impact", "stop".
 std::string to_string(PainlevePolicy policy);
+// "moreau", "siconos".
+std::string to_string(TimeSteppingScheme scheme);
+// "newton", "linearized".
+std::string to_string(NewtonLoop loop);
 // "completed", "painleve", "unsupported", "event_limit", "solver_failure", "no_consistent_mode",
 // "step_failure".
 std::string to_string(SimulationStatus status);
@@ -77,6 +96,10 @@ struct TimeSteppingSettings {
   int separation_steps = 3;        // a closed contact out of the index set for at most this many
                                    // steps that comes back is not reported separated
   StepContactSettings contacts{};  // index set margin, projection tolerance, joint feedback, NSGS
+  TimeSteppingScheme scheme = TimeSteppingScheme::moreau;  // which Moreau–Jean scheme
+  NewtonLoop newton = NewtonLoop::newton;  // scheme siconos: Newton's method or one iteration
+  double newton_tolerance = 1e-10;         // scheme siconos: ‖R‖₂ that ends Newton's method
+  int newton_max_iterations = 50;          // scheme siconos: iterations before a failure counts
 };
 
 // The settings of the event-driven integrator (event_driven.hpp).

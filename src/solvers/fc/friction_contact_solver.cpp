@@ -10,6 +10,7 @@
 #include "moreau/solvers/fc/lemke_pyramid.hpp"
 #include "moreau/solvers/fc/newton.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
+#include "moreau/solvers/lcp/lemke.hpp"
 
 namespace moreau {
 
@@ -42,6 +43,44 @@ FrictionContactResult run_iterative(const FrictionContactProblem& p,
 FrictionContactResult run_lemke_pyramid(const FrictionContactProblem& p,
                                         const FrictionContactSettings& s, const Vector&) {
   return solve_lemke_pyramid(p, LemkePyramidSettings{.tolerance = s.tolerance});
+}
+
+// Exact (2D problems): a finite pivoting method, no iteration tolerance. Frictionless problems
+// (every μ = 0): Lemke on the normal LCP 0 ≤ r_n ⊥ W_nn r_n + q_n ≥ 0 (r_t = 0), as Siconos'
+// LCP() does; 2D Coulomb friction: Lemke on its LCP form (lemke_pyramid, whose 2D cone is
+// exact). 3D Coulomb friction has no finite exact method, so the name is 2D only.
+FrictionContactResult run_exact(const FrictionContactProblem& p, const FrictionContactSettings& s,
+                                const Vector&) {
+  const Stopwatch clock;
+  const int d = p.dimension;
+  const Index nc = p.contacts();
+  if (p.mu.size() > 0 && p.mu.cwiseAbs().maxCoeff() > 0.0) {
+    FrictionContactResult res =
+        solve_lemke_pyramid(p, LemkePyramidSettings{.tolerance = s.tolerance});
+    res.solver = "exact";
+    return res;
+  }
+  Matrix Wnn(nc, nc);
+  Vector qn(nc);
+  const Matrix W = Matrix(p.W);
+  for (Index i = 0; i < nc; ++i) {
+    qn[i] = p.q[d * i];
+    for (Index j = 0; j < nc; ++j) Wnn(i, j) = W(d * i, d * j);
+  }
+  const LcpResult lr = solve_lemke(Lcp{Wnn, qn});
+  FrictionContactResult res;
+  res.solver = "exact";
+  res.iterations = lr.iterations;
+  Vector r = Vector::Zero(d * nc);
+  for (Index i = 0; i < nc; ++i) r[d * i] = lr.z.size() == nc ? lr.z[i] : 0.0;
+  if (!r.allFinite()) r.setZero();
+  fc_detail::finish(res, p, std::move(r), clock);
+  res.residual_history.push_back(res.residual);
+  res.status = lr.status;
+  if (lr.status != Status::converged)
+    res.message = "Lemke on the normal LCP: " + std::string(to_string(lr.status)) +
+                  (lr.message.empty() ? "" : " (" + lr.message + ")");
+  return res;
 }
 
 // Hybrid: NSGS (cheap sweeps, exact local solves) by chunks of 200 sweeps. After each chunk the
@@ -126,6 +165,10 @@ const std::vector<Entry>& registry() {
        "pyramidal friction cone (8 edges in 3D, exact in 2D) as one dense LCP, Lemke; small "
        "problems",
        run_lemke_pyramid},
+      {"exact", true, false,
+       "2D: Lemke's method on the normal LCP when frictionless, else on the LCP form of 2D "
+       "Coulomb friction (exact, small problems)",
+       run_exact},
   };
   return entries;
 }

@@ -1,0 +1,325 @@
+// Moreau–Jean time stepping with Siconos' MoreauJeanOSI conventions; see moreau_jean_osi.hpp.
+#include "moreau/sim/moreau_jean_osi.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "moreau/common/error.hpp"
+#include "moreau/model/velocity_level.hpp"
+#include "sim_internal.hpp"
+
+namespace moreau {
+namespace {
+
+// The unilateral contacts of a step, fixed at its start: constraint names, U_k = H(q_k)ᵀ v_k
+// (d entries, normal first) and the law data.
+struct ActiveContact {
+  std::string name;
+  Index id = -1;  // contact index of the result (contact_names)
+  Vector u_k;     // d, m/s
+  double e = 0.0, e_t = 0.0, mu = 0.0;
+};
+
+// Σ over the constraints `which` of cs: H P (normal and tangent columns, d entries of P per
+// contact) and the bilateral columns times p.
+Vector generalized_impulse(const ContactState& cs, const std::vector<Index>& unilateral,
+                           const Vector& P, const std::vector<Index>& bilateral, const Vector& p) {
+  const int d = cs.dimension;
+  Vector out = Vector::Zero(cs.M.rows());
+  for (size_t a = 0; a < unilateral.size(); ++a) {
+    const ContactConstraint& c = cs.constraints[unilateral[a]];
+    out += c.normal * P[d * a] + c.tangent * P.segment(d * a + 1, d - 1);
+  }
+  for (size_t b = 0; b < bilateral.size(); ++b) out += cs.constraints[bilateral[b]].normal * p[b];
+  return out;
+}
+
+class MoreauJeanOsiRun {
+ public:
+  MoreauJeanOsiRun(const LagrangianSystem& sys, const SimulationSettings& st)
+      : sys_(sys), st_(st), ts_(st.time_stepping) {
+    fcs_.tolerance = st.solver.tolerance;
+    fcs_.max_iterations = st.solver.max_iterations;
+  }
+
+  SimulationResult run(Vector q, Vector v, const ProgressCallback& progress,
+                       const StopRequest* stop);
+
+ private:
+  // The contact id of a constraint name (new names are appended to the result's names).
+  Index id_of(const std::string& name) {
+    const auto [it, added] = ids_.emplace(name, static_cast<Index>(res_.contact_names.size()));
+    if (added) {
+      res_.contact_names.push_back(name);
+      mode_.push_back(ContactMode::separate);
+    }
+    return it->second;
+  }
+  // One step from (q, v, s = state at t_k) to t_next: returns v_{k+1}; fills P_ (impulses of
+  // the active contacts), u_plus_ (Hᵀ v_{k+1} at the solve's H) and the solver report.
+  Vector step(const Vector& q, const Vector& v, const ContactState& s, double t_next, double h);
+  // Impacts, stick/slip changes and separations of the step that ended at t.
+  void contact_events(double t);
+  void record_contacts(const ContactState& s, double t);
+
+  const LagrangianSystem& sys_;
+  const SimulationSettings& st_;
+  const TimeSteppingSettings& ts_;
+  FrictionContactSettings fcs_;
+  SimulationResult res_;
+  std::unordered_map<std::string, Index> ids_;
+  std::vector<ContactMode> mode_;  // by contact id, after the last step
+  std::vector<Vector> last_r_;     // by contact id, the last step's impulse (warm start)
+  std::vector<ActiveContact> active_;
+  Vector P_, u_plus_;
+  FrictionContactResult report_;
+  int newton_failures_ = 0;
+};
+
+Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactState& s,
+                              double t_next, double h) {
+  const double theta = ts_.theta;
+  const int d = s.dimension;
+  const bool linearized = ts_.newton == NewtonLoop::linearized;
+  // the active set at the start of the step: g + c h U_N ≤ m (U_N = ∇hᵀ v_k)
+  active_.clear();
+  std::vector<Index> bilateral_names;
+  for (Index i = 0; i < s.size(); ++i) {
+    const ContactConstraint& c = s.constraints[i];
+    if (c.kind == ConstraintKind::bilateral) {
+      bilateral_names.push_back(i);
+      continue;
+    }
+    const double un = c.normal.dot(v);
+    if (c.gap + ts_.contacts.activation_factor * h * un > ts_.contacts.activation_margin) continue;
+    ActiveContact a{c.name, id_of(c.name), Vector(d), c.restitution, c.tangential_restitution,
+                    c.mu};
+    a.u_k[0] = un;
+    a.u_k.tail(d - 1) = c.tangent.transpose() * v;
+    active_.push_back(std::move(a));
+  }
+  const Index na = static_cast<Index>(active_.size());
+  // the law's constant term: e U_N,k, and e_t U_T,k when e_t > 0
+  Vector w = Vector::Zero(d * na);
+  for (Index a = 0; a < na; ++a) {
+    w[d * a] = active_[a].e * active_[a].u_k[0];
+    if (active_[a].e_t > 0.0)
+      w.segment(d * a + 1, d - 1) = active_[a].e_t * active_[a].u_k.tail(d - 1);
+  }
+  Vector guess = Vector::Zero(d * na);
+  bool warm = false;
+  for (Index a = 0; a < na; ++a) {
+    const Vector& r =
+        last_r_.size() > static_cast<size_t>(active_[a].id) ? last_r_[active_[a].id] : Vector();
+    if (r.size() == d) {
+      guess.segment(d * a, d) = r;
+      warm = true;
+    }
+  }
+
+  Vector vi = v;
+  VelocityLevelSolution sol;
+  std::vector<Index> uni, bil;  // indices into the constraint state of the last solve
+  double residual = INFINITY;
+  for (int it = 0;; ++it) {
+    Vector qi = q + h * sys_.position_rate(q, theta * vi + (1.0 - theta) * v);
+    sys_.normalize_position(qi);
+    ContactState si = sys_.contact_state(qi, vi, t_next);
+    // the constraints of this iterate (linearized: those at q_k), matched to the active set by
+    // name; a contact the iterate no longer detects is taken at q_k
+    ContactState* cs = linearized ? const_cast<ContactState*>(&s) : &si;
+    if (!linearized) {
+      std::unordered_map<std::string, Index> at;
+      for (Index i = 0; i < si.size(); ++i) at.emplace(si.constraints[i].name, i);
+      bool all = true;
+      for (const ActiveContact& a : active_) all = all && at.contains(a.name);
+      for (Index b : bilateral_names) all = all && at.contains(s.constraints[b].name);
+      if (!all) cs = const_cast<ContactState*>(&s);
+    }
+    uni.clear();
+    bil.clear();
+    {
+      std::unordered_map<std::string, Index> at;
+      for (Index i = 0; i < cs->size(); ++i) at.emplace(cs->constraints[i].name, i);
+      for (const ActiveContact& a : active_) uni.push_back(at.at(a.name));
+      for (Index b : bilateral_names) bil.push_back(at.at(s.constraints[b].name));
+    }
+    const Vector R = si.M * (vi - v) + h * (theta * si.F + (1.0 - theta) * s.F);
+    if (it > 0) {  // the residual of the last solution, its impulses on this iterate's H
+      residual = (R - generalized_impulse(*cs, uni, sol.r, bil, sol.p)).norm();
+      if (residual <= ts_.newton_tolerance || it > ts_.newton_max_iterations) break;
+    }
+    Matrix K, C;
+    sys_.force_jacobians(qi, vi, t_next, K, C);
+    Matrix W = si.M + h * theta * C + h * h * theta * theta * K;
+    const MassSolver iteration_matrix(W);
+    const Vector v_free = vi - iteration_matrix.solve(R);
+    VelocityLevelInput in;
+    in.unilateral = uni;
+    in.w_unilateral = w;
+    in.bilateral = bil;
+    in.w_bilateral = Vector::Zero(static_cast<Index>(bil.size()));
+    if (it > 0)
+      in.guess = sol.r;
+    else if (warm)
+      in.guess = guess;
+    // the contact problem with W in place of M (solve_velocity_level reads M's size only)
+    std::swap(cs->M, W);
+    sol = solve_velocity_level(*cs, iteration_matrix, v_free, in, st_.solver.name, fcs_);
+    std::swap(cs->M, W);
+    vi = sol.v;
+    if (linearized) {
+      residual = 0.0;
+      break;
+    }
+  }
+  if (residual > ts_.newton_tolerance) {
+    ++newton_failures_;
+    ++res_.solver_failures;
+    res_.worst_solver_residual = std::max(res_.worst_solver_residual, residual);
+    if (res_.solver_failures <= 20)
+      res_.events.push_back(
+          {t_next, EventKind::solver_failure, -1,
+           fmt::format("Newton's method stopped after {} iterations at ‖R‖ = "
+                       "{:.3e} (newton_tolerance {:.1e})",
+                       ts_.newton_max_iterations, residual, ts_.newton_tolerance)});
+  }
+  P_ = sol.r;
+  u_plus_ = sol.u - w;  // Hᵀ v_{k+1} without the restitution term
+  report_ = std::move(sol.report);
+  return vi;
+}
+
+void MoreauJeanOsiRun::contact_events(double t) {
+  const int d = res_.dimension;
+  double rn_max = 0.0;
+  for (size_t a = 0; a < active_.size(); ++a) rn_max = std::max(rn_max, P_[d * a]);
+  std::vector<bool> seen(mode_.size(), false);
+  last_r_.resize(mode_.size());
+  for (size_t a = 0; a < active_.size(); ++a) {
+    const ActiveContact& c = active_[a];
+    const ContactMode pm = mode_[c.id];
+    const ContactMode m = detail::contact_mode(d, P_.data() + d * a, u_plus_.data() + d * a, rn_max,
+                                               ts_.mode_velocity, pm);
+    detail::push_step_event(res_, t, c.id, pm, m, c.u_k[0], u_plus_[d * a], P_[d * a], c.mu, c.e,
+                            st_.zeno_velocity);
+    mode_[c.id] = m;
+    seen[c.id] = true;
+    last_r_[c.id] = P_.segment(d * a, d);
+  }
+  for (size_t id = 0; id < mode_.size(); ++id)
+    if (!seen[id]) {
+      if (mode_[id] != ContactMode::separate)
+        res_.events.push_back(
+            {t, EventKind::separation, static_cast<Index>(id), "left the index set"});
+      mode_[id] = ContactMode::separate;
+      last_r_[id] = Vector();
+    }
+}
+
+// Every unilateral constraint at t (the state s after the step): its impulse of the step (0
+// when it was not active), its gap, its mode.
+void MoreauJeanOsiRun::record_contacts(const ContactState& s, double t) {
+  const int d = res_.dimension;
+  std::unordered_map<std::string, size_t> slot;
+  for (size_t a = 0; a < active_.size(); ++a) slot.emplace(active_[a].name, a);
+  for (const ContactConstraint& c : s.constraints) {
+    if (c.kind == ConstraintKind::bilateral) continue;
+    ContactRecord rec;
+    rec.t = t;
+    rec.contact = id_of(c.name);
+    rec.gap = c.gap;
+    rec.r_t = Vector::Zero(d - 1);
+    const auto it = slot.find(c.name);
+    if (it != slot.end()) {
+      rec.r_n = P_[d * it->second];
+      rec.r_t = P_.segment(d * it->second + 1, d - 1);
+    }
+    rec.mode = mode_[rec.contact];
+    res_.contacts.push_back(std::move(rec));
+  }
+}
+
+SimulationResult MoreauJeanOsiRun::run(Vector q, Vector v, const ProgressCallback& progress,
+                                       const StopRequest* stop) {
+  ContactState s = sys_.contact_state(q, v, 0.0);
+  detail::start_result(res_, sys_, Integrator::time_stepping, s);
+  res_.contact_names.clear();
+  for (const ContactConstraint& c : s.constraints)
+    if (c.kind == ConstraintKind::unilateral) id_of(c.name);
+  for (const ContactConstraint& c : s.constraints)
+    if (c.kind == ConstraintKind::unilateral)
+      res_.max_penetration = std::max(res_.max_penetration, -c.gap);
+  double emin = 0.0;
+  double t = 0.0;
+  detail::record_state(res_, sys_, t, q, v, emin);
+  const double dt = ts_.dt;
+  const long nsteps = static_cast<long>(std::ceil(st_.t_end / dt - 1e-9));
+  double next_record = st_.record_interval;
+  int last_percent = -1, reported_failures = 0;
+  try {
+    for (long k = 0; k < nsteps; ++k) {
+      const double t_next = (k + 1 == nsteps) ? st_.t_end : static_cast<double>(k + 1) * dt;
+      const double h = t_next - t;
+      const Vector v_next = step(q, v, s, t_next, h);
+      detail::count_failure(res_, report_, t_next, st_);
+      q += h * sys_.position_rate(q, ts_.theta * v_next + (1.0 - ts_.theta) * v);
+      sys_.normalize_position(q);
+      v = v_next;
+      t = t_next;
+      ++res_.steps;
+      require_finite(v, "v");
+      require_finite(q, "q", true);
+      for (Index i = 0; i < P_.size(); ++i)
+        if (!std::isfinite(P_[i]))
+          throw NonFiniteError(fmt::format("impulse of contact '{}' = {}",
+                                           active_.at(i / res_.dimension).name, P_[i]));
+      s = sys_.contact_state(q, v, t);  // the next step's start, and the gaps after this one
+      for (const ContactConstraint& c : s.constraints)
+        if (c.kind == ConstraintKind::unilateral)
+          res_.max_penetration = std::max(res_.max_penetration, -c.gap);
+      contact_events(t);
+      const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
+      const bool last = (k + 1 == nsteps) || interrupted;
+      if (st_.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
+        detail::record_state(res_, sys_, t, q, v, emin);
+        record_contacts(s, t);
+        while (st_.record_interval > 0.0 && next_record <= t + 1e-12)
+          next_record += st_.record_interval;
+      }
+      detail::report_progress(progress, res_, t, st_.t_end, last_percent, reported_failures);
+      if (interrupted) {
+        res_.status = SimulationStatus::interrupted;
+        res_.message = fmt::format("interrupted at t = {} s", t);
+        break;
+      }
+    }
+  } catch (const NonFiniteError& e) {
+    res_.status = SimulationStatus::diverged;
+    res_.message = detail::diverged_message(res_, t, e);
+  }
+  std::stable_sort(res_.events.begin(), res_.events.end(),
+                   [](const SimulationEvent& x, const SimulationEvent& y) { return x.t < y.t; });
+  if (res_.solver_failures > 0 && res_.status == SimulationStatus::completed)
+    res_.message = fmt::format(
+        "{} of {} steps ended without reaching the solver tolerance{}", res_.solver_failures,
+        res_.steps,
+        newton_failures_ > 0 ? fmt::format(" ({} of them in Newton's method)", newton_failures_)
+                             : "");
+  return std::move(res_);
+}
+
+}  // namespace
+
+SimulationResult simulate_moreau_jean_osi(const LagrangianSystem& system,
+                                          const SimulationSettings& settings, const Vector& q0,
+                                          const Vector& v0, const ProgressCallback& progress,
+                                          const StopRequest* stop) {
+  return MoreauJeanOsiRun(system, settings).run(q0, v0, progress, stop);
+}
+
+}  // namespace moreau

@@ -114,12 +114,14 @@ class EventDrivenRun {
   }
 
   // Appends the state and the closed contacts' forces; updates the largest penetration.
-  void record() {
-    detail::record_state(res_, sys_, t_, q(y_), v(y_), emin_);
-    const Dynamics dy = hy_(t_, q(y_), v(y_), modes_);
+  void record() { record_at(t_, y_); }
+  // The same for the state y at time t (a point of a step's dense output).
+  void record_at(double t, const Vector& y) {
+    detail::record_state(res_, sys_, t, q(y), v(y), emin_);
+    const Dynamics dy = hy_(t, q(y), v(y), modes_);
     for (Index i = 0; i < m_; ++i) {
       if (!unilateral(i) || modes_[i].mode == ContactMode::separate) continue;
-      res_.contacts.push_back({.t = t_,
+      res_.contacts.push_back({.t = t,
                                .contact = i,
                                .gap = dy.g[i],
                                .r_n = dy.lambda_n[i],
@@ -302,7 +304,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
   record();
   if (!ok) return res_;
   double h = std::min(ed_.max_step, 1e-3 * st_.t_end);
-  double next_record = st_.record_interval;
+  long grid_k = 1;  // the next grid time k·record_interval to record
   int last_percent = -1;
   const RightHandSide f = [this](double t, const Vector& y, bool* ok) { return rhs(t, y, ok); };
   Vector k1 = rhs(t_, y_, nullptr);
@@ -328,6 +330,19 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
       const Crossing x = first_crossing(roots, sc, step, h);
       ++res_.steps;
       auto state_at = [&](double tt) { return tt >= t_ + h ? step.y1 : step.dense.at(tt); };
+      // record_interval > 0: the grid times t = k·interval that this step passes, before its
+      // end or its event, from the dense output (an event's rows follow, pre and post)
+      if (st_.record_interval > 0.0) {
+        const bool ends_at_event = x.fired < roots.size() || x.missed >= 0;
+        const double until = ends_at_event ? x.t_star : t_ + h;
+        for (;; ++grid_k) {
+          const double tg = static_cast<double>(grid_k) * st_.record_interval;
+          const bool inside =
+              ends_at_event ? tg < until : tg <= until + 1e-14 * std::max(1.0, until);
+          if (!inside || tg > st_.t_end * (1.0 + 1e-15)) break;
+          record_at(tg, tg >= t_ + h ? step.y1 : step.dense.at(tg));
+        }
+      }
       if (x.fired < roots.size() && roots[x.fired].kind == RootKind::apex) {
         // Apex of a disarmed free contact: opened (g > 0) → arm its closing root and restart the
         // step from the apex (no event); never opened (g ≤ 0) → it closes here without impact.
@@ -365,11 +380,10 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
         require_finite(q(y_), "q", true);
         require_finite(v(y_), "v");
         require_finite(k1.tail(nv_), "acceleration v̇");
-        if (st_.record_interval <= 0.0 || t_ >= next_record - 1e-12 || t_ >= st_.t_end - 1e-14) {
+        // every step, or (grid recording) the final state when the grid did not end on it
+        if (st_.record_interval <= 0.0 ||
+            (t_ >= st_.t_end - 1e-14 && res_.t.back() < t_ - 1e-9 * std::max(1.0, t_)))
           record();
-          while (st_.record_interval > 0.0 && next_record <= t_ + 1e-12)
-            next_record += st_.record_interval;
-        }
         h *= std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(en, 1e-10), -0.2)));  // accepted
       }
       if (progress) {

@@ -38,6 +38,15 @@ class RigidWorldSystem : public LagrangianSystem {
 
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
 
+  // K = C = 0: the weight and the applied loads are constant; the gyroscopic term ω × Iω of
+  // spatial bodies is left out of the iteration matrix (Newton's method of
+  // sim/moreau_jean_osi.hpp then converges linearly in it, for moderate h|ω|).
+  void force_jacobians(const Vector& /*q*/, const Vector& /*v*/, double /*t*/, Matrix& K,
+                       Matrix& C) const override {
+    K = Matrix::Zero(velocity_size(), velocity_size());
+    C = Matrix::Zero(velocity_size(), velocity_size());
+  }
+
   Vector position_rate(const Vector& q, const Vector& v) const override {
     return world_->position_rate(q, v);
   }

@@ -104,6 +104,7 @@ void bind_model(py::module_& m) {
       .def_readwrite("kind", &ContactConstraint::kind)
       .def_readwrite("mu", &ContactConstraint::mu)
       .def_readwrite("restitution", &ContactConstraint::restitution)
+      .def_readwrite("tangential_restitution", &ContactConstraint::tangential_restitution)
       .def_readwrite("gap", &ContactConstraint::gap)
       .def_readwrite("normal", &ContactConstraint::normal)
       .def_readwrite("tangent", &ContactConstraint::tangent)
@@ -180,12 +181,13 @@ void bind_model(py::module_& m) {
       .def(
           "add_constraint",
           [](CallbackSystem& s, py::function kin, const std::string& name, const std::string& kind,
-             double mu, double e, double gamma, double ba, double bb) {
+             double mu, double e, double gamma, double ba, double bb, double et) {
             CallbackConstraint c;
             c.name = name;
             c.kind = parse_kind(kind);
             c.mu = mu;
             c.restitution = e;
+            c.tangential_restitution = et;
             c.gamma = gamma;
             c.baumgarte_alpha = ba;
             c.baumgarte_beta = bb;
@@ -195,6 +197,7 @@ void bind_model(py::module_& m) {
           py::arg("kinematics"), py::arg("name") = "", py::arg("kind") = "unilateral",
           py::arg("mu") = 0.0, py::arg("restitution") = 0.0, py::arg("gamma") = 0.0,
           py::arg("baumgarte_alpha") = 0.0, py::arg("baumgarte_beta") = 0.0,
+          py::arg("tangential_restitution") = 0.0,
           "kinematics(q, v) -> dict(gap, normal, tangent, normal_bias, tangent_bias) or a tuple in "
           "that order")
       .def("set_names", &CallbackSystem::set_names)

@@ -44,7 +44,8 @@ def callback_system(name, dimension, n, mass, force, constraints=()):
     the left side), and ``constraints`` a sequence of dicts with ``kinematics`` (callable
     ``(q, v) -> dict(gap, normal, tangent, normal_bias, tangent_bias)``) and optional ``name``,
     ``kind`` ('unilateral' | 'bilateral'), ``mu``, ``restitution``, ``gamma``,
-    ``baumgarte_alpha``, ``baumgarte_beta``."""
+    ``baumgarte_alpha``, ``baumgarte_beta``, ``tangential_restitution`` (e_t of the Siconos
+    scheme, integrator ``{"scheme": "siconos"}``)."""
     system = _moreau.CallbackSystem(name, dimension, n, mass, force)
     for c in constraints:
         c = dict(c)

@@ -30,6 +30,9 @@ void CallbackSystem::add_constraint(CallbackConstraint c) {
                  c.mu);
   MOREAU_REQUIRE(c.restitution >= 0.0 && c.restitution <= 1.0,
                  "constraint '{}': restitution e = {} must lie in [0, 1]", c.name, c.restitution);
+  MOREAU_REQUIRE(c.tangential_restitution >= 0.0 && c.tangential_restitution <= 1.0,
+                 "constraint '{}': tangential restitution e_t = {} must lie in [0, 1]", c.name,
+                 c.tangential_restitution);
   MOREAU_REQUIRE(std::isfinite(c.gamma) && c.gamma >= 0.0,
                  "constraint '{}': gamma = {} must be ≥ 0", c.name, c.gamma);
   MOREAU_REQUIRE(std::isfinite(c.baumgarte_alpha) && std::isfinite(c.baumgarte_beta),
@@ -90,6 +93,7 @@ ContactState CallbackSystem::contact_state(const Vector& q, const Vector& v, dou
     cc.kind = c.kind;
     cc.mu = c.mu;
     cc.restitution = c.restitution;
+    cc.tangential_restitution = c.tangential_restitution;
     cc.gap = kin.gap;
     cc.normal = std::move(kin.normal);
     cc.tangent = std::move(kin.tangent);

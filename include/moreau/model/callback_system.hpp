@@ -37,6 +37,7 @@ struct CallbackConstraint {
   ConstraintKind kind = ConstraintKind::unilateral;  // bilateral (h = 0) or unilateral (h ≥ 0)
   double mu = 0.0;                                   // Coulomb coefficient
   double restitution = 0.0;                          // normal restitution e ∈ [0, 1]
+  double tangential_restitution = 0.0;               // e_t ∈ [0, 1] (sim/moreau_jean_osi.hpp)
   double gamma = 0.0;                                // softening γ (digest 002 §B)
   double baumgarte_alpha = 0.0;   // Baumgarte α, 1/s: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
   double baumgarte_beta = 0.0;    // Baumgarte β, 1/s (velocity level: bias β g)

@@ -44,6 +44,7 @@ bench-fclib: build
 bench-sim: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps
 	$(BUILD)/bin/bench_sim
+	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/siconos_cases.py
 
 docs: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target docs

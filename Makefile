@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: deps build demo test test-asan fuzz soak bench-fclib bench-sim docs clean
+.PHONY: deps build demo test test-asan fuzz soak bench-fclib bench-sim bench-sweep docs clean
 
 deps:
 	@scripts/install-deps
@@ -45,6 +45,9 @@ bench-sim: build
 	MOREAU_WITH_PEERS=1 scripts/install-deps
 	$(BUILD)/bin/bench_sim
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/siconos_cases.py
+
+bench-sweep: build
+	PYTHONPATH=$(BUILD)/python MOREAU_CLI=$(BUILD)/bin/moreau /usr/bin/python3 bench/sweep.py
 
 docs: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target docs

@@ -35,23 +35,13 @@ struct SimulateOptions {
   double t_end = NAN;  // s, NaN = the scene's
   std::string integrator;
   bool no_plot = false;
+  bool json = false;  // print the result document; write files only with --out
   std::string python = "/usr/bin/python3";
 };
 
 std::string find_plot_script() {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> dirs;
-  if (const char* env = std::getenv("MOREAU_PYTHON_DIR"))
-    dirs.emplace_back(fs::path(env) / "moreau");
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    dirs.push_back(exe.parent_path().parent_path() / "python" / "moreau");
-    dirs.push_back(exe.parent_path().parent_path().parent_path() / "python" / "moreau");
-  }
-  for (const auto& d : dirs)
-    if (fs::exists(d / "_simulate.py")) return (d / "_simulate.py").string();
-  return "";
+  const std::string dir = find_python_package();
+  return dir.empty() ? "" : dir + "/moreau/_simulate.py";
 }
 
 std::string shell_quote(const std::string& s) {
@@ -64,7 +54,7 @@ void run(const SimulateOptions& opt) {
   const Scene scene = load_scene(opt.scene);
   SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
   if (!opt.out.empty()) run.out_dir = opt.out;
-  const bool tty = isatty(fileno(stderr)) && verbosity > 0;
+  const bool tty = isatty(fileno(stderr)) && verbosity > 0 && !opt.json;
   ProgressCallback progress;
   std::size_t widest_line = 0;  // what the line erases at the end
   if (tty) {
@@ -90,9 +80,14 @@ void run(const SimulateOptions& opt) {
                     interrupt.stop_request());
   });
   if (tty) std::fprintf(stderr, "\r%*s\r", static_cast<int>(widest_line), "");
-  write_simulation_outputs(res, run.out_dir, &interrupt);
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;
+  if (opt.json) {  // the result document; files only when --out is given
+    if (!opt.out.empty()) write_simulation_outputs(res, run.out_dir, &interrupt);
+    std::fputs(simulation_result_json(res).c_str(), stdout);
+    return;
+  }
+  write_simulation_outputs(res, run.out_dir, &interrupt);
 
   bool plotted = false;
   if (exit_status != 0) {
@@ -169,6 +164,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
       ->check(CLI::IsMember({"event", "timestepping"}));
   cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");
+  cmd->add_flag("--json", opt->json,
+                "Print the result (summary, final state, events, impulses) as JSON; files are "
+                "written only with --out, and no plot");
   cmd->add_option("--python", opt->python, "Python interpreter used for plot.png");
   cmd->footer(
       "Examples:\n"

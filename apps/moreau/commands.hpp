@@ -2,6 +2,8 @@
 // Subcommands of the `moreau` program; each lives in its own cmd_<name>.cpp and registers itself
 // on the top-level CLI11 app. A subcommand reports bad input by throwing std::invalid_argument
 // (or std::runtime_error for I/O); main() prints it as one line and exits with code 2.
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace moreau::cli {
@@ -10,6 +12,13 @@ void add_solve_command(CLI::App& app);     // cmd_solve.cpp    (FCLIB problems)
 void add_analyze_command(CLI::App& app);   // cmd_analyze.cpp  (contact analysis)
 void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
+void add_sweep_command(CLI::App& app);     // cmd_sweep.cpp    (parameter sweeps on Dask)
+
+// The folder holding the Python package moreau/ (its _simulate.py): $MOREAU_PYTHON_DIR, else
+// next to the program (<bin>/../python: the build tree), else the source tree
+// (<bin>/../../python), else the installed package (<bin>/../lib/python3/dist-packages); "" when
+// none has it. python_package.cpp.
+std::string find_python_package();
 
 // Exit code of a run that did not finish its job: a solve that did not converge, a simulation that
 // diverged (a NaN or an infinity stopped it).

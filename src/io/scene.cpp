@@ -97,6 +97,7 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
       break;
     case ShapeKind::plane:
       keys = {"type", "name", "normal", "offset"};
+      if (d == 2) keys.insert("angle");  // a slope: normal (−sin a, cos a)
       break;
     case ShapeKind::convex:
       keys.insert({"vertices", "radius"});
@@ -106,8 +107,15 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
   check_keys(j, path, keys);
   s.name = string_field(j, path, "name", "");
   if (s.kind == ShapeKind::plane) {
-    MOREAU_REQUIRE(j.contains("normal"), "{}.normal: missing required field", path);
-    const Vector3 n = vec_field(j, path, "normal", d, Vector3::UnitY());
+    MOREAU_REQUIRE(j.contains("normal") != j.contains("angle"), "{}: give the plane's normal{}",
+                   path, d == 2 ? " or its slope angle (not both)" : "");
+    Vector3 n = Vector3::UnitY();
+    if (j.contains("angle")) {  // 2D: the floor y = 0 turned by the angle about z
+      const double a = number(j, path, "angle", 0.0);
+      n = Vector3(-std::sin(a), std::cos(a), 0.0);
+    } else {
+      n = vec_field(j, path, "normal", d, Vector3::UnitY());
+    }
     MOREAU_REQUIRE(n.norm() > 1e-12, "{}.normal = {}: must be nonzero", path, show(j.at("normal")));
     s = make_plane(n, number(j, path, "offset", 0.0) * n.norm());
     s.name = string_field(j, path, "name", "");

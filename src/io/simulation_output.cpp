@@ -102,6 +102,42 @@ std::string simulation_summary_json(const SimulationResult& r) {
   return j.dump(2) + "\n";
 }
 
+std::string simulation_result_json(const SimulationResult& r) {
+  nlohmann::ordered_json j;
+  j["summary"] = nlohmann::ordered_json::parse(simulation_summary_json(r));
+  nlohmann::ordered_json fin;
+  fin["t"] = r.t.empty() ? 0.0 : r.t.back();
+  nlohmann::ordered_json q = nlohmann::ordered_json::object(), v = q;
+  if (!r.q.empty())
+    for (size_t i = 0; i < r.position_names.size(); ++i)
+      q[r.position_names[i]] = r.q.back()[static_cast<Index>(i)];
+  if (!r.v.empty())
+    for (size_t i = 0; i < r.velocity_names.size(); ++i)
+      v[r.velocity_names[i]] = r.v.back()[static_cast<Index>(i)];
+  fin["q"] = q;
+  fin["v"] = v;
+  j["final"] = fin;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  auto name_of = [&](Index c) {
+    return c >= 0 && c < static_cast<Index>(r.contact_names.size()) ? r.contact_names[c]
+                                                                    : std::string();
+  };
+  for (const auto& e : r.events)
+    events.push_back({{"t", e.t},
+                      {"kind", to_string(e.kind)},
+                      {"contact", name_of(e.contact)},
+                      {"detail", e.detail}});
+  j["events"] = events;
+  nlohmann::ordered_json impulses = nlohmann::ordered_json::object();
+  if (r.integrator == Integrator::time_stepping)
+    for (const auto& c : r.contacts) {
+      const std::string name = name_of(c.contact);
+      impulses[name] = impulses.value(name, 0.0) + c.r_n;
+    }
+  j["impulses"] = impulses;
+  return j.dump(2) + "\n";
+}
+
 void write_simulation_outputs(const SimulationResult& r, const std::string& folder,
                               const InterruptGuard* guard) {
   const std::pair<const char*, std::string> files[] = {

@@ -19,4 +19,11 @@ void write_simulation_outputs(const SimulationResult& result, const std::string&
 // The summary.json text (also used by the Python module).
 std::string simulation_summary_json(const SimulationResult& result);
 
+// The result document of `moreau simulate --json` (what parameter sweeps point into, docs/cli.md):
+//   {"summary": {summary.json}, "final": {"t", "q": {name: value}, "v": {name: value}},
+//    "events": [{"t", "kind", "contact", "detail"}], "impulses": {contact: Σ r_n}}
+// with "impulses" the sum over the recorded steps of each contact's normal impulse (time
+// stepping; empty for the event-driven integrator, whose records are forces).
+std::string simulation_result_json(const SimulationResult& result);
+
 }  // namespace moreau

@@ -8,6 +8,8 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "moreau/io/analysis_input.hpp"
+#include "moreau/io/analysis_report.hpp"
 #include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/interrupt_guard.hpp"
 #include "moreau/io/json_reader.hpp"
@@ -133,9 +135,31 @@ std::shared_ptr<LagrangianSystem> scene_system(const std::string& text, bool is_
   return std::const_pointer_cast<LagrangianSystem>(run.system);
 }
 
+// The document `moreau simulate --json` prints for a scene given as JSON text (a sweep's point).
+std::string scene_result_json(const std::string& text) {
+  const Scene scene = parse_scene_text(text, "point");
+  const SceneRun run = prepare_scene_run(scene, "", std::numeric_limits<double>::quiet_NaN());
+  SimulationResult res;
+  {
+    py::gil_scoped_release release;
+    res = json_io::with_source("point", [&] { return simulate(*run.system, run.settings); });
+  }
+  return simulation_result_json(res);
+}
+
+// The report `moreau analyze --json` prints for an analyze input given as JSON text.
+std::string analyze_input_json(const std::string& text) {
+  const AnalysisInput in = parse_analysis_input_text(text, "point");
+  return analysis_report(in.state, in.label, false).dump();
+}
+
 }  // namespace
 
 void bind_sim(py::module_& m) {
+  m.def("_scene_result_json", &scene_result_json, py::arg("scene_json"),
+        "The result document of `moreau simulate --json` for a scene in JSON text.");
+  m.def("_analyze_input_json", &analyze_input_json, py::arg("input_json"),
+        "The report of `moreau analyze --json` for an analyze input in JSON text.");
   m.def("_scene_system", &scene_system, py::arg("text"), py::arg("is_path"),
         "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),

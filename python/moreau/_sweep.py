@@ -3,8 +3,9 @@ and ``moreau.sweep(base, parameters, outputs)``.
 
 A sweep takes a base input (a scene, an impact SPEC or an analyze input), sets parameters in it by
 JSON pointer (RFC 6901) at each point of a grid or a zip of value lists, runs each point as one
-task (``moreau simulate|impact|analyze FILE --json`` in a subprocess, so that a crash or a
-time-out of one point cannot take its worker down), and gathers the chosen outputs, pointers into
+task (the document ``moreau simulate|impact|analyze FILE --json`` prints, computed by the compiled
+module in the worker; with a time-out, by that program in a subprocess that is killed at the
+limit), and gathers the chosen outputs, pointers into
 each result document, into one table: one column per parameter (named by its pointer), one per
 output, then ``status`` (ok, error or timeout) and ``error``. Tasks run on Dask distributed: a
 LocalCluster with one single-threaded worker process per core, or an existing scheduler.
@@ -316,11 +317,45 @@ def _output(kind, result, target):
     return get_pointer(result, SHORTCUTS[kind][target])
 
 
+def _result_in_process(kind, doc):
+    """The --json document of one point, computed in this process by the compiled module (the
+    same C++ functions as the program; no process start-up per point)."""
+    from moreau import _moreau
+    text = json.dumps(doc)
+    if kind == "impact":
+        return json.loads(_moreau._impact_json(text))
+    if kind == "analyze":
+        return json.loads(_moreau._analyze_input_json(text))
+    return json.loads(_moreau._scene_result_json(text))
+
+
+def _fill(kind, row, result, outputs):
+    try:
+        for name, target in outputs.items():
+            value = _output(kind, result, target)
+            row[name] = value if isinstance(value, (int, float, str, bool)) or value is None \
+                else json.dumps(value)
+    except KeyError as e:
+        row.update(status="error", error=f"output: {e}".replace("'", ""))
+        return row
+    row.update(status="ok", error="")
+    return row
+
+
 def run_point(kind, doc, outputs, cli=None, timeout=None):
-    """Runs one point: returns a dict of the outputs plus status ("ok", "error" or "timeout") and
-    error (the program's message, one line). Never raises for a bad point."""
-    cli = cli or find_cli()
+    """Runs one point (in this process, or with a timeout as a `moreau … --json` subprocess):
+    returns a dict of the outputs plus status ("ok", "error" or "timeout"; or
+    "interrupted" when a signal stopped the program, which the sweep does not record) and error
+    (the program's message, one line). Never raises for a bad point."""
     row = {name: float("nan") for name in outputs}
+    if timeout is None:  # in this process: fast; a crash takes the worker, which Dask replaces
+        try:
+            result = _result_in_process(kind, doc)
+        except (ValueError, RuntimeError) as e:
+            row.update(status="error", error=" ".join(str(e).split()))
+            return row
+        return _fill(kind, row, result, outputs)
+    cli = cli or find_cli()
     with tempfile.TemporaryDirectory(prefix="moreau_sweep_") as tmp:
         path = os.path.join(tmp, "point.json")
         with open(path, "w", encoding="utf-8") as f:
@@ -334,27 +369,27 @@ def run_point(kind, doc, outputs, cli=None, timeout=None):
         except OSError as e:
             row.update(status="error", error=f"cannot run {cli}: {e.strerror}")
             return row
-    if done.returncode != 0:
+    if done.returncode in (130, 143):  # the point was interrupted (Ctrl-C reached the process group)
+        row.update(status="interrupted", error="interrupted")
+        return row
+    if done.returncode == 1 and done.stdout.lstrip().startswith("{"):
+        pass  # a run that ended early (diverged) still has its document; its status is an output
+    elif done.returncode != 0:
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
         message = lines[-1] if lines else f"exit status {done.returncode}"
         row.update(status="error", error=message.replace(path, "point").strip())
         return row
     try:
         result = json.loads(done.stdout)
-        for name, target in outputs.items():
-            value = _output(kind, result, target)
-            row[name] = value if isinstance(value, (int, float, str, bool)) or value is None \
-                else json.dumps(value)
-    except (ValueError, KeyError) as e:
-        row.update(status="error", error=f"output: {e}".replace("'", "") if isinstance(e, KeyError)
-                   else f"the result is not JSON: {e}")
+    except ValueError as e:
+        row.update(status="error", error=f"the result is not JSON: {e}")
         return row
-    row.update(status="ok", error="")
-    return row
+    return _fill(kind, row, result, outputs)
 
 
-def _task(kind, doc, outputs, cli, timeout, index):
-    return index, run_point(kind, doc, outputs, cli, timeout)
+def _task(kind, docs, outputs, cli, timeout, indices):
+    """One Dask task: a chunk of points, [(index, row)]."""
+    return [(i, run_point(kind, d, outputs, cli, timeout)) for i, d in zip(indices, docs)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -446,9 +481,19 @@ def make_client(scheduler=None, workers=None, quiet=True):
     """A Dask client: on `scheduler` (an address such as tcp://host:8786), else on a LocalCluster
     of `workers` single-threaded worker processes (default: one per core)."""
     import logging
+    import dask
     from dask.distributed import Client, LocalCluster
     if scheduler:
         return Client(scheduler, timeout="30s")
+    # every point is a root task of the same cost: hand them to the workers at once instead of
+    # one at a time (Dask's root-task queuing), which would leave a worker idle for a round trip
+    # after each point
+    dask.config.set({"distributed.scheduler.worker-saturation": float("inf")})
+    # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes glibc give memory
+    # back after every small free: moreau's steps allocate, and run a third slower under it
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
     if quiet:
         logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
@@ -481,10 +526,11 @@ class _Progress:
 
 
 def run_sweep(spec, client=None, scheduler=None, workers=None, done_rows=(), progress=None,
-              cli=None, on_row=None):
+              cli=None, on_row=None, chunk=None):
     """Runs the points of spec that are not in done_rows (rows of an earlier table); returns the
     table's rows in point order. client: a dask.distributed Client (else one is made from
-    scheduler / workers and closed at the end). KeyboardInterrupt cancels the pending points and
+    scheduler / workers and closed at the end); chunk: points per task (default: about 16 tasks
+    per worker, at most 50 points each). KeyboardInterrupt cancels the pending points and
     is raised again with the rows done so far in its ``rows`` attribute."""
     points = sweep_points(spec)
     names = [p[0] for p in spec.parameters]
@@ -510,22 +556,35 @@ def run_sweep(spec, client=None, scheduler=None, workers=None, done_rows=(), pro
     try:
         if todo:
             from dask.distributed import as_completed
-            futures = [client.submit(_task, spec.kind, point_document(spec, points[i]), spec.outputs,
-                                     cli, spec.timeout, i, pure=False, key=f"moreau-point-{i}-{time.time_ns()}")
-                       for i in todo]
+            # chunks of points, about 16 per worker, so that tiny points (an impact takes ~3 ms)
+            # do not spend their time in the scheduler; each chunk is one task
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+            size = chunk or max(1, min(50, len(todo) // (16 * n_workers)))
+            chunks = [todo[k:k + size] for k in range(0, len(todo), size)]
+            futures = [client.submit(_task, spec.kind, [point_document(spec, points[i]) for i in c],
+                                     spec.outputs, cli, spec.timeout, c, pure=False,
+                                     key=f"moreau-points-{c[0]}-{time.time_ns()}")
+                       for c in chunks]
             for fut in as_completed(futures):
+                c = chunks[futures.index(fut)]
                 try:
-                    i, row = fut.result()
+                    results = fut.result()
                 except Exception as e:  # a worker lost too often (KilledWorker) or the task failed
-                    i = todo[futures.index(fut)]
-                    row = {name: float("nan") for name in spec.outputs}
-                    row.update(status="error", error=f"task failed: {type(e).__name__}: {e}".splitlines()[0])
-                for n, v in zip(names, points[i]):
-                    row[n] = v
-                rows[i] = row
-                bar.step(row)
-                if on_row:
-                    on_row(i, row)
+                    results = []
+                    for i in c:
+                        row = {name: float("nan") for name in spec.outputs}
+                        row.update(status="error",
+                                   error=f"task failed: {type(e).__name__}: {e}".splitlines()[0])
+                        results.append((i, row))
+                for i, row in results:
+                    if row.get("status") == "interrupted":  # not a result: --resume runs it again
+                        continue
+                    for n, v in zip(names, points[i]):
+                        row[n] = v
+                    rows[i] = row
+                    bar.step(row)
+                    if on_row:
+                        on_row(i, row)
     except KeyboardInterrupt as e:
         for f in futures:
             f.cancel()

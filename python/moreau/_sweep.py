@@ -502,13 +502,24 @@ def make_client(scheduler=None, workers=None, quiet=True):
 
 
 class _Progress:
-    def __init__(self, total, stream, enabled):
+    """A bar redrawn in place on a terminal; elsewhere (logs) a line at the first point done and
+    at every tenth of the points."""
+
+    def __init__(self, total, stream, enabled, lines=False):
         self.total, self.stream, self.enabled, self.done, self.errors = total, stream, enabled, 0, 0
-        self.width = 0
+        self.width, self.lines, self.tenth = 0, lines, 0
 
     def step(self, row):
         self.done += 1
         self.errors += row.get("status") != "ok"
+        if self.lines and not self.enabled:
+            tenth = 10 * self.done // max(1, self.total)
+            if self.done == 1 or tenth > self.tenth:
+                self.tenth = tenth
+                self.stream.write(f"sweep: {self.done}/{self.total} points done"
+                                  f"{f', {self.errors} failed' if self.errors else ''}\n")
+                self.stream.flush()
+            return
         if not self.enabled:
             return
         w = 40
@@ -658,7 +669,7 @@ def main(argv=None):
         link = getattr(client, "dashboard_link", None)
         print(f"sweep: {len(points)} points, {todo} to run on {len(client.scheduler_info()['workers'])} "
               f"workers; dashboard {link}", file=sys.stderr)
-    bar = _Progress(todo, sys.stderr, sys.stderr.isatty())
+    bar = _Progress(todo, sys.stderr, sys.stderr.isatty(), lines=True)
     status = 0
     try:
         rows = run_sweep(spec, client=client, done_rows=done, progress=bar)

@@ -189,17 +189,20 @@ def test_a_worker_killed_halfway_loses_no_point(tmp_path):
         c.wait_for_workers(2, timeout=60)
         c.close()
         table = str(tmp_path / "t.csv")
-        sweep = subprocess.Popen([CLI, "sweep", slow_sweep(str(tmp_path), 40), "--scheduler", address,
+        sweep = subprocess.Popen([CLI, "sweep", slow_sweep(str(tmp_path), 80), "--scheduler", address,
                                   "-o", table], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
-        time.sleep(1.5)  # a few points done, others running on both workers
+        line = sweep.stderr.readline()  # "sweep: 80 points, …" once the client is connected
+        assert line.startswith("sweep:"), line
+        line = sweep.stderr.readline()  # "sweep: 1/80 points done": the first chunk is back
+        assert "points done" in line, line
         assert sweep.poll() is None, "the sweep ended before the worker could be killed"
         procs[2].kill()
         out, err = sweep.communicate(timeout=300)
         assert sweep.returncode == 0, err
         rows = read_csv(table)
         keys = [r["/contact/default/mu"] for r in rows]
-        assert len(rows) == 40 and len(set(keys)) == 40
+        assert len(rows) == 80 and len(set(keys)) == 80
         assert all(r["status"] == "ok" for r in rows), [r["error"] for r in rows]
     finally:
         for p in procs:
@@ -208,7 +211,7 @@ def test_a_worker_killed_halfway_loses_no_point(tmp_path):
 
 
 def test_an_interrupted_sweep_resumes_to_the_same_table(tmp_path):
-    sweep_file = slow_sweep(str(tmp_path), 30)
+    sweep_file = slow_sweep(str(tmp_path), 60)
     env = dict(os.environ, MOREAU_CLI=CLI)
     full = str(tmp_path / "full.csv")
     done = subprocess.run([CLI, "sweep", sweep_file, "--workers", "2", "-o", full], env=env,
@@ -217,14 +220,15 @@ def test_an_interrupted_sweep_resumes_to_the_same_table(tmp_path):
     part = str(tmp_path / "part.csv")
     p = subprocess.Popen([CLI, "sweep", sweep_file, "--workers", "1", "-o", part], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()  # "sweep: 12 points, …" once the cluster is up
+    line = p.stderr.readline()  # "sweep: 60 points, …" once the cluster is up
     assert line.startswith("sweep:"), line
-    time.sleep(1.0)
+    line = p.stderr.readline()  # "sweep: 1/60 points done": the first chunk is back
+    assert "points done" in line, line
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     first = read_csv(part)
-    assert 0 < len(first) < 30, len(first)
+    assert 0 < len(first) < 60, len(first)
     assert "--resume" in out
     again = subprocess.run([CLI, "sweep", sweep_file, "--workers", "2", "--resume", "-o", part],
                            env=env, capture_output=True, text=True, timeout=300)
@@ -233,4 +237,4 @@ def test_an_interrupted_sweep_resumes_to_the_same_table(tmp_path):
     import h5py
     with h5py.File(str(tmp_path / "part.h5")) as f:
         assert json.loads(f["table"].attrs["columns"]) == ["/contact/default/mu", "vx", "status", "error"]
-        assert len(f["table"]["vx"]) == 30
+        assert len(f["table"]["vx"]) == 60

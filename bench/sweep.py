@@ -32,9 +32,7 @@ def run(spec, workers):
         rows = _sweep.run_sweep(spec, client=client)
         wall = time.perf_counter() - start
     finally:
-        cluster = client.cluster
-        client.close()
-        cluster.close()
+        _sweep._close(client)
     assert all(r["status"] == "ok" for r in rows), [r["error"] for r in rows if r["status"] != "ok"]
     return wall
 

@@ -536,6 +536,34 @@ class _Progress:
             self.stream.flush()
 
 
+def _plan(spec, done_rows):
+    """The points, the table's rows so far (those of done_rows that are points of spec, in point
+    order; None where a point is still to run) and the indices of the points to run."""
+    points = sweep_points(spec)
+    names = [p[0] for p in spec.parameters]
+    have = {_key([r[n] for n in names]): r for r in done_rows}
+    rows = [None] * len(points)
+    todo = []
+    for i, p in enumerate(points):
+        r = have.get(_key(p))
+        if r is None:
+            todo.append(i)
+            continue
+        rows[i] = dict(r)
+        rows[i].update(zip(names, p))
+    return points, rows, todo
+
+
+def _close(client):
+    """Closes a client and, for a LocalCluster, the cluster it made."""
+    if client is None:
+        return
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
 def run_sweep(spec, client=None, scheduler=None, workers=None, done_rows=(), progress=None,
               cli=None, on_row=None, chunk=None):
     """Runs the points of spec that are not in done_rows (rows of an earlier table); returns the
@@ -543,21 +571,8 @@ def run_sweep(spec, client=None, scheduler=None, workers=None, done_rows=(), pro
     scheduler / workers and closed at the end); chunk: points per task (default: about 16 tasks
     per worker, at most 50 points each). KeyboardInterrupt cancels the pending points and
     is raised again with the rows done so far in its ``rows`` attribute."""
-    points = sweep_points(spec)
+    points, rows, todo = _plan(spec, done_rows)
     names = [p[0] for p in spec.parameters]
-    have = {}
-    for r in done_rows:
-        have[_key([r[n] for n in names])] = r
-    rows = [None] * len(points)
-    todo = []
-    for i, p in enumerate(points):
-        r = have.get(_key(p))
-        if r is not None:
-            rows[i] = dict(r)
-            for n, v in zip(names, p):
-                rows[i][n] = v
-        else:
-            todo.append(i)
     own = client is None
     if own and todo:
         client = make_client(scheduler, workers)
@@ -603,11 +618,8 @@ def run_sweep(spec, client=None, scheduler=None, workers=None, done_rows=(), pro
         raise
     finally:
         bar.close()
-        if own and client is not None:
-            cluster = getattr(client, "cluster", None)
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        if own:
+            _close(client)
     return rows
 
 
@@ -656,9 +668,8 @@ def main(argv=None):
     except SweepError as e:
         print(f"moreau: {e}", file=sys.stderr)
         return 2
-    points = sweep_points(spec)
-    todo = len(points) - len({_key([r[p[0]] for p in spec.parameters]) for r in done}
-                             & {_key(p) for p in points})
+    points, _, pending = _plan(spec, done)
+    todo = len(pending)
     client = None
     if todo > 0:
         try:
@@ -674,18 +685,12 @@ def main(argv=None):
     try:
         rows = run_sweep(spec, client=client, done_rows=done, progress=bar)
     except KeyboardInterrupt as e:
-        rows = getattr(e, "rows", [])
-        # keep the earlier table's rows and the new ones, in point order
-        order = {_key(p): i for i, p in enumerate(points)}
-        rows = sorted(rows, key=lambda r: order.get(_key([r[p[0]] for p in spec.parameters]), 0))
+        rows = getattr(e, "rows", [])  # the earlier table's rows and the new ones, in point order
         status = 130
     finally:
         if client is not None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the writing
-            cluster = getattr(client, "cluster", None)
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            _close(client)
     rows = [r for r in rows if r is not None]
     csv_path, h5_path = write_table(rows, spec.columns(), out)
     failed = sum(r.get("status") != "ok" for r in rows)

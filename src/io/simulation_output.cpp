@@ -27,6 +27,11 @@ std::string csv(const std::string& s) {
   return out + "\"";
 }
 
+// The name of contact index c of the result ("" for −1 or an index out of range).
+std::string contact_name(const SimulationResult& r, Index c) {
+  return c >= 0 && c < static_cast<Index>(r.contact_names.size()) ? r.contact_names[c] : "";
+}
+
 std::string trajectory_csv(const SimulationResult& r) {
   std::string out = "t";
   for (const auto& n : r.position_names) out += "," + csv(n);
@@ -46,11 +51,8 @@ std::string contacts_csv(const SimulationResult& r) {
   for (int j = 1; j < r.dimension; ++j) out += fmt::format(",r_t{}", j);
   out += ",mode\n";
   for (const auto& c : r.contacts) {
-    const std::string name =
-        c.contact >= 0 && c.contact < static_cast<Index>(r.contact_names.size())
-            ? r.contact_names[c.contact]
-            : "";
-    out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact, csv(name), c.gap, c.r_n);
+    out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact,
+                       csv(contact_name(r, c.contact)), c.gap, c.r_n);
     for (int j = 0; j < r.dimension - 1; ++j)
       out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
     out += "," + to_string(c.mode) + "\n";
@@ -61,19 +63,14 @@ std::string contacts_csv(const SimulationResult& r) {
 std::string events_csv(const SimulationResult& r) {
   std::string out = "t,kind,contact,name,detail\n";
   for (const auto& e : r.events) {
-    const std::string name =
-        e.contact >= 0 && e.contact < static_cast<Index>(r.contact_names.size())
-            ? r.contact_names[e.contact]
-            : "";
-    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, to_string(e.kind), e.contact, csv(name),
-                       csv(e.detail));
+    out += fmt::format("{:.17g},{},{},{},{}\n", e.t, to_string(e.kind), e.contact,
+                       csv(contact_name(r, e.contact)), csv(e.detail));
   }
   return out;
 }
 
-}  // namespace
-
-std::string simulation_summary_json(const SimulationResult& r) {
+// The summary as a JSON object (summary.json and the "summary" of the result document).
+nlohmann::ordered_json summary_object(const SimulationResult& r) {
   nlohmann::ordered_json j;
   j["system"] = r.system;
   j["integrator"] = to_string(r.integrator);
@@ -99,12 +96,18 @@ std::string simulation_summary_json(const SimulationResult& r) {
   j["contact_quantity"] = r.integrator == Integrator::time_stepping ? "impulse" : "force";
   j["contacts"] = r.contact_names;
   j["wall_time"] = r.wall_time;
-  return j.dump(2) + "\n";
+  return j;
+}
+
+}  // namespace
+
+std::string simulation_summary_json(const SimulationResult& r) {
+  return summary_object(r).dump(2) + "\n";
 }
 
 std::string simulation_result_json(const SimulationResult& r) {
   nlohmann::ordered_json j;
-  j["summary"] = nlohmann::ordered_json::parse(simulation_summary_json(r));
+  j["summary"] = summary_object(r);
   nlohmann::ordered_json fin;
   fin["t"] = r.t.empty() ? 0.0 : r.t.back();
   nlohmann::ordered_json q = nlohmann::ordered_json::object(), v = q;
@@ -118,20 +121,16 @@ std::string simulation_result_json(const SimulationResult& r) {
   fin["v"] = v;
   j["final"] = fin;
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
-  auto name_of = [&](Index c) {
-    return c >= 0 && c < static_cast<Index>(r.contact_names.size()) ? r.contact_names[c]
-                                                                    : std::string();
-  };
   for (const auto& e : r.events)
     events.push_back({{"t", e.t},
                       {"kind", to_string(e.kind)},
-                      {"contact", name_of(e.contact)},
+                      {"contact", contact_name(r, e.contact)},
                       {"detail", e.detail}});
   j["events"] = events;
   nlohmann::ordered_json impulses = nlohmann::ordered_json::object();
   if (r.integrator == Integrator::time_stepping)
     for (const auto& c : r.contacts) {
-      const std::string name = name_of(c.contact);
+      const std::string name = contact_name(r, c.contact);
       impulses[name] = impulses.value(name, 0.0) + c.r_n;
     }
   j["impulses"] = impulses;

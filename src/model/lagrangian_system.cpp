@@ -33,14 +33,13 @@ void LagrangianSystem::force_jacobians(const Vector& q, const Vector& v, double 
   K.resize(n, n);
   C.resize(n, n);
   for (Index j = 0; j < n; ++j) {
-    Vector delta = Vector::Zero(n);
     const double ev = base * std::max(1.0, std::abs(v[j]));
-    delta[j] = ev;
     Vector vp = v, vm = v;
     vp[j] += ev;
     vm[j] -= ev;
     C.col(j) = (contact_state(q, vp, t).F - contact_state(q, vm, t).F) / (2.0 * ev);
     const double eq = base * std::max(1.0, j < q.size() ? std::abs(q[j]) : 1.0);
+    Vector delta = Vector::Zero(n);  // a step of velocity coordinate j, mapped into q by q̇(q, ·)
     delta[j] = eq;
     Vector qp = q + position_rate(q, delta), qm = q - position_rate(q, delta);
     normalize_position(qp);

@@ -305,7 +305,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
   if (!ok) return res_;
   double h = std::min(ed_.max_step, 1e-3 * st_.t_end);
   long grid_k = 1;  // the next grid time k·record_interval to record
-  int last_percent = -1;
+  int last_percent = -1, reported_failures = 0;
   const RightHandSide f = [this](double t, const Vector& y, bool* ok) { return rhs(t, y, ok); };
   Vector k1 = rhs(t_, y_, nullptr);
 
@@ -386,13 +386,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
           record();
         h *= std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(en, 1e-10), -0.2)));  // accepted
       }
-      if (progress) {
-        const int pc = static_cast<int>(100.0 * t_ / st_.t_end);
-        if (pc != last_percent) {
-          last_percent = pc;
-          progress({t_ / st_.t_end, res_.steps, res_.solver_failures, res_.worst_solver_residual});
-        }
-      }
+      detail::report_progress(progress, res_, t_, st_.t_end, last_percent, reported_failures);
       // a stop request ends the run after this step, its state recorded
       if (stop_request != nullptr && stop_request->load() &&
           t_ < st_.t_end - 1e-14 * std::max(1.0, st_.t_end)) {

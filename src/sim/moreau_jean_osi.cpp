@@ -56,8 +56,17 @@ class MoreauJeanOsiRun {
     if (added) {
       res_.contact_names.push_back(name);
       mode_.push_back(ContactMode::separate);
+      last_r_.emplace_back();
     }
     return it->second;
+  }
+  // Registers the unilateral constraints of s and their penetration (max −g).
+  void track(const ContactState& s) {
+    for (const ContactConstraint& c : s.constraints)
+      if (c.kind == ConstraintKind::unilateral) {
+        id_of(c.name);
+        res_.max_penetration = std::max(res_.max_penetration, -c.gap);
+      }
   }
   // One step from (q, v, s = state at t_k) to t_next: returns v_{k+1}; fills P_ (impulses of
   // the active contacts), u_plus_ (Hᵀ v_{k+1} at the solve's H) and the solver report.
@@ -73,7 +82,8 @@ class MoreauJeanOsiRun {
   SimulationResult res_;
   std::unordered_map<std::string, Index> ids_;
   std::vector<ContactMode> mode_;  // by contact id, after the last step
-  std::vector<Vector> last_r_;     // by contact id, the last step's impulse (warm start)
+  std::vector<Vector> last_r_;     // by contact id, the last step's impulse (warm start; empty
+                                   // when it was not active)
   std::vector<ActiveContact> active_;
   Vector P_, u_plus_;
   FrictionContactResult report_;
@@ -87,11 +97,11 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
   const bool linearized = ts_.newton == NewtonLoop::linearized;
   // the active set at the start of the step: g + c h U_N ≤ m (U_N = ∇hᵀ v_k)
   active_.clear();
-  std::vector<Index> bilateral_names;
+  std::vector<Index> bilateral;  // indices into s
   for (Index i = 0; i < s.size(); ++i) {
     const ContactConstraint& c = s.constraints[i];
     if (c.kind == ConstraintKind::bilateral) {
-      bilateral_names.push_back(i);
+      bilateral.push_back(i);
       continue;
     }
     const double un = c.normal.dot(v);
@@ -113,40 +123,47 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
   Vector guess = Vector::Zero(d * na);
   bool warm = false;
   for (Index a = 0; a < na; ++a) {
-    const Vector& r =
-        last_r_.size() > static_cast<size_t>(active_[a].id) ? last_r_[active_[a].id] : Vector();
+    const Vector& r = last_r_[active_[a].id];
     if (r.size() == d) {
       guess.segment(d * a, d) = r;
       warm = true;
     }
   }
 
+  // The indices in c of the active contacts and the bilateral constraints, by name; false when c
+  // lacks one of them.
+  std::vector<Index> uni, bil;  // indices into the constraint state of the last solve
+  const auto match = [&](const ContactState& c) {
+    std::unordered_map<std::string, Index> at;
+    for (Index i = 0; i < c.size(); ++i) at.emplace(c.constraints[i].name, i);
+    uni.clear();
+    bil.clear();
+    for (const ActiveContact& a : active_) {
+      const auto it = at.find(a.name);
+      if (it == at.end()) return false;
+      uni.push_back(it->second);
+    }
+    for (const Index b : bilateral) {
+      const auto it = at.find(s.constraints[b].name);
+      if (it == at.end()) return false;
+      bil.push_back(it->second);
+    }
+    return true;
+  };
+
   Vector vi = v;
   VelocityLevelSolution sol;
-  std::vector<Index> uni, bil;  // indices into the constraint state of the last solve
   double residual = INFINITY;
   for (int it = 0;; ++it) {
     Vector qi = q + h * sys_.position_rate(q, theta * vi + (1.0 - theta) * v);
     sys_.normalize_position(qi);
     ContactState si = sys_.contact_state(qi, vi, t_next);
     // the constraints of this iterate (linearized: those at q_k), matched to the active set by
-    // name; a contact the iterate no longer detects is taken at q_k
-    ContactState* cs = linearized ? const_cast<ContactState*>(&s) : &si;
-    if (!linearized) {
-      std::unordered_map<std::string, Index> at;
-      for (Index i = 0; i < si.size(); ++i) at.emplace(si.constraints[i].name, i);
-      bool all = true;
-      for (const ActiveContact& a : active_) all = all && at.contains(a.name);
-      for (Index b : bilateral_names) all = all && at.contains(s.constraints[b].name);
-      if (!all) cs = const_cast<ContactState*>(&s);
-    }
-    uni.clear();
-    bil.clear();
-    {
-      std::unordered_map<std::string, Index> at;
-      for (Index i = 0; i < cs->size(); ++i) at.emplace(cs->constraints[i].name, i);
-      for (const ActiveContact& a : active_) uni.push_back(at.at(a.name));
-      for (Index b : bilateral_names) bil.push_back(at.at(s.constraints[b].name));
+    // name; when the iterate no longer detects one of them, those at q_k
+    const ContactState* cs = &si;
+    if (linearized || !match(si)) {
+      cs = &s;
+      match(s);
     }
     const Vector R = si.M * (vi - v) + h * (theta * si.F + (1.0 - theta) * s.F);
     if (it > 0) {  // the residual of the last solution, its impulses on this iterate's H
@@ -155,8 +172,7 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
     }
     Matrix K, C;
     sys_.force_jacobians(qi, vi, t_next, K, C);
-    Matrix W = si.M + h * theta * C + h * h * theta * theta * K;
-    const MassSolver iteration_matrix(W);
+    const MassSolver iteration_matrix(si.M + h * theta * C + h * h * theta * theta * K);
     const Vector v_free = vi - iteration_matrix.solve(R);
     VelocityLevelInput in;
     in.unilateral = uni;
@@ -167,10 +183,9 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
       in.guess = sol.r;
     else if (warm)
       in.guess = guess;
-    // the contact problem with W in place of M (solve_velocity_level reads M's size only)
-    std::swap(cs->M, W);
+    // the contact problem with W in place of M: solve_velocity_level takes the matrix through
+    // its factorization and reads only the size of cs->M
     sol = solve_velocity_level(*cs, iteration_matrix, v_free, in, st_.solver.name, fcs_);
-    std::swap(cs->M, W);
     vi = sol.v;
     if (linearized) {
       residual = 0.0;
@@ -199,7 +214,6 @@ void MoreauJeanOsiRun::contact_events(double t) {
   double rn_max = 0.0;
   for (size_t a = 0; a < active_.size(); ++a) rn_max = std::max(rn_max, P_[d * a]);
   std::vector<bool> seen(mode_.size(), false);
-  last_r_.resize(mode_.size());
   for (size_t a = 0; a < active_.size(); ++a) {
     const ActiveContact& c = active_[a];
     const ContactMode pm = mode_[c.id];
@@ -249,11 +263,7 @@ SimulationResult MoreauJeanOsiRun::run(Vector q, Vector v, const ProgressCallbac
   ContactState s = sys_.contact_state(q, v, 0.0);
   detail::start_result(res_, sys_, Integrator::time_stepping, s);
   res_.contact_names.clear();
-  for (const ContactConstraint& c : s.constraints)
-    if (c.kind == ConstraintKind::unilateral) id_of(c.name);
-  for (const ContactConstraint& c : s.constraints)
-    if (c.kind == ConstraintKind::unilateral)
-      res_.max_penetration = std::max(res_.max_penetration, -c.gap);
+  track(s);
   double emin = 0.0;
   double t = 0.0;
   detail::record_state(res_, sys_, t, q, v, emin);
@@ -279,9 +289,7 @@ SimulationResult MoreauJeanOsiRun::run(Vector q, Vector v, const ProgressCallbac
           throw NonFiniteError(fmt::format("impulse of contact '{}' = {}",
                                            active_.at(i / res_.dimension).name, P_[i]));
       s = sys_.contact_state(q, v, t);  // the next step's start, and the gaps after this one
-      for (const ContactConstraint& c : s.constraints)
-        if (c.kind == ConstraintKind::unilateral)
-          res_.max_penetration = std::max(res_.max_penetration, -c.gap);
+      track(s);
       contact_events(t);
       const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
       const bool last = (k + 1 == nsteps) || interrupted;

@@ -29,9 +29,7 @@ CLI = os.environ.get("MOREAU_CLI", _sweep.find_cli())
 def client():
     c = _sweep.make_client(workers=2)
     yield c
-    cluster = c.cluster
-    c.close()
-    cluster.close()
+    _sweep._close(c)
 
 
 # --- the sweep file ---------------------------------------------------------------------------

@@ -154,9 +154,13 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
                  v0.size(), system.name(), system.velocity_size());
   MOREAU_REQUIRE(all_finite(q0) && all_finite(v0),
                  "simulation: the initial state has a NaN or infinite entry");
-  const ContactState s0 = system.contact_state(q0, v0, 0.0);
-  // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break.
-  if (s0.q.size() == s0.v.size()) s0.validate();
+  MOREAU_REQUIRE(system.velocity_size() > 0,
+                 "simulation: the system '{}' has no degree of freedom (v is empty)",
+                 system.name());
+  const ContactState s0 = system.constraint_summary(q0, v0, 0.0);
+  // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break,
+  // and the dense parts, which a summary may leave out.
+  if (s0.q.size() == s0.v.size() && s0.M.size() > 0) s0.validate();
   MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F),
                  "simulation: M or F has a NaN or infinite entry at the initial state");
   const double allowed =

@@ -33,8 +33,8 @@ RigidBody dynamic(const std::string& name, const Shape& s, const Pose& pose, dou
 
 }  // namespace
 
-// 500 random spheres: sweep and prune returns exactly the brute-force pair list.
-TEST(CollisionBroadPhase, SweepAndPruneEqualsBruteForce) {
+// 500 random spheres: the grid broad phase returns exactly the brute-force pair list.
+TEST(CollisionBroadPhase, GridEqualsBruteForce) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> U(0, 3);
   std::vector<Aabb> boxes;
@@ -42,11 +42,65 @@ TEST(CollisionBroadPhase, SweepAndPruneEqualsBruteForce) {
   for (int i = 0; i < 500; ++i)
     boxes.push_back(
         shape_aabb(s, Pose{Vector3(U(rng), U(rng), U(rng)), Quaternion::Identity()}, 1e-3));
-  boxes.push_back(
-      shape_aabb(make_plane(Vector3::UnitZ()), Pose{}, 0.0));  // a plane meets everything
-  const auto sap = sweep_and_prune(boxes), brute = brute_force_pairs(boxes);
-  EXPECT_EQ(sap, brute);
-  EXPECT_GT(sap.size(), 500u);  // the plane's 500 pairs plus some sphere pairs
+  // a tilted plane has an unbounded box and meets everything
+  boxes.push_back(shape_aabb(make_plane(Vector3(0, 1, 1)), Pose{}, 0.0));
+  const auto grid = broad_phase_pairs(boxes), brute = brute_force_pairs(boxes);
+  EXPECT_EQ(grid, brute);
+  EXPECT_GT(grid.size(), 500u);  // the plane's 500 pairs plus some sphere pairs
+}
+
+// A floor z ≤ 0.1 (normal +z) and a wall x ≥ 0.3 (normal −x, offset −0.3) bound their boxes on
+// their axis only: a sphere of radius 0.05 at height 0.16 is 0.01 m above the floor and meets it
+// with a margin of 0.01 m (touching counts), not with 0.005 m; the wall's box starts at x = 0.3.
+TEST(CollisionBroadPhase, AxisAlignedPlanesBoundTheirBoxOnTheirAxis) {
+  const Aabb floor = shape_aabb(make_plane(Vector3::UnitZ(), 0.1), Pose{}, 0.0);
+  EXPECT_DOUBLE_EQ(floor.upper.z(), 0.1);
+  EXPECT_EQ(floor.lower.z(), -INFINITY);
+  EXPECT_EQ(floor.upper.x(), INFINITY);
+  const Aabb wall = shape_aabb(make_plane(-Vector3::UnitX(), -0.3), Pose{}, 0.0);
+  EXPECT_DOUBLE_EQ(wall.lower.x(), 0.3);
+  EXPECT_EQ(wall.upper.x(), INFINITY);
+  const Pose at{Vector3(0, 0, 0.16), Quaternion::Identity()};
+  const Shape ball = make_sphere(0.05);
+  EXPECT_TRUE(shape_aabb(ball, at, 0.005)
+                  .overlaps(shape_aabb(make_plane(Vector3::UnitZ(), 0.1), Pose{}, 0.005)));
+  EXPECT_FALSE(shape_aabb(ball, at, 0.004)
+                   .overlaps(shape_aabb(make_plane(Vector3::UnitZ(), 0.1), Pose{}, 0.0)));
+}
+
+// Mixed sizes (radii 0.005 to 0.5 m, negative coordinates, two 20 m slabs that span many cells,
+// two planes) and a lattice of cubes touching exactly on cell boundaries (touching counts): the
+// grid's pair list is the brute-force one, each pair once.
+TEST(CollisionBroadPhase, GridEqualsBruteForceForMixedSizesAndTouchingBoxes) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> U(-2, 2), R(0.005, 0.5);
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 400; ++i)
+    boxes.push_back(shape_aabb(make_sphere(R(rng)),
+                               Pose{Vector3(U(rng), U(rng), U(rng)), Quaternion::Identity()}, 0.0));
+  for (double z : {-2.0, 2.0}) {
+    Aabb slab;
+    slab.lower = Vector3(-10, -10, z - 0.05), slab.upper = Vector3(10, 10, z + 0.05);
+    boxes.push_back(slab);
+  }
+  boxes.push_back(shape_aabb(make_plane(Vector3::UnitZ()), Pose{}, 0.0));
+  boxes.push_back(shape_aabb(make_plane(Vector3::UnitX()), Pose{}, 0.0));
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) {
+        Aabb cube;  // side 0.25, corners on the multiples of 0.25
+        cube.lower = Vector3(5 + 0.25 * i, 0.25 * j, 0.25 * k);
+        cube.upper = cube.lower + Vector3::Constant(0.25);
+        boxes.push_back(cube);
+      }
+  const auto grid = broad_phase_pairs(boxes), brute = brute_force_pairs(boxes);
+  EXPECT_EQ(grid, brute);
+  // the 64 cubes of the lattice touch when their indices differ by at most 1 on every axis:
+  // (3·4 − 2)³ = 1000 ordered pairs with themselves, less the 64 self pairs, halved: 468
+  Index lattice_pairs = 0;
+  for (auto [i, j] : grid)
+    if (i >= 404 && j >= 404) ++lattice_pairs;
+  EXPECT_EQ(lattice_pairs, 468);
 }
 
 // Five 0.2 m cubes stacked exactly on a floor: 5 × 4 face contacts, all gaps 0; floor contacts

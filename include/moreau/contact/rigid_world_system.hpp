@@ -37,6 +37,8 @@ class RigidWorldSystem : public LagrangianSystem {
   std::vector<std::string> velocity_names() const override { return world_->velocity_names(); }
 
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
+  // F and the constraints without M, ∇h and H_t: O(bodies + contacts) memory.
+  ContactState constraint_summary(const Vector& q, const Vector& v, double t) const override;
 
   // K = C = 0: the weight and the applied loads are constant; the gyroscopic term ω × Iω of
   // spatial bodies is left out of the iteration matrix (Newton's method of
@@ -73,6 +75,9 @@ class RigidWorldSystem : public LagrangianSystem {
   }
 
  private:
+  // contact_state with the dense parts (M and Jacobian rows) or without them.
+  ContactState state(const Vector& q, const Vector& v, double t, bool dense) const;
+
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;
   std::string name_;

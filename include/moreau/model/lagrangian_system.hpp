@@ -34,6 +34,12 @@ class LagrangianSystem {
 
   // The full contact data at (q, v, t): M, F and every constraint (gap, ∇h, H_t, c_n, c_t, μ, e).
   virtual ContactState contact_state(const Vector& q, const Vector& v, double t) const = 0;
+  // The same without the dense parts: F, and each constraint's name, kind, gap, μ, e and law,
+  // with M, ∇h and H_t left empty (what the simulators check at the initial state). Memory
+  // O(n + m) where contact_state needs O(n² + n m); contact_state itself unless overridden.
+  virtual ContactState constraint_summary(const Vector& q, const Vector& v, double t) const {
+    return contact_state(q, v, t);
+  }
 
   // The Jacobians of F in velocity coordinates, for the implicit θ-method of
   // sim/moreau_jean_osi.hpp (Siconos' K = ∂F/∂q and C = ∂F/∂q̇, F on the left side here):

@@ -29,7 +29,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
     }
   }
   const auto candidates =
-      settings.use_broad_phase ? sweep_and_prune(boxes) : brute_force_pairs(boxes);
+      settings.use_broad_phase ? broad_phase_pairs(boxes) : brute_force_pairs(boxes);
   auto jointed = [&](Index a, Index b) {
     for (const auto& j : world.joints())
       if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;

@@ -59,6 +59,7 @@ Index RigidWorld::add_body(RigidBody body) {
                  body.name);
   body.validate(fmt::format("bodies[{}]", i), dimension_);
   if (dimension_ == 2) body.inertia = Matrix3(Vector3::Constant(body.inertia(2, 2)).asDiagonal());
+  body_index_.emplace(body.name, i);
   bodies_.push_back(std::move(body));
   offsets_.push_back(bodies_.back().is_static ? -1 : dynamic_count_++);
   return i;
@@ -182,9 +183,8 @@ const ContactMaterial& RigidWorld::material(Index a, Index b) const {
 }
 
 Index RigidWorld::find_body(const std::string& name) const {
-  for (size_t i = 0; i < bodies_.size(); ++i)
-    if (bodies_[i].name == name) return static_cast<Index>(i);
-  return -1;
+  const auto it = body_index_.find(name);
+  return it == body_index_.end() ? -1 : it->second;
 }
 
 Index RigidWorld::position_offset(Index i) const {

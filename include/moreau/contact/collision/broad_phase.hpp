@@ -1,6 +1,7 @@
 #pragma once
-// Broad phase: candidate pairs of overlapping axis-aligned boxes by sweep and prune along the
-// axis of largest spread (O(n log n + k)). Planes have infinite boxes and pair with everything.
+// Broad phase: candidate pairs of overlapping axis-aligned boxes on a uniform grid
+// (O(n log n + k) for bodies of similar size). Planes have unbounded boxes and pair with every
+// box they overlap.
 #include <utility>
 #include <vector>
 
@@ -20,11 +21,12 @@ struct Aabb {
   }
 };
 
-// Box of a posed shape grown by `margin` on every side (planes: unbounded).
+// Box of a posed shape grown by `margin` on every side (planes: unbounded, but for the side
+// beyond the plane when the normal is a coordinate axis).
 Aabb shape_aabb(const Shape& shape, const Pose& pose, double margin);
 
 // Pairs (i, j), i < j, whose boxes overlap, sorted lexicographically.
-std::vector<std::pair<Index, Index>> sweep_and_prune(const std::vector<Aabb>& boxes);
+std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& boxes);
 // The same by testing all n(n−1)/2 pairs (reference for tests).
 std::vector<std::pair<Index, Index>> brute_force_pairs(const std::vector<Aabb>& boxes);
 

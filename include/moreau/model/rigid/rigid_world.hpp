@@ -15,6 +15,7 @@
 // Quaternion rate (ω in world axes): q̇_quat = ½ (0, ω) ⊗ q_quat.
 // Contact detection lives in the contact layer (moreau/contact/collision/world_contacts.hpp).
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "moreau/model/rigid/contact_pair.hpp"
@@ -166,6 +167,7 @@ class RigidWorld {
   int dimension_;
   Vector3 gravity_;
   std::vector<RigidBody> bodies_;
+  std::unordered_map<std::string, Index> body_index_;  // name → index (find_body in O(1))
   std::vector<Joint> joints_;
   std::vector<ContactPair> pairs_;
   std::vector<Index> offsets_;  // per body: dynamic index or −1

@@ -4,10 +4,15 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: deps build demo test test-asan fuzz soak bench-fclib bench-sim bench-sweep docs clean
+.PHONY: deps peers build demo test test-asan fuzz soak bench-fclib bench-sim bench-sweep bench-scale docs clean
 
 deps:
 	@scripts/install-deps
+
+# The libraries the benchmarks compare with (Siconos, MuJoCo); CMake then looks for them again.
+peers:
+	MOREAU_WITH_PEERS=1 scripts/install-deps
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake $(BUILD) > /dev/null; fi
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -37,14 +42,16 @@ soak: build
 	$(BUILD)/bin/bench_soak --out $(BUILD)/soak
 	$(PYTHON) bench/plot_soak.py $(BUILD)/soak
 
-bench-fclib: build
-	MOREAU_WITH_PEERS=1 scripts/install-deps
+bench-fclib: peers build
 	$(BUILD)/bin/bench_fclib
 
-bench-sim: build
-	MOREAU_WITH_PEERS=1 scripts/install-deps
+bench-sim: peers build
 	$(BUILD)/bin/bench_sim
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/siconos_cases.py
+
+# Sphere piles of 216 to 27,000 spheres, moreau against MuJoCo 2.2.2 (docs/benchmarks.md §Scale).
+bench-scale: peers build
+	$(PYTHON) bench/scale.py --build $(BUILD)
 
 bench-sweep: build
 	PYTHONPATH=$(BUILD)/python MOREAU_CLI=$(BUILD)/bin/moreau /usr/bin/python3 bench/sweep.py

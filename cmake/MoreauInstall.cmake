@@ -64,7 +64,7 @@ install(FILES "${PROJECT_BINARY_DIR}/moreauConfig.cmake" "${PROJECT_BINARY_DIR}/
 file(RELATIVE_PATH MOREAU_PC_PREFIX_FROM_PCDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" MOREAU_PC_PREFIX_FROM_PCDIR "${MOREAU_PC_PREFIX_FROM_PCDIR}")
 list(JOIN MOREAU_PC_LIBS " " MOREAU_PC_LIBS)
-string(APPEND MOREAU_PC_LIBS " -lfclib")
+string(APPEND MOREAU_PC_LIBS " -lfclib -pthread")
 set(MOREAU_PC_REQUIRES "eigen3 >= 3.4, fmt, nlohmann_json, hdf5-serial")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/moreau.pc.in" "${PROJECT_BINARY_DIR}/moreau.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/moreau.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,5 +1,6 @@
 // `moreau simulate SCENE.json [--out DIR] [--t-end T] [--integrator event|timestepping]
-//  [--no-plot]`: runs a scene (docs/scene-format.md) with the event-driven or the Moreau–Jean
+//  [--no-plot] [--threads N]`: runs a scene (docs/scene-format.md) with the event-driven or the
+//  Moreau–Jean
 // integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json and plot.png
 // (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints it,
 // exit 2.
@@ -20,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "moreau/common/parallel.hpp"
 #include "moreau/io/interrupt_guard.hpp"
 #include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
@@ -37,6 +39,7 @@ struct SimulateOptions {
   bool no_plot = false;
   bool json = false;  // print the result document; write files only with --out
   std::string python = "/usr/bin/python3";
+  int threads = -1;  // −1: the scene's; 0: every hardware thread
 };
 
 std::string find_plot_script() {
@@ -54,6 +57,9 @@ void run(const SimulateOptions& opt) {
   const Scene scene = load_scene(opt.scene);
   SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
   if (!opt.out.empty()) run.out_dir = opt.out;
+  if (opt.threads >= 0)
+    run.settings.time_stepping.contacts.threads =
+        opt.threads == 0 ? hardware_threads() : opt.threads;
   const bool tty = isatty(fileno(stderr)) && verbosity > 0 && !opt.json;
   ProgressCallback progress;
   std::size_t widest_line = 0;  // what the line erases at the end
@@ -164,6 +170,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
       ->check(CLI::IsMember({"event", "timestepping"}));
   cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");
+  cmd->add_option("--threads", opt->threads,
+                  "Threads of a rigid world's time steps (narrow phase, coloured NSGS); 0 = all "
+                  "(default: the scene's integrator.threads, 1)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_flag("--json", opt->json,
                 "Print the result (summary, final state, events, impulses) as JSON; files are "
                 "written only with --out, and no plot");

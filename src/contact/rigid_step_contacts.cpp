@@ -166,6 +166,7 @@ class BodyBlockStepContacts final : public StepContacts {
     ns_.max_iterations = solver.max_iterations;
     ns_.relaxation = st_.nsgs_relaxation;
     ns_.relaxation_after = kPlainSweeps;
+    ns_.threads = cs_.threads = std::max(1, st_.threads);
   }
 
   // Violation: penetration at the detected contacts and |residual| of the joints.

@@ -88,6 +88,10 @@ const std::vector<IntegratorKey>& integrator_keys() {
        2, true, true, "over-relaxation ω of body-block NSGS (timestepping)"},
       {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
        kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},
+      {"threads", +[](S& s) -> int& { return s.time_stepping.contacts.threads; }, 1, 1024, false,
+       false,
+       "threads of the body-block layer: narrow phase and coloured NSGS; 1 = sequential "
+       "(timestepping)"},
       {"rtol", +[](S& s) -> double& { return s.event_driven.rtol; }, 0, kInf, true, false,
        "relative tolerance of the Dormand–Prince steps (event)"},
       {"atol", +[](S& s) -> double& { return s.event_driven.atol; }, 0, kInf, true, false,

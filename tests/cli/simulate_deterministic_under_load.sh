@@ -3,25 +3,30 @@
 # run for 0.3 s on an idle machine and again with two busy loops beside it (both cores loaded)
 # writes byte-identical trajectory, contact and event files and the same summary but for its wall
 # time. The run has steps that end in the solver fallback, the path a wall-clock bound would make
-# load-dependent.
+# load-dependent. The same holds with --threads 2 (coloured NSGS, parallel narrow phase): idle and
+# loaded 2-thread runs give the same bytes.
 source "$(dirname "$0")/support/prelude.sh"
 
 run() {
   "$MOREAU" simulate "$SCENES/sphere_pile.json" --t-end 0.3 --out "$TMP/$1" --no-plot \
-    > "$TMP/$1.log" 2>&1 || { echo "run $1 failed"; cat "$TMP/$1.log"; fail=1; }
+    --threads "$2" > "$TMP/$1.log" 2>&1 || { echo "run $1 failed"; cat "$TMP/$1.log"; fail=1; }
 }
-run idle
+run idle 1
+run idle2 2
 busy=()
 for _ in 1 2; do
   (while :; do :; done) &
   busy+=($!)
 done
-run loaded
+run loaded 1
+run loaded2 2
 kill "${busy[@]}" 2> /dev/null
 wait 2> /dev/null
 
 for f in trajectory.csv contacts.csv events.csv; do
   cmp -s "$TMP/idle/$f" "$TMP/loaded/$f" || { echo "$f differs between idle and loaded runs"; fail=1; }
+  cmp -s "$TMP/idle2/$f" "$TMP/loaded2/$f" ||
+    { echo "$f differs between idle and loaded 2-thread runs"; fail=1; }
 done
 grep -v '"wall_time"' "$TMP/idle/summary.json" > "$TMP/idle.summary"
 grep -v '"wall_time"' "$TMP/loaded/summary.json" > "$TMP/loaded.summary"

@@ -145,6 +145,29 @@ TEST(BodyBlockNsgs, RelaxationKeepsTheSolution) {
   EXPECT_LE((a.v - b.v).norm(), 1e-7 * (1.0 + a.v.norm()));
 }
 
+// Threads: the coloured sweep (threads ≥ 2) is certified by the same residual and agrees with
+// the sequential one within the tolerance (μ ≤ 0.3: unique velocities); 2, 3 and 4 threads visit
+// the contacts in the same order (colour classes of one greedy colouring) and give the same bits.
+// Larger problems (60 bodies, 90 contacts) so that every colour has several contacts to split.
+TEST(BodyBlockNsgs, ThreadsAgreeWithTheSequentialSweepAndWithEachOther) {
+  for (unsigned seed : {3u, 8u}) {
+    const auto p = random_problem(60, 90, seed, 0.3);
+    BodyBlockNsgsSettings st{.tolerance = 1e-10, .max_iterations = 50000};
+    const auto one = solve_body_block_nsgs(p, Vector(), Vector(), st);
+    st.threads = 2;
+    const auto two = solve_body_block_nsgs(p, Vector(), Vector(), st);
+    ASSERT_TRUE(one.converged() && two.converged()) << one.residual << " " << two.residual;
+    EXPECT_LE(global_friction_contact_residual(p.to_global(), two.v, two.r), 1e-8);
+    EXPECT_LE((one.v - two.v).norm(), 1e-6 * (1.0 + one.v.norm())) << "seed " << seed;
+    for (int threads : {3, 4}) {
+      st.threads = threads;
+      const auto more = solve_body_block_nsgs(p, Vector(), Vector(), st);
+      EXPECT_EQ(more.iterations, two.iterations) << threads << " threads";
+      EXPECT_TRUE(more.r == two.r && more.v == two.v) << threads << " threads differ from 2";
+    }
+  }
+}
+
 // Softening: ũ_n = u_n + c r_n ≥ 0 ⊥ r_n. Sphere with v_n = −1, no friction, m = 2:
 // u_n = −1 + r_n/m, so u_n + c r_n = 0 gives r_n = 1/(1/m + c); with c = 0.5, r_n = 1 and the
 // sphere keeps u_n = −0.5 m/s.

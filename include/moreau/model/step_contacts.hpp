@@ -39,6 +39,9 @@ struct StepContactSettings {
   double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
   double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)
   bool body_blocks = true;             // false: the dense layer for every system
+  // Threads of the body-block layer: the narrow phase and a coloured NSGS
+  // (solvers/fc/body_block_nsgs.hpp); 1 = sequential. Reproducible for a given count.
+  int threads = 1;
 };
 
 // One contact of the step's index set (unilateral; bilateral rows stay inside the layer).

@@ -1,8 +1,9 @@
 #include "moreau/contact/collision/broad_phase.hpp"
 
 #include <algorithm>
+#include <array>
+#include <climits>
 #include <cstdint>
-#include <tuple>
 #include <cmath>
 #include <numeric>
 
@@ -47,11 +48,11 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
 
 namespace {
 
-// One cell of the uniform grid covered by a box: integer coordinates ⌊x/c⌋ and the box's index.
+// One cell of the uniform grid covered by a box: the cell's key (its integer coordinates
+// ⌊x/c⌋ relative to the lowest cell, 21 bits each) and the box's index.
 struct CellEntry {
-  std::int64_t x, y, z;
+  std::uint64_t key;
   Index box;
-  auto key() const { return std::tie(x, y, z, box); }
 };
 
 // Cell coordinates of a point, or false when they do not fit the grid (|x/c| ≥ 2⁵⁰).
@@ -64,14 +65,17 @@ bool cell_of(const Vector3& p, double c, std::int64_t out[3]) {
   return true;
 }
 
+constexpr std::int64_t kCellSpan = std::int64_t{1} << 21;  // cells per axis a key can hold
+
 }  // namespace
 
 // Uniform grid (Ericson, Real-Time Collision Detection §7.1): cell size c = the median largest
-// extent, each box entered in the cells it covers (≤ 8 for a box up to c; the entries sorted, not
-// hashed, so the result does not depend on a hash order), a pair reported only in the cell holding
-// the lower corner of the two boxes' intersection, max(lower_a, lower_b), so once. Boxes spanning
-// more than 4 cells on an axis and unbounded boxes (planes) are tested against every box. O(n log n
-// + k) for bodies of similar size, without the n^{5/3} of a sweep along one axis of a 3D pile.
+// extent, each box entered in the cells it covers (≤ 8 for a box up to c; the entries sorted by a
+// packed key, not hashed, so the output does not depend on a hash order), a pair reported only in
+// the cell holding the lower corner of the two boxes' intersection, max(lower_a, lower_b), so
+// once. Boxes spanning more than 4 cells on an axis and unbounded boxes (planes) are tested
+// against every box. O(n log n + k) for bodies of similar size, without the n^{5/3} of a sweep
+// along one axis of a 3D pile.
 std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& boxes) {
   std::vector<std::pair<Index, Index>> pairs;
   const Index n = static_cast<Index>(boxes.size());
@@ -93,33 +97,53 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
     std::nth_element(extents.begin(), mid, extents.end());
     if (std::isfinite(*mid) && *mid > 0) c = *mid;
   }
-  std::vector<CellEntry> cells;
-  cells.reserve(finite.size() * 2);
+  // the cells each box covers; boxes beyond 4 cells per axis, or outside the 2²¹ cells per axis
+  // that a key holds from the lowest corner, count as large
+  std::vector<std::array<std::int64_t, 6>> range(boxes.size());
+  std::int64_t base[3] = {INT64_MAX, INT64_MAX, INT64_MAX};
   for (Index i : finite) {
-    std::int64_t lo[3], hi[3];
-    if (!cell_of(boxes[i].lower, c, lo) || !cell_of(boxes[i].upper, c, hi) || hi[0] - lo[0] > 4 ||
-        hi[1] - lo[1] > 4 || hi[2] - lo[2] > 4) {
+    std::int64_t* r = range[i].data();
+    if (!cell_of(boxes[i].lower, c, r) || !cell_of(boxes[i].upper, c, r + 3) || r[3] - r[0] > 4 ||
+        r[4] - r[1] > 4 || r[5] - r[2] > 4) {
       large[i] = 1;
       continue;
     }
-    for (std::int64_t x = lo[0]; x <= hi[0]; ++x)
-      for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
-        for (std::int64_t z = lo[2]; z <= hi[2]; ++z) cells.push_back({x, y, z, i});
+    for (int k = 0; k < 3; ++k) base[k] = std::min(base[k], r[k]);
   }
-  std::sort(cells.begin(), cells.end(),
-            [](const CellEntry& a, const CellEntry& b) { return a.key() < b.key(); });
+  std::vector<CellEntry> cells;
+  cells.reserve(finite.size() * 4);
+  for (Index i : finite) {
+    if (large[i]) continue;
+    const std::int64_t* r = range[i].data();
+    if (r[3] - base[0] >= kCellSpan || r[4] - base[1] >= kCellSpan || r[5] - base[2] >= kCellSpan) {
+      large[i] = 1;
+      continue;
+    }
+    for (std::int64_t x = r[0]; x <= r[3]; ++x)
+      for (std::int64_t y = r[1]; y <= r[4]; ++y)
+        for (std::int64_t z = r[2]; z <= r[5]; ++z)
+          cells.push_back({static_cast<std::uint64_t>(x - base[0]) << 42 |
+                               static_cast<std::uint64_t>(y - base[1]) << 21 |
+                               static_cast<std::uint64_t>(z - base[2]),
+                           i});
+  }
+  std::sort(cells.begin(), cells.end(), [](const CellEntry& a, const CellEntry& b) {
+    return a.key != b.key ? a.key < b.key : a.box < b.box;
+  });
   for (size_t begin = 0; begin < cells.size();) {
     size_t end = begin + 1;
-    while (end < cells.size() && cells[end].x == cells[begin].x && cells[end].y == cells[begin].y &&
-           cells[end].z == cells[begin].z)
-      ++end;
+    while (end < cells.size() && cells[end].key == cells[begin].key) ++end;
     for (size_t a = begin; a < end; ++a)
       for (size_t b = a + 1; b < end; ++b) {
         const Aabb &A = boxes[cells[a].box], &B = boxes[cells[b].box];
         if (!A.overlaps(B)) continue;
+        // the lower corner of the intersection lies in exactly one cell: report the pair there
         std::int64_t home[3];
         cell_of(A.lower.cwiseMax(B.lower), c, home);
-        if (home[0] == cells[a].x && home[1] == cells[a].y && home[2] == cells[a].z)
+        const std::uint64_t home_key = static_cast<std::uint64_t>(home[0] - base[0]) << 42 |
+                                       static_cast<std::uint64_t>(home[1] - base[1]) << 21 |
+                                       static_cast<std::uint64_t>(home[2] - base[2]);
+        if (home_key == cells[a].key)
           pairs.emplace_back(cells[a].box, cells[b].box);  // a < b: sorted by box within a cell
       }
     begin = end;
@@ -130,8 +154,6 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
       if (j != i && !(large[j] && j < i) && boxes[i].overlaps(boxes[j]))
         pairs.emplace_back(std::min(i, j), std::max(i, j));
   }
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   return pairs;
 }
 

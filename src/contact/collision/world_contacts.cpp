@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/common/parallel.hpp"
 #include "moreau/contact/collision/broad_phase.hpp"
 
 namespace moreau {
@@ -36,9 +37,8 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
     return false;
   };
   const bool with_pairs = !world.contact_pairs().empty();
-  std::vector<Contact> out;
-  // The points of shape A of body a against shape B of body b (B static, or a < b).
-  auto add_points = [&](Item A, Item B, double margin, Index pair) {
+  // The points of shape A of body a against shape B of body b (B static, or a < b), into out.
+  auto add_points = [&](Item A, Item B, double margin, Index pair, std::vector<Contact>& out) {
     const Shape& shA = world.body(A.body).shapes[A.shape];
     const Shape& shB = world.body(B.body).shapes[B.shape];
     NarrowPhaseSettings np{.margin = margin, .dimension = world.dimension()};
@@ -56,18 +56,31 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       out.push_back(std::move(c));
     }
   };
-  for (auto [i, j] : candidates) {
-    Item A = items[i], B = items[j];
-    if (A.body == B.body) continue;
-    const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
-    if (sa && sb) continue;
-    if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
-    if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
-                                 world.body(B.body).shapes[B.shape]))
-      continue;
-    if (with_pairs && world.find_contact_pair(A.body, A.shape, B.body, B.shape) >= 0) continue;
-    if (sa || (!sb && A.body > B.body)) std::swap(A, B);
-    add_points(A, B, settings.margin, -1);
+  // the narrow phase in chunks of the candidate list, concatenated in chunk order: the same
+  // list for any number of threads
+  const int chunks = std::max(1, settings.threads);
+  std::vector<std::vector<Contact>> found(static_cast<size_t>(chunks));
+  const Index n_candidates = static_cast<Index>(candidates.size());
+  parallel_for(chunks, chunks, [&](Index first, Index last) {
+    for (Index k = first; k < last; ++k)
+      for (Index c = n_candidates * k / chunks; c < n_candidates * (k + 1) / chunks; ++c) {
+        Item A = items[candidates[c].first], B = items[candidates[c].second];
+        if (A.body == B.body) continue;
+        const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
+        if (sa && sb) continue;
+        if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
+        if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
+                                     world.body(B.body).shapes[B.shape]))
+          continue;
+        if (with_pairs && world.find_contact_pair(A.body, A.shape, B.body, B.shape) >= 0) continue;
+        if (sa || (!sb && A.body > B.body)) std::swap(A, B);
+        add_points(A, B, settings.margin, -1, found[k]);
+      }
+  });
+  std::vector<Contact> out;
+  for (auto& part : found) {
+    out.insert(out.end(), std::make_move_iterator(part.begin()),
+               std::make_move_iterator(part.end()));
   }
   for (Index k = 0; k < static_cast<Index>(world.contact_pairs().size()); ++k) {
     const ContactPair& cp = world.contact_pairs()[k];
@@ -75,7 +88,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       const Shape& sh = world.body(body).shapes[shape];
       return Item{body, shape, world.body_pose(q, body).compose(sh.offset)};
     };
-    add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k);
+    add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k, out);
   }
   std::stable_sort(out.begin(), out.end(), contact_key_less);
   return out;

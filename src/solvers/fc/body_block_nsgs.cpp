@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/common/parallel.hpp"
 #include "moreau/common/timer.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
@@ -145,6 +146,10 @@ class Solver {
     Vector v = velocity(out.r, out.p);
     out.u.resize(D * nc);
     out.status = Status::max_iterations;
+    const auto colours =
+        st.threads > 1 ? colour_contacts(v.size() / Mb) : std::vector<std::vector<Index>>();
+    std::vector<double> contact_err2(colours.empty() ? 0 : static_cast<size_t>(nc), 0.0);
+    std::vector<double> contact_u2(contact_err2.size(), 0.0);
     for (int it = 1; it <= st.max_iterations; ++it) {
       const double omega = it > st.relaxation_after ? st.relaxation : 1.0;
       // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
@@ -159,23 +164,21 @@ class Solver {
         out.p[j] += dp;
         add_bilateral(v, static_cast<size_t>(j), dp);
       }
-      for (Index c = 0; c < nc; ++c) {
-        const auto& k = contacts_[c];
-        const VecD r_old = out.r.template segment<D>(D * c);
-        VecD u = local_velocity(v, c);
-        u[0] += k.compliance * r_old[0];
-        const double e = friction_contact_local_error(D, p_.mu[c], r_old.data(), u.data());
-        err2 += e * e;
-        u2 += u.squaredNorm();
-        if (e == 0.0) continue;
-        const VecD q = u - k.block.W.template topLeftCorner<D, D>() * r_old;
-        VecD r_new = r_old;
-        solve_local(k.block, q, p_.mu[c], r_new);
-        if (omega != 1.0) r_new = project_cone(omega * r_new + (1.0 - omega) * r_old, p_.mu[c]);
-        const VecD dr = r_new - r_old;
-        if (dr.squaredNorm() == 0.0) continue;
-        out.r.template segment<D>(D * c) = r_new;
-        add_contact(v, c, dr);
+      if (colours.empty()) {
+        for (Index c = 0; c < nc; ++c) update_contact(c, omega, out.r, v, err2, u2);
+      } else {
+        // coloured sweep: the contacts of one colour share no body, so they update in parallel
+        // and in any split; the errors are summed afterwards in contact order
+        for (const auto& group : colours)
+          parallel_for(static_cast<Index>(group.size()), st.threads, [&](Index b, Index e) {
+            for (Index i = b; i < e; ++i) {
+              const Index c = group[i];
+              update_contact(c, omega, out.r, v, contact_err2[c], contact_u2[c]);
+            }
+          });
+        for (Index c = 0; c < nc; ++c) err2 += contact_err2[c], u2 += contact_u2[c];
+        std::fill(contact_err2.begin(), contact_err2.end(), 0.0);
+        std::fill(contact_u2.begin(), contact_u2.end(), 0.0);
       }
       out.iterations = it;
       const double scale =
@@ -207,6 +210,54 @@ class Solver {
 
  private:
   MatM minv(Index body) const { return p_.mass_inverse[body].template topLeftCorner<Mb, Mb>(); }
+
+  // One Gauss–Seidel update of contact c at the current v (header): adds its error² and ‖u‖² to
+  // err2 and u2 (taken before the update), then r_c ← the local solution, relaxed by ω, and
+  // v += M⁻¹ J_cᵀ Δr_c on its two bodies.
+  void update_contact(Index c, double omega, Vector& r, Vector& v, double& err2, double& u2) const {
+    const auto& k = contacts_[c];
+    const VecD r_old = r.template segment<D>(D * c);
+    VecD u = local_velocity(v, c);
+    u[0] += k.compliance * r_old[0];
+    const double e = friction_contact_local_error(D, p_.mu[c], r_old.data(), u.data());
+    err2 += e * e;
+    u2 += u.squaredNorm();
+    if (e == 0.0) return;
+    const VecD q = u - k.block.W.template topLeftCorner<D, D>() * r_old;
+    VecD r_new = r_old;
+    solve_local(k.block, q, p_.mu[c], r_new);
+    if (omega != 1.0) r_new = project_cone(omega * r_new + (1.0 - omega) * r_old, p_.mu[c]);
+    const VecD dr = r_new - r_old;
+    if (dr.squaredNorm() == 0.0) return;
+    r.template segment<D>(D * c) = r_new;
+    add_contact(v, c, dr);
+  }
+
+  // Greedy colouring of the contact graph (contacts sharing a dynamic body get different
+  // colours), contacts taken in index order, each given the smallest colour its bodies do not
+  // hold yet: the colour classes, each in index order. Depends only on the problem.
+  std::vector<std::vector<Index>> colour_contacts(Index bodies) const {
+    std::vector<std::vector<int>> held(static_cast<size_t>(bodies));
+    std::vector<std::vector<Index>> classes;
+    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
+      const auto& k = contacts_[c];
+      auto taken = [&](int colour) {
+        for (Index body : {k.a, k.b})
+          if (body >= 0) {
+            const auto& h = held[body / Mb];
+            if (std::find(h.begin(), h.end(), colour) != h.end()) return true;
+          }
+        return false;
+      };
+      int colour = 0;
+      while (taken(colour)) ++colour;
+      for (Index body : {k.a, k.b})
+        if (body >= 0) held[body / Mb].push_back(colour);
+      if (colour >= static_cast<int>(classes.size())) classes.resize(colour + 1);
+      classes[colour].push_back(c);
+    }
+    return classes;
+  }
 
   void add_contact(Vector& v, Index c, const VecD& dr) const {
     const auto& k = contacts_[c];
@@ -252,6 +303,8 @@ BodyBlockSolution solve_body_block_nsgs(const BodyBlockFrictionContactProblem& p
                  "body_block_nsgs: relaxation_after = {} must be ≥ 0", settings.relaxation_after);
   MOREAU_REQUIRE(settings.relaxation > 0.0 && settings.relaxation < 2.0,
                  "body_block_nsgs: relaxation ω = {} must lie in (0, 2)", settings.relaxation);
+  MOREAU_REQUIRE(settings.threads >= 1, "body_block_nsgs: threads = {} must be ≥ 1",
+                 settings.threads);
   MOREAU_REQUIRE(settings.tolerance > 0.0 && settings.max_iterations > 0,
                  "body_block_nsgs: tolerance {} and max_iterations {} must be > 0",
                  settings.tolerance, settings.max_iterations);

@@ -25,7 +25,8 @@ struct Aabb {
 // beyond the plane when the normal is a coordinate axis).
 Aabb shape_aabb(const Shape& shape, const Pose& pose, double margin);
 
-// Pairs (i, j), i < j, whose boxes overlap, sorted lexicographically.
+// Pairs (i, j), i < j, whose boxes overlap, each once; the order is fixed by the boxes (the same
+// input gives the same list) but is not sorted.
 std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& boxes);
 // The same by testing all n(n−1)/2 pairs (reference for tests).
 std::vector<std::pair<Index, Index>> brute_force_pairs(const std::vector<Aabb>& boxes);

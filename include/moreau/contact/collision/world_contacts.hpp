@@ -36,6 +36,7 @@ struct CollisionSettings {
   bool use_broad_phase = true;   // false: test every shape pair (reference)
   bool collide_jointed = false;  // false: bodies linked by a joint do not collide
   bool with_names = true;        // false: Contact::name left empty (contact_name() builds it)
+  int threads = 1;  // narrow phase on this many threads (common/parallel.hpp); same contacts
 };
 
 // Every contact of the world at q: the points of every explicit contact pair

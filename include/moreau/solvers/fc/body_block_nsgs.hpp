@@ -33,6 +33,12 @@ struct BodyBlockNsgsSettings {
   // point is a solution only through the residual test, which does not depend on ω.
   double relaxation = 1.0;
   int relaxation_after = 0;  // plain sweeps (ω = 1) before ω applies: warm, easy steps stay plain
+  // Threads of a sweep. 1: contacts in index order. ≥ 2: a coloured sweep, the contacts grouped
+  // by a greedy colouring of the contact graph (two contacts sharing a dynamic body differ in
+  // colour), colour after colour, each colour's contacts updated in parallel. The order depends
+  // only on the problem, so every thread count ≥ 2 gives the same bits; 1 and 2 threads visit
+  // the contacts in different orders and agree within the tolerance.
+  int threads = 1;
 };
 
 // Result of body-block NSGS: the report, contact impulses and bilateral impulses p.

@@ -1,7 +1,8 @@
 // bench_scale (run by bench/scale.py, `make bench-scale`): one run of one engine on one sphere
 // pile, printed as a JSON line; the driver starts one process per run so that each run's peak
 // resident memory is its own (os.wait4).
-//   bench_scale moreau SCENE.json T_END   the scene as `moreau simulate` runs it (default solver)
+//   bench_scale moreau SCENE.json T_END [THREADS]   the scene as `moreau simulate --threads` runs
+//                                                   it (default solver; THREADS default 1)
 //   bench_scale mujoco MODEL.xml  T_END   MuJoCo's default solver on the same pile (MJCF)
 // Fields: engine, steps, setup_s (reading the file and building the model, before the first
 // step), run_s, steps_per_s, mean_contacts (closed contacts averaged over the records, moreau;
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "moreau/common/timer.hpp"
@@ -33,10 +35,11 @@ void finish(nlohmann::json& j, long steps, double run_s, double mean_contacts) {
   std::printf("%s\n", j.dump().c_str());
 }
 
-int run_moreau(const std::string& path, double t_end) {
+int run_moreau(const std::string& path, double t_end, int threads) {
   Stopwatch setup;
   const Scene scene = load_scene(path);
   SceneRun run = prepare_scene_run(scene, "", t_end);
+  run.settings.time_stepping.contacts.threads = threads;
   // four records after the start: enough for the mean contact count, little memory
   run.settings.record_interval = t_end / 4;
   const double setup_s = setup.seconds();
@@ -47,7 +50,7 @@ int run_moreau(const std::string& path, double t_end) {
     if (c.t > 0 && c.mode != ContactMode::separate) closed += 1;
   for (double t : r.t)
     if (t > 0) times.push_back(t);
-  nlohmann::json j{{"engine", "moreau"},
+  nlohmann::json j{{"engine", threads == 1 ? "moreau" : fmt::format("moreau {} threads", threads)},
                    {"setup_s", setup_s},
                    {"penetration", r.max_penetration},
                    {"solver_failures", r.solver_failures}};
@@ -97,14 +100,14 @@ int run_mujoco(const std::string& path, double t_end) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: bench_scale moreau|mujoco FILE T_END\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: bench_scale moreau|mujoco FILE T_END [THREADS]\n");
     return 2;
   }
   const std::string engine = argv[1], path = argv[2];
   const double t_end = std::stod(argv[3]);
   try {
-    if (engine == "moreau") return run_moreau(path, t_end);
+    if (engine == "moreau") return run_moreau(path, t_end, argc == 5 ? std::stoi(argv[4]) : 1);
 #ifdef MOREAU_HAVE_MUJOCO
     if (engine == "mujoco") return run_mujoco(path, t_end);
 #endif

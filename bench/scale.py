@@ -81,9 +81,12 @@ def mujoco_model(side):
 
 
 def run(binary, engine, path, t_end):
-    """One run in its own process: the JSON line it prints and its peak RSS (MB)."""
+    """One run in its own process: the JSON line it prints and its peak RSS (MB). Engine
+    "moreau2" is moreau with 2 threads."""
     start = time.monotonic()
-    proc = subprocess.Popen([binary, engine, path, str(t_end)], stdout=subprocess.PIPE,
+    argv = [binary, "moreau", path, str(t_end), "2"] if engine == "moreau2" else \
+        [binary, engine, path, str(t_end)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(proc.pid, 0)
     out = proc.stdout.read()
@@ -112,7 +115,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--sides", type=int, nargs="+", default=[6, 10, 15, 20, 30])
     ap.add_argument("--t-end", type=float, default=0.2, help="simulated time per run, s")
-    ap.add_argument("--engines", nargs="+", default=["moreau", "mujoco"])
+    ap.add_argument("--engines", nargs="+", default=["moreau", "moreau2", "mujoco"])
     args = ap.parse_args()
     binary = os.path.join(args.build, "bin", "bench_scale")
     out_dir = os.path.join(args.build, "scale")
@@ -131,8 +134,9 @@ def main():
         with open(model, "w") as f:
             f.write(mujoco_model(side))
         for engine in args.engines:
-            row = run(binary, engine, scene if engine == "moreau" else model, args.t_end)
+            row = run(binary, engine, model if engine == "mujoco" else scene, args.t_end)
             row["n"] = n
+            row["key"] = engine
             rows.append(row)
             if "error" in row:
                 print(f"| {n} | {engine} | – | – | – | {row['peak_rss_mb']:.0f} | – | – | "
@@ -149,7 +153,7 @@ def main():
                   f"{'; '.join(note)} |", flush=True)
     fits = {}
     for engine in args.engines:
-        ok = [r for r in rows if r["engine"].startswith(engine) and "error" not in r]
+        ok = [r for r in rows if r["key"] == engine and "error" not in r]
         if len(ok) >= 2:
             ns = [r["n"] for r in ok]
             fits[engine] = {
@@ -171,7 +175,7 @@ def plot(rows, engines, path):
     import matplotlib.pyplot as plt
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
     for engine in engines:
-        ok = [r for r in rows if r["engine"].startswith(engine) and "error" not in r]
+        ok = [r for r in rows if r["key"] == engine and "error" not in r]
         if not ok:
             continue
         ns = [r["n"] for r in ok]

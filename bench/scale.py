@@ -86,17 +86,24 @@ def run(binary, engine, path, t_end):
     start = time.monotonic()
     argv = [binary, "moreau", path, str(t_end), "2"] if engine == "moreau2" else \
         [binary, engine, path, str(t_end)]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    # one pipe for both streams, read to its end before wait4: a chatty run cannot fill a second
+    # pipe and block
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = proc.stdout.read().strip().splitlines()
     _, status, usage = os.wait4(proc.pid, 0)
-    out = proc.stdout.read()
-    err = proc.stderr.read()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    try:
-        row = json.loads(out.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        tail = (err.strip().splitlines() or ["no output"])[-1]
-        row = {"engine": engine, "error": f"exit {proc.returncode}: {tail}"}
+    row = None
+    for line in reversed(lines):
+        try:
+            parsed = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(parsed, dict):
+            row = parsed
+            break
+    if row is None:
+        row = {"engine": engine,
+               "error": f"exit {proc.returncode}: {(lines or ['no output'])[-1]}"}
     row["peak_rss_mb"] = usage.ru_maxrss / 1024.0
     row["wall_s"] = time.monotonic() - start
     return row

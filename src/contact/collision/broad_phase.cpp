@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <cstdint>
 #include <cmath>
-#include <numeric>
+
+#include "moreau/contact/collision/narrow_phase.hpp"
 
 namespace moreau {
 
@@ -16,8 +16,8 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
   const double m = std::isfinite(margin) ? std::max(margin, 0.0) : 1e30;
   if (s.kind == ShapeKind::plane) {
     // the half-space N·(x − p₀) ≤ 0 is bounded on one axis when N is that axis (floors, walls)
-    const Vector3 N = p.orientation * s.normal.normalized();
-    const Vector3 p0 = p.apply(s.normal.normalized() * (s.offset_distance / s.normal.norm()));
+    Vector3 N, p0;
+    plane_world(s, p, N, p0);
     for (int k = 0; k < 3; ++k)
       if (std::abs(N[k]) == 1.0 && N[(k + 1) % 3] == 0.0 && N[(k + 2) % 3] == 0.0) {
         if (N[k] > 0)
@@ -66,6 +66,13 @@ bool cell_of(const Vector3& p, double c, std::int64_t out[3]) {
 }
 
 constexpr std::int64_t kCellSpan = std::int64_t{1} << 21;  // cells per axis a key can hold
+
+// The key of cell (x, y, z) counted from the lowest cell `base`, 21 bits per axis.
+std::uint64_t cell_key(const std::int64_t* cell, const std::int64_t* base) {
+  return static_cast<std::uint64_t>(cell[0] - base[0]) << 42 |
+         static_cast<std::uint64_t>(cell[1] - base[1]) << 21 |
+         static_cast<std::uint64_t>(cell[2] - base[2]);
+}
 
 }  // namespace
 
@@ -119,13 +126,10 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
       large[i] = 1;
       continue;
     }
-    for (std::int64_t x = r[0]; x <= r[3]; ++x)
-      for (std::int64_t y = r[1]; y <= r[4]; ++y)
-        for (std::int64_t z = r[2]; z <= r[5]; ++z)
-          cells.push_back({static_cast<std::uint64_t>(x - base[0]) << 42 |
-                               static_cast<std::uint64_t>(y - base[1]) << 21 |
-                               static_cast<std::uint64_t>(z - base[2]),
-                           i});
+    std::int64_t cell[3];
+    for (cell[0] = r[0]; cell[0] <= r[3]; ++cell[0])
+      for (cell[1] = r[1]; cell[1] <= r[4]; ++cell[1])
+        for (cell[2] = r[2]; cell[2] <= r[5]; ++cell[2]) cells.push_back({cell_key(cell, base), i});
   }
   std::sort(cells.begin(), cells.end(), [](const CellEntry& a, const CellEntry& b) {
     return a.key != b.key ? a.key < b.key : a.box < b.box;
@@ -140,10 +144,7 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
         // the lower corner of the intersection lies in exactly one cell: report the pair there
         std::int64_t home[3];
         cell_of(A.lower.cwiseMax(B.lower), c, home);
-        const std::uint64_t home_key = static_cast<std::uint64_t>(home[0] - base[0]) << 42 |
-                                       static_cast<std::uint64_t>(home[1] - base[1]) << 21 |
-                                       static_cast<std::uint64_t>(home[2] - base[2]);
-        if (home_key == cells[a].key)
+        if (cell_key(home, base) == cells[a].key)
           pairs.emplace_back(cells[a].box, cells[b].box);  // a < b: sorted by box within a cell
       }
     begin = end;

@@ -26,13 +26,6 @@ std::vector<Vector3> world_core(const Shape& s, const Pose& p) {
   return out;
 }
 
-// Plane world data: unit normal N and a point p0 on the boundary.
-void plane_world(const Shape& plane, const Pose& pose, Vector3& N, Vector3& p0) {
-  const Vector3 n = plane.normal.normalized();
-  N = pose.orientation * n;
-  p0 = pose.apply(n * (plane.offset_distance / plane.normal.norm()));
-}
-
 // Shape A (not a plane) against half-space B: every core vertex (sphere centre, capsule ends,
 // box corners, mesh vertices), gap = N·(x − p0) − r; the cylinder gives rim points: on each cap
 // the lowest rim point u = −(N − (N·a)a)/‖…‖ and the rim points at 90°, 180°, 270° from it.
@@ -500,6 +493,12 @@ Points collide3(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, 
 }
 
 }  // namespace
+
+void plane_world(const Shape& plane, const Pose& pose, Vector3& N, Vector3& p0) {
+  const Vector3 n = plane.normal.normalized();
+  N = pose.orientation * n;
+  p0 = pose.apply(n * (plane.offset_distance / plane.normal.norm()));
+}
 
 Vector3 world_support(const Shape& shape, const Pose& pose, const Vector3& d) {
   return pose.apply(shape.support(pose.orientation.conjugate() * d));

@@ -38,4 +38,8 @@ std::vector<ContactPoint> collide(const Shape& a, const Pose& pa, const Shape& b
 // World-frame support function of a posed shape (not planes).
 Vector3 world_support(const Shape& shape, const Pose& pose, const Vector3& d);
 
+// A posed plane in the world: its unit outward normal N and a point p0 on its boundary (the
+// half-space is N·(x − p0) ≤ 0).
+void plane_world(const Shape& plane, const Pose& pose, Vector3& N, Vector3& p0);
+
 }  // namespace moreau

@@ -6,8 +6,10 @@
 // each contact continues. When NSGS stops above the tolerance on a step without joints, the
 // condensed problem is handed to the registry solver named in the settings, warm-started with the
 // NSGS impulses and given at most twice the NSGS time (10 ms at least), and the better of the two
-// is kept. Contacts are detected once per step: the detection that ends a step (and checks the
-// projection) is the one the next step uses.
+// is kept. With sleeping on (StepContactSettings::sleep, sleeping_islands.hpp), the contacts of
+// sleeping islands are held: active, impulses kept, out of the problem. Contacts are detected once
+// per step: the detection that ends a step (and checks the projection) is the one the next step
+// uses.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "moreau/problems/body_block_friction_contact.hpp"
 #include "moreau/solvers/fc/body_block_nsgs.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "sleeping_islands.hpp"
 
 namespace moreau {
 namespace {
@@ -157,7 +160,8 @@ class BodyBlockStepContacts final : public StepContacts {
         cs_(system.settings()),
         st_(settings),
         solver_(solver.name),
-        blocks_(world_) {
+        blocks_(world_),
+        sleep_(world_, settings) {
     cs_.with_names = false;
     dimension_ = world_.dimension();
     fcs_.tolerance = solver.tolerance;
@@ -230,12 +234,17 @@ class BodyBlockStepContacts final : public StepContacts {
     return it->second;
   }
   void build_joint_rows(const Vector& q, const Vector& v, double h);
+  StepSolution solve_awake(const Vector& w, const Vector& compliance, const Vector& guess);
+  std::vector<std::pair<Index, Index>> problem_pairs() const;
 
   const RigidWorld& world_;
   CollisionSettings cs_;
   StepContactSettings st_;
   std::string solver_;  // registry name of the fallback
   BodyBlocks blocks_;
+  detail::SleepingIslands sleep_;
+  std::vector<Index> slot_;  // per active contact: its index in prob_, −1 when held asleep
+  double h_ = 0.0;           // the step's length, s
   FrictionContactSettings fcs_;
   BodyBlockNsgsSettings ns_;
   std::map<ContactKey, Index> ids_;                  // contact identity → index into names()
@@ -306,16 +315,28 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
   prob_.dimension = d;
   prob_.v_free = blocks_.free_velocity(v, world_.forces(q, v, t), h);
   prob_.mass_inverse = std::move(blocks_.mass_inverse);  // blocks_.update() refills it when needed
-  active_.clear(), current_.clear(), current_ids_.clear();
+  active_.clear(), current_.clear(), current_ids_.clear(), slot_.clear();
   warm_ = false;
+  h_ = h;
+  if (sleep_.enabled()) {  // a detected contact with an awake body wakes a sleeping island
+    std::vector<std::pair<Index, Index>> pairs;
+    for (const Contact& c : contacts_)
+      pairs.emplace_back(blocks_.dynamic[c.body_a], blocks_.dynamic[c.body_b]);
+    sleep_.wake(pairs);
+    sleep_.hold(prob_.v_free);
+  }
   ContactMatcher matcher(history_ids_, continued_);
   for (const Contact& c : contacts_) {
     BodyBlockContact bc;
-    contact_jacobian_blocks(world_, q, c, bc.J_a, bc.J_b);
     bc.body_a = blocks_.dynamic[c.body_a], bc.body_b = blocks_.dynamic[c.body_b];
+    // both sides asleep or fixed: held at rest (u_n = 0), kept out of the problem
+    const bool held = sleep_.enabled() && (sleep_.asleep(bc.body_a) || sleep_.asleep(bc.body_b));
     double un = 0.0;
-    if (bc.body_a >= 0) un += bc.J_a.row(0).head(m).dot(v.segment(bc.body_a * m, m));
-    if (bc.body_b >= 0) un += bc.J_b.row(0).head(m).dot(v.segment(bc.body_b * m, m));
+    if (!held) {
+      contact_jacobian_blocks(world_, q, c, bc.J_a, bc.J_b);
+      if (bc.body_a >= 0) un += bc.J_a.row(0).head(m).dot(v.segment(bc.body_a * m, m));
+      if (bc.body_b >= 0) un += bc.J_b.row(0).head(m).dot(v.segment(bc.body_b * m, m));
+    }
     if (c.gap + st_.activation_factor * h * un > st_.activation_margin) continue;
     Identity ident;
     ident.contact = c;
@@ -334,12 +355,14 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
     }
     const ContactMaterial& mat = c.material;
     active_.push_back({cur.id, mi, un, mat.mu, mat.restitution, mat.gamma});
-    prob_.contacts.push_back(bc);
+    slot_.push_back(held ? -1 : prob_.contact_count());
+    if (!held) prob_.contacts.push_back(bc);
     current_.push_back(cur);
     current_ids_.push_back(std::move(ident));
   }
-  prob_.mu.resize(static_cast<Index>(active_.size()));
-  for (size_t a = 0; a < active_.size(); ++a) prob_.mu[a] = active_[a].mu;
+  prob_.mu.resize(prob_.contact_count());
+  for (size_t a = 0; a < active_.size(); ++a)
+    if (slot_[a] >= 0) prob_.mu[slot_[a]] = active_[a].mu;
   build_joint_rows(q, v, h);
   return active_;
 }
@@ -362,10 +385,56 @@ void BodyBlockStepContacts::build_joint_rows(const Vector& q, const Vector& v, d
   }
 }
 
-// Body-block NSGS; when it stops above the tolerance (no joints), the registry solver on the
-// condensed problem from its iterate, and the better of the two is kept.
+// The step's solution over every active contact: the awake ones solved (solve_awake), the held
+// ones (both sides asleep or fixed) keep their warm-start impulse with u = w + c r_n e_n (v = 0);
+// then the sleeping islands are updated from v⁺.
 StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& compliance,
                                           const Vector& guess) {
+  const int d = dimension_;
+  const Index n_all = static_cast<Index>(slot_.size()), n_awake = prob_.contact_count();
+  if (n_awake == n_all) {
+    StepSolution sol = solve_awake(w, compliance, guess);
+    if (sleep_.enabled()) sleep_.update(sol.v, problem_pairs(), h_);
+    return sol;
+  }
+  Vector wa(d * n_awake), ca(n_awake), ga(guess.size() ? d * n_awake : 0);
+  for (Index a = 0; a < n_all; ++a) {
+    const Index s = slot_[a];
+    if (s < 0) continue;
+    wa.segment(d * s, d) = w.segment(d * a, d);
+    ca[s] = compliance[a];
+    if (ga.size()) ga.segment(d * s, d) = guess.segment(d * a, d);
+  }
+  StepSolution sol = solve_awake(wa, ca, ga);
+  Vector r(d * n_all), u(d * n_all);
+  for (Index a = 0; a < n_all; ++a) {
+    const Index s = slot_[a];
+    if (s >= 0) {
+      r.segment(d * a, d) = sol.r.segment(d * s, d);
+      u.segment(d * a, d) = sol.u.segment(d * s, d);
+    } else {
+      r.segment(d * a, d) = guess.size() ? Vector(guess.segment(d * a, d)) : Vector::Zero(d);
+      u.segment(d * a, d) = w.segment(d * a, d);
+      u[d * a] += compliance[a] * r[d * a];
+    }
+  }
+  sol.r = std::move(r), sol.u = std::move(u);
+  sleep_.update(sol.v, problem_pairs(), h_);
+  return sol;
+}
+
+// The (dynamic) body pairs of the problem's contacts and joint rows.
+std::vector<std::pair<Index, Index>> BodyBlockStepContacts::problem_pairs() const {
+  std::vector<std::pair<Index, Index>> pairs;
+  for (const BodyBlockContact& c : prob_.contacts) pairs.emplace_back(c.body_a, c.body_b);
+  for (const BodyBlockBilateral& g : prob_.bilateral) pairs.emplace_back(g.body_a, g.body_b);
+  return pairs;
+}
+
+// Body-block NSGS; when it stops above the tolerance (no joints), the registry solver on the
+// condensed problem from its iterate, and the better of the two is kept.
+StepSolution BodyBlockStepContacts::solve_awake(const Vector& w, const Vector& compliance,
+                                                const Vector& guess) {
   const Index nc = prob_.contact_count();
   prob_.w = w;
   if (nc > 0 && compliance.maxCoeff() > 0.0) prob_.compliance = compliance;  // ġ + γλ with λ = r/h

@@ -92,6 +92,16 @@ const std::vector<IntegratorKey>& integrator_keys() {
        false,
        "threads of the body-block layer: narrow phase and coloured NSGS; 1 = sequential "
        "(timestepping)"},
+      {"sleep", +[](S& s) -> bool& { return s.time_stepping.contacts.sleep; }, -kInf, kInf, false,
+       false,
+       "rigid worlds: islands at rest sleep until a contact with an awake body wakes them "
+       "(timestepping)"},
+      {"sleep_velocity", +[](S& s) -> double& { return s.time_stepping.contacts.sleep_velocity; },
+       0, kInf, true, false,
+       "m/s, a body is quiet when |v_G| and |ω|·R stay below it (sleep, timestepping)"},
+      {"sleep_time", +[](S& s) -> double& { return s.time_stepping.contacts.sleep_time; }, 0, kInf,
+       true, false,
+       "s, an island sleeps once all its bodies have been quiet this long (timestepping)"},
       {"rtol", +[](S& s) -> double& { return s.event_driven.rtol; }, 0, kInf, true, false,
        "relative tolerance of the Dormand–Prince steps (event)"},
       {"atol", +[](S& s) -> double& { return s.event_driven.atol; }, 0, kInf, true, false,

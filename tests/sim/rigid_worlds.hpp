@@ -38,4 +38,18 @@ inline RigidBody box_body(std::string name, double mass, const Vector3& half_ext
   return b;
 }
 
+// Five 0.2 m cubes (1 kg) stacked exactly on the floor (z ≥ 0), μ = 0.8, as in the benchmark.
+inline std::shared_ptr<RigidWorld> box_stack() {
+  ContactMaterial mat;
+  mat.mu = 0.8;
+  auto w = world_with_floor(3, mat);
+  for (int i = 0; i < 5; ++i) {
+    RigidBody b = box_body("box" + std::to_string(i), 1.0, Vector3::Constant(0.1),
+                           Matrix3::Identity() * (0.2 * 0.2 / 6.0));
+    b.pose.position = Vector3(0, 0, 0.1 + 0.2 * i);
+    w->add_body(b);
+  }
+  return w;
+}
+
 }  // namespace moreau::test

@@ -14,23 +14,9 @@ namespace {
 // Five 0.2 m cubes (1 kg) stacked exactly on a plane, μ = 0.8: the exact solution is rest, so
 // the top cube must not move (drift bounded by the projection tolerance and the solver's), no
 // penetration beyond the projection tolerance, and no energy gained.
-// The stack of five 0.2 m cubes (1 kg) exactly on a plane, μ = 0.8, as in the benchmark.
-std::shared_ptr<RigidWorld> box_stack() {
-  ContactMaterial mat;
-  mat.mu = 0.8;
-  auto w = test::world_with_floor(3, mat);
-  for (int i = 0; i < 5; ++i) {
-    RigidBody b = test::box_body("box" + std::to_string(i), 1.0, Vector3::Constant(0.1),
-                                 Matrix3::Identity() * (0.2 * 0.2 / 6.0));
-    b.pose.position = Vector3(0, 0, 0.1 + 0.2 * i);
-    w->add_body(b);
-  }
-  return w;
-}
-
 // Time stepping of that stack (dt = 1 ms, margin 2 cm) until t_end at the solver tolerance.
 SimulationResult run_box_stack(double t_end, double tolerance) {
-  RigidWorldSystem sys(box_stack(), CollisionSettings{.margin = 0.02}, "box_stack");
+  RigidWorldSystem sys(test::box_stack(), CollisionSettings{.margin = 0.02}, "box_stack");
   SimulationSettings st{
       .integrator = Integrator::time_stepping, .t_end = t_end, .time_stepping = {.dt = 1e-3}};
   st.solver.tolerance = tolerance;
@@ -68,7 +54,7 @@ TEST(TimeSteppingWorld, BoxStackEveryStepConvergesOverTwoSeconds) {
 // and the progress callback is told at once, so the progress line shows what the summary will.
 // One NSGS sweep cannot reach 1e-14 on the five-box stack: every step with contacts fails.
 TEST(TimeSteppingWorld, SolverFailuresAreCountedAndReportedToTheProgressLine) {
-  RigidWorldSystem sys(box_stack(), CollisionSettings{.margin = 0.02}, "box_stack");
+  RigidWorldSystem sys(test::box_stack(), CollisionSettings{.margin = 0.02}, "box_stack");
   SimulationSettings st{
       .integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
   st.solver = {.name = "nsgs", .tolerance = 1e-14, .max_iterations = 1};

@@ -3,6 +3,7 @@
 // registry's solvers on the condensed problem, bilateral rows, softening, relaxation, bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "moreau/solvers/fc/body_block_nsgs.hpp"
@@ -145,18 +146,20 @@ TEST(BodyBlockNsgs, RelaxationKeepsTheSolution) {
   EXPECT_LE((a.v - b.v).norm(), 1e-7 * (1.0 + a.v.norm()));
 }
 
-// Threads: the coloured sweep (threads ≥ 2) is certified by the same residual and agrees with
-// the sequential one within the tolerance (μ ≤ 0.3: unique velocities); 2, 3 and 4 threads visit
-// the contacts in the same order (colour classes of one greedy colouring) and give the same bits.
-// Larger problems (60 bodies, 90 contacts) so that every colour has several contacts to split.
+// Threads: a large island (≥ 256 contacts) gets the coloured sweep on threads ≥ 2, certified by
+// the same residual and agreeing with the sequential one within the tolerance (μ ≤ 0.3: unique
+// velocities); 2, 3 and 4 threads visit the contacts in the same order (colour classes of one
+// greedy colouring) and give the same bits. 120 bodies and 300 random contacts make one island
+// (checked: the colouring only runs on islands that large, and the bits differ from 1 thread).
 TEST(BodyBlockNsgs, ThreadsAgreeWithTheSequentialSweepAndWithEachOther) {
   for (unsigned seed : {3u, 8u}) {
-    const auto p = random_problem(60, 90, seed, 0.3);
+    const auto p = random_problem(120, 300, seed, 0.3);
     BodyBlockNsgsSettings st{.tolerance = 1e-10, .max_iterations = 50000};
     const auto one = solve_body_block_nsgs(p, Vector(), Vector(), st);
     st.threads = 2;
     const auto two = solve_body_block_nsgs(p, Vector(), Vector(), st);
     ASSERT_TRUE(one.converged() && two.converged()) << one.residual << " " << two.residual;
+    EXPECT_FALSE(one.r == two.r) << "the coloured sweep did not run";
     EXPECT_LE(global_friction_contact_residual(p.to_global(), two.v, two.r), 1e-8);
     EXPECT_LE((one.v - two.v).norm(), 1e-6 * (1.0 + one.v.norm())) << "seed " << seed;
     for (int threads : {3, 4}) {
@@ -166,6 +169,54 @@ TEST(BodyBlockNsgs, ThreadsAgreeWithTheSequentialSweepAndWithEachOther) {
       EXPECT_TRUE(more.r == two.r && more.v == two.v) << threads << " threads differ from 2";
     }
   }
+}
+
+// Two problems side by side (bodies of the second renumbered after the first's) are two
+// islands: each is swept on its own, so the joint solve gives, bit for bit, what each gives alone
+// at the islands' tolerance tol/√3 (header), and the joint residual is below tol. A slow island
+// (many coupled contacts) does not make a quick one (one sphere) sweep longer.
+TEST(BodyBlockNsgs, IslandsAreSolvedEachOnItsOwn) {
+  const auto quick = sphere_on_ground(Vector3(0.3, 0, -1), Vector3::Zero(), 0.5);
+  const auto slow = random_problem(8, 16, 5, 0.3);
+  BodyBlockFrictionContactProblem both = quick;
+  const Index nb = quick.bodies();
+  for (const auto& M : slow.mass_inverse) both.mass_inverse.push_back(M);
+  both.v_free = Vector(quick.v_free.size() + slow.v_free.size());
+  both.v_free << quick.v_free, slow.v_free;
+  for (BodyBlockContact c : slow.contacts) {
+    if (c.body_a >= 0) c.body_a += nb;
+    if (c.body_b >= 0) c.body_b += nb;
+    both.contacts.push_back(c);
+  }
+  both.w = Vector(quick.w.size() + slow.w.size());
+  both.w << quick.w, slow.w;
+  both.mu = Vector(quick.mu.size() + slow.mu.size());
+  both.mu << quick.mu, slow.mu;
+  const BodyBlockNsgsSettings st{.tolerance = 1e-10, .max_iterations = 20000};
+  BodyBlockNsgsSettings alone = st;
+  alone.tolerance = st.tolerance / std::sqrt(3.0);
+  const auto s = solve_body_block_nsgs(both, Vector(), Vector(), st);
+  const auto a = solve_body_block_nsgs(quick, Vector(), Vector(), alone);
+  const auto b = solve_body_block_nsgs(slow, Vector(), Vector(), alone);
+  ASSERT_TRUE(s.converged() && a.converged() && b.converged());
+  EXPECT_LE(s.residual, st.tolerance);
+  EXPECT_LT(a.iterations, b.iterations);
+  EXPECT_EQ(s.iterations, b.iterations);
+  EXPECT_TRUE(s.r.head(a.r.size()) == a.r) << "the quick island swept with the slow one";
+  EXPECT_TRUE(s.r.tail(b.r.size()) == b.r);
+  EXPECT_TRUE(s.v.tail(b.v.size()) == b.v);
+}
+
+// Small islands run in parallel, each in index order: 2 threads give the bits of 1 thread.
+TEST(BodyBlockNsgs, SmallIslandsOnThreadsGiveTheSequentialBits) {
+  const auto p = random_problem(200, 90, 11, 0.3);  // many small components
+  BodyBlockNsgsSettings st{.tolerance = 1e-10, .max_iterations = 20000};
+  const auto one = solve_body_block_nsgs(p, Vector(), Vector(), st);
+  st.threads = 2;
+  const auto two = solve_body_block_nsgs(p, Vector(), Vector(), st);
+  ASSERT_TRUE(one.converged() && two.converged());
+  EXPECT_TRUE(one.r == two.r && one.v == two.v);
+  EXPECT_EQ(one.iterations, two.iterations);
 }
 
 // Softening: ũ_n = u_n + c r_n ≥ 0 ⊥ r_n. Sphere with v_n = −1, no friction, m = 2:

@@ -42,6 +42,14 @@ struct StepContactSettings {
   // Threads of the body-block layer: the narrow phase and a coloured NSGS
   // (solvers/fc/body_block_nsgs.hpp); 1 = sequential. Reproducible for a given count.
   int threads = 1;
+  // Sleeping (rigid worlds, body-block layer; docs/simulation.md §Sleeping): an island (bodies
+  // joined by contacts) whose every body has moved slower than sleep_velocity (|v_G| and |ω|·R,
+  // R the body's bounding radius) for sleep_time is put to sleep: its velocities are set to zero
+  // and its contacts keep their impulses without being solved, until a contact joins one of its
+  // bodies to an awake body, which wakes the whole island. Bodies with joints never sleep.
+  bool sleep = false;
+  double sleep_velocity = 1e-3;  // m/s
+  double sleep_time = 0.25;      // s
 };
 
 // One contact of the step's index set (unilateral; bilateral rows stay inside the layer).

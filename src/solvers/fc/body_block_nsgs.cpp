@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
@@ -86,6 +87,7 @@ class Solver {
     for (size_t j = 0; j < bilateral_.size(); ++j)
       q2 += std::pow(bilateral_velocity(p.v_free, j), 2);
     q_norm_ = std::sqrt(q2);
+    find_islands(p.v_free.size() / Mb);
   }
 
   // u_c = J_a v_a + J_b v_b + w_c
@@ -145,70 +147,186 @@ class Solver {
     out.p = p_guess.size() == nbl ? p_guess : Vector::Zero(nbl);
     Vector v = velocity(out.r, out.p);
     out.u.resize(D * nc);
-    out.status = Status::max_iterations;
-    const auto colours =
-        st.threads > 1 ? colour_contacts(v.size() / Mb) : std::vector<std::vector<Index>>();
-    std::vector<double> contact_err2(colours.empty() ? 0 : static_cast<size_t>(nc), 0.0);
-    std::vector<double> contact_u2(contact_err2.size(), 0.0);
-    for (int it = 1; it <= st.max_iterations; ++it) {
-      const double omega = it > st.relaxation_after ? st.relaxation : 1.0;
-      // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
-      double err2 = 0.0, u2 = 0.0;
-      for (Index j = 0; j < nbl; ++j) {
-        const auto& g = bilateral_[j];
-        const double u = bilateral_velocity(v, static_cast<size_t>(j));
-        err2 += u * u;
-        u2 += u * u;
-        if (g.W <= 1e-300) continue;
-        const double dp = -u / g.W;
-        out.p[j] += dp;
-        add_bilateral(v, static_cast<size_t>(j), dp);
-      }
-      if (colours.empty()) {
-        for (Index c = 0; c < nc; ++c) update_contact(c, omega, out.r, v, err2, u2);
-      } else {
-        // coloured sweep: the contacts of one colour share no body, so they update in parallel
-        // and in any split; the errors are summed afterwards in contact order
-        for (const auto& group : colours)
-          parallel_for(static_cast<Index>(group.size()), st.threads, [&](Index b, Index e) {
-            for (Index i = b; i < e; ++i) {
-              const Index c = group[i];
-              update_contact(c, omega, out.r, v, contact_err2[c], contact_u2[c]);
-            }
-          });
-        for (Index c = 0; c < nc; ++c) err2 += contact_err2[c], u2 += contact_u2[c];
-        std::fill(contact_err2.begin(), contact_err2.end(), 0.0);
-        std::fill(contact_u2.begin(), contact_u2.end(), 0.0);
-      }
-      out.iterations = it;
-      const double scale =
-          std::max({q_norm_, std::sqrt(out.r.squaredNorm() + out.p.squaredNorm()), std::sqrt(u2)});
-      const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
-      if (!std::isfinite(gs) || !all_finite(out.r)) {
-        out.status = Status::numerical_failure;
-        out.message = "an impulse or velocity became NaN or infinite";
-        break;
-      }
-      if (gs <= st.tolerance) {
-        out.residual = residual(out.r, out.p, v, &out.u);
-        out.residual_history.push_back(out.residual);
-        if (out.residual <= st.tolerance) {
-          out.status = Status::converged;
-          break;
-        }
-      }
-      if (watch.seconds() > st.time_limit) {
-        out.status = Status::time_limit;
-        break;
-      }
+    // One island alone stops at the tolerance on its own scale, which is then the problem's; with
+    // several, each stops at tol/√3 on its own scale: Σᵢ max(‖qᵢ‖², ‖rᵢ‖², ‖uᵢ‖²) ≤ 3 max(‖q‖²,
+    // ‖r‖², ‖u‖²), so the problem's residual is below tol when every island's is.
+    const double island_tol = islands_.size() > 1 ? st.tolerance / std::sqrt(3.0) : st.tolerance;
+    std::vector<IslandOutcome> outcome(islands_.size());
+    auto run = [&](size_t i, int threads) {
+      outcome[i] = solve_island(islands_[i], st, island_tol, threads, watch, out.r, out.p, v);
+    };
+    if (st.threads <= 1) {
+      for (size_t i = 0; i < islands_.size(); ++i) run(i, 1);
+    } else {
+      // Large islands one after the other, each swept colour by colour on every thread; the small
+      // ones in parallel, each sequential (independent: they share no body). Which island is
+      // large depends only on the problem, so every thread count ≥ 2 gives the same bits.
+      std::vector<size_t> small;
+      for (size_t i = 0; i < islands_.size(); ++i)
+        if (islands_[i].contacts.size() >= kColouredIslandContacts)
+          run(i, st.threads);
+        else
+          small.push_back(i);
+      parallel_for(static_cast<Index>(small.size()), st.threads, [&](Index b, Index e) {
+        for (Index k = b; k < e; ++k) run(small[k], 1);
+      });
     }
-    if (out.status != Status::converged) out.residual = residual(out.r, out.p, v, &out.u);
+    out.status = Status::converged;
+    for (const IslandOutcome& o : outcome) {
+      out.iterations = std::max(out.iterations, o.sweeps);
+      if (o.status == Status::numerical_failure)
+        out.status = o.status;
+      else if (o.status != Status::converged && out.status == Status::converged)
+        out.status = o.status;
+    }
+    if (out.status == Status::numerical_failure)
+      out.message = "an impulse or velocity became NaN or infinite";
+    out.residual = residual(out.r, out.p, v, &out.u);
+    out.residual_history.push_back(out.residual);
+    if (out.status == Status::converged && !(out.residual <= st.tolerance))
+      out.status = Status::max_iterations;  // rounding only (see island_tol above)
     out.v = std::move(v);
     out.seconds = watch.seconds();
     return out;
   }
 
  private:
+  // Contacts of at least this many in an island are swept colour by colour on threads ≥ 2.
+  static constexpr size_t kColouredIslandContacts = 256;
+
+  // A connected component of the contact graph: dynamic bodies joined by a contact or a
+  // bilateral row; its contacts and rows in index order, and ‖q‖² over them (q = Hᵀv_free + w).
+  struct Island {
+    std::vector<Index> contacts, bilateral;
+    double q2 = 0.0;
+  };
+  struct IslandOutcome {
+    Status status = Status::not_run;
+    int sweeps = 0;
+  };
+
+  // The islands by union–find over the dynamic bodies, ordered by their first contact (then
+  // first row), so the order depends only on the problem.
+  void find_islands(Index bodies) {
+    std::vector<Index> parent(static_cast<size_t>(bodies));
+    std::iota(parent.begin(), parent.end(), Index{0});
+    auto root = [&](Index x) {
+      while (parent[x] != x) x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    auto join = [&](Index a, Index b) {
+      if (a >= 0 && b >= 0) parent[root(a / Mb)] = root(b / Mb);
+    };
+    for (const auto& k : contacts_) join(k.a, k.b);
+    for (const auto& g : bilateral_) join(g.a, g.b);
+    std::vector<Index> island_of(static_cast<size_t>(bodies), -1);
+    auto island = [&](Index a, Index b) -> Island& {
+      const Index r = root((a >= 0 ? a : b) / Mb);
+      if (island_of[r] < 0) {
+        island_of[r] = static_cast<Index>(islands_.size());
+        islands_.emplace_back();
+      }
+      return islands_[island_of[r]];
+    };
+    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
+      Island& is = island(contacts_[c].a, contacts_[c].b);
+      is.contacts.push_back(c);
+      is.q2 += local_velocity(p_.v_free, c).squaredNorm();
+    }
+    for (size_t j = 0; j < bilateral_.size(); ++j) {
+      Island& is = island(bilateral_[j].a, bilateral_[j].b);
+      is.bilateral.push_back(static_cast<Index>(j));
+      is.q2 += std::pow(bilateral_velocity(p_.v_free, j), 2);
+    }
+  }
+
+  // Gauss–Seidel sweeps over one island until its residual (the header's, on the island's rows
+  // and scale) is below tol: the sweep's running residual first, then the exact one.
+  IslandOutcome solve_island(const Island& is, const BodyBlockNsgsSettings& st, double tol,
+                             int threads, const Stopwatch& watch, Vector& r, Vector& pb,
+                             Vector& v) const {
+    IslandOutcome o;
+    o.status = Status::max_iterations;
+    const auto colours =
+        threads > 1 ? colour_contacts(is, v.size() / Mb) : std::vector<std::vector<Index>>();
+    std::vector<double> contact_err2(colours.empty() ? 0 : contacts_.size(), 0.0);
+    std::vector<double> contact_u2(contact_err2.size(), 0.0);
+    auto scale_of = [&](double u2) {
+      double rp2 = 0.0;
+      for (const Index c : is.contacts) rp2 += r.template segment<D>(D * c).squaredNorm();
+      for (const Index j : is.bilateral) rp2 += pb[j] * pb[j];
+      return std::max({std::sqrt(is.q2), std::sqrt(rp2), std::sqrt(u2)});
+    };
+    for (int it = 1; it <= st.max_iterations; ++it) {
+      const double omega = it > st.relaxation_after ? st.relaxation : 1.0;
+      // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
+      double err2 = 0.0, u2 = 0.0;
+      for (const Index j : is.bilateral) {
+        const auto& g = bilateral_[j];
+        const double u = bilateral_velocity(v, static_cast<size_t>(j));
+        err2 += u * u;
+        u2 += u * u;
+        if (g.W <= 1e-300) continue;
+        const double dp = -u / g.W;
+        pb[j] += dp;
+        add_bilateral(v, static_cast<size_t>(j), dp);
+      }
+      if (colours.empty()) {
+        for (const Index c : is.contacts) update_contact(c, omega, r, v, err2, u2);
+      } else {
+        // coloured sweep: the contacts of one colour share no body, so they update in parallel
+        // and in any split; the errors are summed afterwards in contact order
+        for (const auto& group : colours)
+          parallel_for(static_cast<Index>(group.size()), threads, [&](Index b, Index e) {
+            for (Index i = b; i < e; ++i) {
+              const Index c = group[i];
+              update_contact(c, omega, r, v, contact_err2[c], contact_u2[c]);
+            }
+          });
+        for (const Index c : is.contacts) {
+          err2 += contact_err2[c], u2 += contact_u2[c];
+          contact_err2[c] = contact_u2[c] = 0.0;
+        }
+      }
+      o.sweeps = it;
+      const double scale = scale_of(u2);
+      const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+      if (!std::isfinite(gs)) {
+        o.status = Status::numerical_failure;
+        break;
+      }
+      if (gs <= tol && island_residual(is, r, pb, v) <= tol) {
+        o.status = Status::converged;
+        break;
+      }
+      if (watch.seconds() > st.time_limit) {
+        o.status = Status::time_limit;
+        break;
+      }
+    }
+    return o;
+  }
+
+  // The header's residual on the rows of one island, at its own scale.
+  double island_residual(const Island& is, const Vector& r, const Vector& pb,
+                         const Vector& v) const {
+    double err2 = 0.0, u2 = 0.0, rp2 = 0.0;
+    for (const Index c : is.contacts) {
+      VecD u = local_velocity(v, c);
+      u[0] += contacts_[c].compliance * r[D * c];
+      u2 += u.squaredNorm();
+      rp2 += r.template segment<D>(D * c).squaredNorm();
+      const double e = friction_contact_local_error(D, p_.mu[c], r.data() + D * c, u.data());
+      err2 += e * e;
+    }
+    for (const Index j : is.bilateral) {
+      const double u = bilateral_velocity(v, static_cast<size_t>(j));
+      err2 += u * u, u2 += u * u, rp2 += pb[j] * pb[j];
+    }
+    const double scale = std::max({std::sqrt(is.q2), std::sqrt(rp2), std::sqrt(u2)});
+    return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+  }
+
   MatM minv(Index body) const { return p_.mass_inverse[body].template topLeftCorner<Mb, Mb>(); }
 
   // One Gauss–Seidel update of contact c at the current v (header): adds its error² and ‖u‖² to
@@ -233,13 +351,13 @@ class Solver {
     add_contact(v, c, dr);
   }
 
-  // Greedy colouring of the contact graph (contacts sharing a dynamic body get different
+  // Greedy colouring of an island's contact graph (contacts sharing a dynamic body get different
   // colours), contacts taken in index order, each given the smallest colour its bodies do not
   // hold yet: the colour classes, each in index order. Depends only on the problem.
-  std::vector<std::vector<Index>> colour_contacts(Index bodies) const {
+  std::vector<std::vector<Index>> colour_contacts(const Island& is, Index bodies) const {
     std::vector<std::vector<int>> held(static_cast<size_t>(bodies));
     std::vector<std::vector<Index>> classes;
-    for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
+    for (const Index c : is.contacts) {
       const auto& k = contacts_[c];
       auto taken = [&](int colour) {
         for (Index body : {k.a, k.b})
@@ -291,6 +409,7 @@ class Solver {
   double q_norm_ = 0.0;  // ‖Hᵀ v_free + w‖ with the bilateral rows, the residual's scale
   std::vector<ContactData<D, Mb>> contacts_;
   std::vector<BilateralData<Mb>> bilateral_;
+  std::vector<Island> islands_;
 };
 
 }  // namespace

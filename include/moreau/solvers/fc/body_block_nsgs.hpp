@@ -12,12 +12,19 @@
 // O(d·m) per contact instead of O(d²·(contacts sharing a body)). Redundant bilateral rows are
 // handled by Gauss–Seidel itself (a consistent singular system converges).
 //
+// Islands: the contacts and rows are split into the connected components of the contact graph
+// (dynamic bodies joined by a contact or a bilateral row; fixed bodies join nothing). Islands
+// share no velocity, so each is swept on its own until its own residual is below the tolerance:
+// a resting island stops after a sweep or two while a colliding one goes on.
+//
 // Stopping: the Gauss–Seidel residual of a sweep (each row's error taken when the sweep visits
 // it, before its update) is below the tolerance; the problem's residual is then computed exactly
 // at the end of the sweep and must be below the tolerance too:
 //   e = ‖(natural-map error of each contact, u_j of each bilateral row)‖ / max(‖q‖, ‖r‖, ‖u‖)
 // with q = Hᵀv_free + w: the residual of friction_contact.hpp for the condensed problem, extended
-// by the bilateral rows.
+// by the bilateral rows. Taken per island (its rows, its scale) with tol/√3 when there are several
+// islands, which bounds the whole problem's residual by tol; the result's residual is the whole
+// problem's, and `iterations` the largest number of sweeps of an island.
 #include <limits>
 
 #include "moreau/problems/body_block_friction_contact.hpp"
@@ -33,11 +40,13 @@ struct BodyBlockNsgsSettings {
   // point is a solution only through the residual test, which does not depend on ω.
   double relaxation = 1.0;
   int relaxation_after = 0;  // plain sweeps (ω = 1) before ω applies: warm, easy steps stay plain
-  // Threads of a sweep. 1: contacts in index order. ≥ 2: a coloured sweep, the contacts grouped
-  // by a greedy colouring of the contact graph (two contacts sharing a dynamic body differ in
-  // colour), colour after colour, each colour's contacts updated in parallel. The order depends
-  // only on the problem, so every thread count ≥ 2 gives the same bits; 1 and 2 threads visit
-  // the contacts in different orders and agree within the tolerance.
+  // Threads. 1: islands one after the other, contacts in index order. ≥ 2: islands of fewer than
+  // 256 contacts are solved in parallel, each in index order (the same bits as 1 thread); larger
+  // islands get a coloured sweep, the contacts grouped by a greedy colouring of the contact graph
+  // (two contacts sharing a dynamic body differ in colour), colour after colour, each colour's
+  // contacts updated in parallel. The order depends only on the problem, so every thread count
+  // ≥ 2 gives the same bits; 1 and 2 threads visit a large island's contacts in different orders
+  // and agree within the tolerance.
   int threads = 1;
 };
 

@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/solver_choice.hpp"
 
 namespace moreau::python {
 
@@ -122,6 +123,22 @@ void bind_friction_contact(py::module_& m) {
   m.def("friction_contact_solver_description", &friction_contact_solver_description,
         py::arg("name"));
   m.def("choose_friction_contact_solver", &choose_friction_contact_solver, py::arg("problem"));
+  m.def(
+      "explain_solver_choice",
+      [](const FrictionContactProblem& p) {
+        const FrictionContactSolverChoice c = explain_solver_choice(p);
+        py::dict d;
+        d["solver"] = c.solver;
+        d["reason"] = c.reason;
+        d["contacts"] = c.contacts;
+        d["blocks_per_row"] = c.blocks_per_row;
+        d["coupling"] = c.coupling;
+        d["mu_max"] = c.mu_max;
+        return d;
+      },
+      py::arg("problem"),
+      "The default solver's choice for a problem: {'solver', 'reason', and the features it read: "
+      "'contacts', 'blocks_per_row', 'coupling', 'mu_max'}.");
   m.def(
       "friction_contact_residual",
       [](const FrictionContactProblem& p, const Vector& r) {

@@ -21,6 +21,7 @@
 #include "moreau/io/fclib.hpp"
 #include "moreau/io/interrupt_guard.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/solver_choice.hpp"
 
 namespace moreau::cli {
 
@@ -154,6 +155,11 @@ int execute(const SolveOptions& o) {
   } else {
     results.push_back(run(file, o.solver, settings));
   }
+  // Without --solver: which solver the default chose and why (on the condensed problem for a
+  // global file, as "condensed:auto" solves it).
+  std::optional<FrictionContactSolverChoice> choice;
+  if (!o.compare && o.solver == "auto")
+    choice = explain_solver_choice(file.is_global() ? condense(file.global) : file.local);
   // The reported result: the single one, or for --compare the fastest converged one.
   std::size_t best = 0;
   for (std::size_t k = 1; k < results.size(); ++k) {
@@ -178,6 +184,11 @@ int execute(const SolveOptions& o) {
     j["max_iterations"] = o.max_iterations;
     if (file.is_global()) j["dofs"] = file.global.dofs();
     if (!o.write_solution.empty()) j["solution_file"] = o.write_solution;
+    if (choice)
+      j["solver_choice"] = {
+          {"solver", choice->solver},     {"reason", choice->reason},
+          {"contacts", choice->contacts}, {"blocks_per_row", choice->blocks_per_row},
+          {"coupling", choice->coupling}, {"mu_max", choice->mu_max}};
     if (o.compare) {
       j["results"] = nlohmann::json::array();
       for (const auto& r : results) j["results"].push_back(to_json(r));
@@ -199,6 +210,7 @@ int execute(const SolveOptions& o) {
       }
     } else {
       fmt::print("solver      {}\n", main_result.solver);
+      if (choice) fmt::print("chosen      {}\n", choice->reason);
       fmt::print("status      {}\n", to_string(main_result.status));
       if (!main_result.message.empty()) fmt::print("message     {}\n", main_result.message);
       fmt::print("iterations  {}\n", main_result.iterations);

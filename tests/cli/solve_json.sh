@@ -37,6 +37,22 @@ code=$?
 [ $code -eq 0 ] || fail "global --json: exit code $code: $(cat "$TMP/global.json")"
 check_json "$TMP/global.json" global 1e-8 || fail "global JSON check"
 
+# Without --solver the default says what it chose and why: the chosen solver is the one that ran,
+# and the features are those of Rover1039 (4 contacts: μ = 0.7 read from the file).
+/usr/bin/python3 - "$TMP/local.json" <<'PY' || fail "solver_choice of the default"
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = j["solver_choice"]
+assert c["solver"] == j["solver"], j
+assert c["contacts"] == j["contacts"] == 4, c
+assert abs(c["mu_max"] - 0.7) < 1e-12, c
+assert c["blocks_per_row"] >= 1 and c["coupling"] >= 0, c
+assert c["solver"] in c["reason"] and "contacts" in c["reason"], c
+PY
+"$MOREAU" solve "$DATA/fclib/from-siconos-dat/Rover1039.hdf5" --solver nsgs --json >"$TMP/named.json"
+/usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert "solver_choice" not in j, j' "$TMP/named.json" \
+  || fail "a named solver should not report a choice"
+
 # Not converged within one iteration: exit code 1, still valid JSON with a non-converged status.
 "$MOREAU" solve "$DATA/fclib/fclib-api-test/local_problem_test.hdf5" --json --max-iter 1 >"$TMP/one.json"
 code=$?

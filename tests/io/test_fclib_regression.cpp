@@ -61,12 +61,15 @@ const Case kLocalCases[] = {
     {"from-siconos-dat/OneObject-i1028-138.hdf5", kTol},
     {"from-siconos-dat/OneObject-i100000-499.hdf5", kTol},
     {"from-siconos-dat/OneObject-i100000-316.hdf5", kTol},
-    // KNOWN: "auto" (hybrid at the time of writing) stops at max_iterations on these two box
-    // stacks with redundant contacts (residual 2e-5 and 1.4e-6 after 10000 iterations, 21 Nov
-    // 2026); the semismooth Newton on the Fischer-Burmeister function solves both (~300 and
-    // ~180 iterations), so the regression asserts that solver here until "auto" picks it.
-    {"from-siconos-dat/BoxesStack1-i100000-32.hdf5", kTol, "newton_fb"},
-    {"fclib-api-test/local_problem_test.hdf5", kTol, "newton_fb"},
+    // Box stacks with redundant contacts, where NSGS crawls (hybrid stopped at max_iterations
+    // with residuals 2e-5 and 1.4e-6 on 21 Nov 2026): "auto" now sees their coupling (6.19) in a
+    // sparse W (11.3 blocks per row) and runs semismooth Newton (solver "newton").
+    {"from-siconos-dat/BoxesStack1-i100000-32.hdf5", kTol},
+    {"fclib-api-test/local_problem_test.hdf5", kTol},
+    // Coupled capsules where Alart-Curnier Newton crawls (122 iterations) and the "newton"
+    // schedule finishes with Fischer-Burmeister; spheres in a box, which only AC solves.
+    {"from-siconos-dat/Capsules-i101-404.hdf5", kTol},
+    {"condensed-from-global/spheres-in-a-box-98-i10000-256-10-local.hdf5", kTol},
     {"siconos-testdata/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", kTol},
     {"condensed-from-global/CubeH8-local.hdf5", kTol},
     {"condensed-from-global/LMGC_GlobalFrictionContactProblem00046-local.hdf5", kTol},

@@ -111,3 +111,21 @@ def test_bad_input_raises_value_error():
     with pytest.raises(ValueError):
         moreau.condense(moreau.GlobalFrictionContactProblem(
             np.zeros((3, 3)), np.eye(3), np.zeros(3), np.zeros(3), np.array([0.3])))
+
+
+def test_the_default_solver_explains_its_choice():
+    # Two contacts whose normals are coupled by b on W's off-diagonal: the coupling read by the
+    # default is b / (a + 2) (one off-diagonal entry against the diagonal block diag(a, 1, 1)),
+    # and every block row holds 2 nonzero blocks.
+    def chain(a, b):
+        W = np.diag([a, 1, 1, a, 1, 1]).astype(float)
+        W[0, 3] = W[3, 0] = b
+        return moreau.FrictionContactProblem(W, -np.ones(6), np.array([0.3, 0.5]))
+
+    weak = moreau.explain_solver_choice(chain(2.0, 1.0))
+    assert weak["coupling"] == pytest.approx(0.25)
+    assert weak["blocks_per_row"] == 2.0 and weak["contacts"] == 2 and weak["mu_max"] == 0.5
+    assert weak["solver"] == "hybrid" == moreau.choose_friction_contact_solver(chain(2.0, 1.0))
+    strong = moreau.explain_solver_choice(chain(2.0, 20.0))  # 20/4 = 5 ≥ 4.4
+    assert strong["coupling"] == pytest.approx(5.0)
+    assert strong["solver"] == "newton" and "Newton" in strong["reason"]

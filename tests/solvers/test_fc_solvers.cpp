@@ -5,6 +5,7 @@
 #include <random>
 
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/solver_choice.hpp"
 #include "moreau/solvers/fc/lemke_pyramid.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
 
@@ -52,7 +53,8 @@ FrictionContactProblem two_contacts_2d() {
   return p;
 }
 
-const std::vector<std::string> kIterative{"hybrid", "nsgs", "newton_ac", "newton_fb", "admm"};
+const std::vector<std::string> kIterative{"hybrid",    "newton",    "nsgs",
+                                          "newton_ac", "newton_fb", "admm"};
 
 }  // namespace
 
@@ -180,4 +182,69 @@ TEST(FcSolvers, RegistryNamesAndDescriptions) {
     for (const auto& n : names) EXPECT_FALSE(friction_contact_solver_description(n).empty());
   }
   EXPECT_EQ(choose_friction_contact_solver(two_contacts_2d()), "hybrid");
+}
+
+namespace {
+
+// n_c contacts (3D) on a chain: W_ii = diag(a, 1, 1), W_i,i±1 = b on the normal entries only.
+FrictionContactProblem chain(int nc, double a, double b, double mu) {
+  Matrix W = Matrix::Zero(3 * nc, 3 * nc);
+  for (int i = 0; i < nc; ++i) {
+    W.block<3, 3>(3 * i, 3 * i) = Vector3(a, 1, 1).asDiagonal();
+    if (i + 1 < nc) W(3 * i, 3 * (i + 1)) = W(3 * (i + 1), 3 * i) = b;
+  }
+  FrictionContactProblem p;
+  p.W = sparse(W);
+  p.q = Vector::Constant(3 * nc, -1.0);
+  p.mu = Vector::Constant(nc, mu);
+  return p;
+}
+
+}  // namespace
+
+// The default solver's features, derived by hand for a chain: an inner contact has two
+// off-diagonal blocks of one entry b each and a diagonal block of sum a + 2, so the coupling is
+// max_i Σ_j≠i Σ|W_ij| / Σ|W_ii| = 2b/(a + 2); the two end contacts have 2 nonzero blocks and the
+// inner ones 3, so there are (3 n_c − 2)/n_c blocks per row.
+TEST(FcSolvers, DefaultSolverReadsCouplingAndDensity) {
+  const FrictionContactSolverChoice weak = explain_solver_choice(chain(10, 2.0, 1.0, 0.3));
+  EXPECT_EQ(weak.contacts, 10);
+  EXPECT_DOUBLE_EQ(weak.blocks_per_row, 28.0 / 10.0);
+  EXPECT_DOUBLE_EQ(weak.coupling, 2.0 / 4.0);
+  EXPECT_DOUBLE_EQ(weak.mu_max, 0.3);
+  EXPECT_EQ(weak.solver, "hybrid");
+  EXPECT_NE(weak.reason.find("weakly coupled"), std::string::npos) << weak.reason;
+  // 2b/(a+2) = 2·12/4 = 6 ≥ 4.4 with 2.8 blocks per row: Newton
+  const FrictionContactSolverChoice strong = explain_solver_choice(chain(10, 2.0, 12.0, 0.3));
+  EXPECT_DOUBLE_EQ(strong.coupling, 6.0);
+  EXPECT_EQ(strong.solver, "newton");
+  EXPECT_EQ(choose_friction_contact_solver(chain(10, 2.0, 12.0, 0.3)), "newton");
+  // every normal coupled to every other (dense W, 20 blocks per row; coupling 19·0.8/3 ≥ 4.4):
+  // Gauss-Seidel first
+  Matrix W = Matrix::Identity(60, 60);
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j)
+      if (i != j) W(3 * i, 3 * j) = 0.8;
+  FrictionContactProblem dense;
+  dense.W = sparse(W);
+  dense.q = Vector::Constant(60, -1.0);
+  dense.mu = Vector::Constant(20, 0.5);
+  const FrictionContactSolverChoice d = explain_solver_choice(dense);
+  EXPECT_DOUBLE_EQ(d.blocks_per_row, 20.0);
+  EXPECT_DOUBLE_EQ(d.coupling, 19 * 0.8 / 3.0);
+  EXPECT_EQ(d.solver, "hybrid");
+  EXPECT_NE(d.reason.find("dense W"), std::string::npos) << d.reason;
+}
+
+// The "newton" schedule on a strongly coupled chain: certified by the residual, and the same
+// solution as NSGS run to a tight tolerance (W is positive definite: r is unique).
+TEST(FcSolvers, NewtonScheduleSolvesACoupledChain) {
+  const FrictionContactProblem p = chain(30, 2.0, 0.9, 0.4);
+  const FrictionContactResult n = solve_friction_contact(p, "newton", {.tolerance = 1e-10});
+  const FrictionContactResult g =
+      solve_friction_contact(p, "nsgs", {.tolerance = 1e-12, .max_iterations = 100000});
+  ASSERT_TRUE(n.converged() && g.converged()) << n.message;
+  EXPECT_LE(friction_contact_residual(p, n.r), 1e-10);
+  EXPECT_LE((n.r - g.r).norm(), 1e-7 * g.r.norm());
+  EXPECT_EQ(n.message.rfind("stages: newton_ac", 0), 0u) << n.message;
 }

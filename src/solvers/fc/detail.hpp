@@ -11,6 +11,9 @@
 
 namespace moreau::fc_detail {
 
+// The default solver's choice (solver_choice.cpp) for a problem already validated.
+std::string choose_solver_of_valid_problem(const FrictionContactProblem& p);
+
 // Starting impulses: the guess if given (checked), zero otherwise.
 inline Vector initial_r(const FrictionContactProblem& p, const Vector& guess) {
   const Index m = p.q.size();

@@ -83,6 +83,48 @@ FrictionContactResult run_exact(const FrictionContactProblem& p, const FrictionC
   return res;
 }
 
+// A solve in stages (hybrid, newton): each stage's result is taken in turn, the best iterate
+// (lowest residual, or the first converged) kept, iterations and residual histories summed, and the
+// stage names joined into the message ("stages: nsgs+newton_ac").
+class Stages {
+ public:
+  explicit Stages(const FrictionContactSettings& s) : s_(s) {
+    best_.residual = std::numeric_limits<double>::infinity();
+  }
+  void take(FrictionContactResult&& x) {
+    iterations_ += x.iterations;
+    history_.insert(history_.end(), x.residual_history.begin(), x.residual_history.end());
+    if (path_.size() < 200) path_ += (path_.empty() ? "" : "+") + x.solver;
+    if (x.residual < best_.residual || x.converged() || best_.r.size() == 0) best_ = std::move(x);
+  }
+  const FrictionContactResult& best() const { return best_; }
+  int iterations() const { return iterations_; }
+  // Budget and time left for a stage of at most `budget` iterations.
+  int left(int budget) const {
+    return std::max(0, std::min(budget, s_.max_iterations - iterations_));
+  }
+  double time_left() const { return std::max(1e-9, s_.time_limit - clock_.seconds()); }
+  bool out_of_time() const { return clock_.seconds() > s_.time_limit; }
+  FrictionContactResult finish(const char* name) {
+    best_.solver = name;
+    best_.message = "stages: " + path_ + (best_.message.empty() ? "" : "; " + best_.message);
+    best_.iterations = iterations_;
+    best_.residual_history = std::move(history_);
+    best_.seconds = clock_.seconds();
+    if (!best_.converged())
+      best_.status = out_of_time() ? Status::time_limit : Status::max_iterations;
+    return std::move(best_);
+  }
+
+ private:
+  const FrictionContactSettings& s_;
+  const Stopwatch clock_;
+  FrictionContactResult best_;
+  std::vector<double> history_;
+  int iterations_ = 0;
+  std::string path_;
+};
+
 // Hybrid: NSGS (cheap sweeps, exact local solves) by chunks of 200 sweeps. After each chunk the
 // sweeps still needed are predicted from the linear rate of the last 100 sweeps; when more than
 // 1000 are predicted, semismooth Newton (Alart–Curnier, ≤ 100 iterations) is run from the NSGS
@@ -90,65 +132,70 @@ FrictionContactResult run_exact(const FrictionContactProblem& p, const FrictionC
 // the best iterate if Newton fails.
 FrictionContactResult run_hybrid(const FrictionContactProblem& p, const FrictionContactSettings& s,
                                  const Vector& g) {
-  const Stopwatch clock;
-  FrictionContactResult best;
-  best.residual = std::numeric_limits<double>::infinity();
-  std::vector<double> history;
-  int iterations = 0, newton_runs = 0;
-  std::string path;
-  auto remaining_time = [&] { return std::max(1e-9, s.time_limit - clock.seconds()); };
-  auto take = [&](FrictionContactResult&& x) {
-    iterations += x.iterations;
-    history.insert(history.end(), x.residual_history.begin(), x.residual_history.end());
-    if (path.size() < 200) path += (path.empty() ? "" : "+") + x.solver;
-    if (x.residual < best.residual || x.converged() || best.r.size() == 0) best = std::move(x);
-  };
-  Vector r = g;
-  while (!best.converged() && iterations < s.max_iterations && clock.seconds() <= s.time_limit) {
-    const int budget = std::min(200, s.max_iterations - iterations);
-    FrictionContactResult x = solve_nsgs(
-        p,
-        NsgsSettings{
-            .tolerance = s.tolerance, .max_iterations = budget, .time_limit = remaining_time()},
-        best.r.size() ? best.r : r);
+  Stages run(s);
+  int newton_runs = 0;
+  const Vector& r = g;
+  while (!run.best().converged() && run.left(1) > 0 && !run.out_of_time()) {
+    const FrictionContactResult& best = run.best();
+    FrictionContactResult x = solve_nsgs(p,
+                                         NsgsSettings{.tolerance = s.tolerance,
+                                                      .max_iterations = run.left(200),
+                                                      .time_limit = run.time_left()},
+                                         best.r.size() ? Vector(best.r) : r);
     const std::vector<double> h = x.residual_history;
-    take(std::move(x));
-    if (best.converged() || h.size() < 101 || newton_runs >= 2) continue;
+    run.take(std::move(x));
+    if (run.best().converged() || h.size() < 101 || newton_runs >= 2) continue;
     const double e1 = h[h.size() - 101], e2 = h.back();
     const double rate = e2 > 0.0 && e1 > 0.0 ? std::pow(e2 / e1, 0.01) : 0.0;
     const double needed = rate < 1.0 && rate > 0.0 ? std::log(s.tolerance / e2) / std::log(rate)
                                                    : std::numeric_limits<double>::infinity();
     if (needed <= 1000.0) continue;
-    const int nbudget = std::min(100, s.max_iterations - iterations);
+    const int nbudget = run.left(100);
     if (nbudget <= 0) break;
     ++newton_runs;
     // First Alart–Curnier from the NSGS iterate, then (if that failed) Fischer–Burmeister from
     // the caller's start point with a larger budget.
-    const NewtonSettings ns{
-        .tolerance = s.tolerance,
-        .max_iterations =
-            newton_runs == 1 ? nbudget : std::min(4 * nbudget, s.max_iterations - iterations),
-        .time_limit = remaining_time()};
+    const NewtonSettings ns{.tolerance = s.tolerance,
+                            .max_iterations = newton_runs == 1 ? nbudget : run.left(4 * nbudget),
+                            .time_limit = run.time_left()};
     if (newton_runs == 1)
-      take(solve_newton_ac(p, ns, best.r));
+      run.take(solve_newton_ac(p, ns, Vector(run.best().r)));
     else
-      take(solve_newton_fb(p, ns, r));
+      run.take(solve_newton_fb(p, ns, r));
   }
-  best.solver = "hybrid";
-  best.message = "stages: " + path + (best.message.empty() ? "" : "; " + best.message);
-  best.iterations = iterations;
-  best.residual_history = std::move(history);
-  best.seconds = clock.seconds();
-  if (!best.converged())
-    best.status = clock.seconds() > s.time_limit ? Status::time_limit : Status::max_iterations;
-  return best;
+  return run.finish("hybrid");
+}
+
+// Newton: semismooth Newton on the Alart–Curnier function for at most 40 iterations (where it
+// works on coupled problems it converges in 8–31: FCLIB's Capsules, OneObject, spheres in a box),
+// then, if it has not converged, Fischer–Burmeister Newton from the caller's start point (≤ 400
+// iterations: it converges where AC crawls, e.g. Capsules-i101-404 in 13, BoxesStack1 in 313),
+// then Alart–Curnier again from the best iterate with what is left of the budget (CubesStack-6x6x6
+// needs 83 AC iterations and FB fails there).
+FrictionContactResult run_newton(const FrictionContactProblem& p, const FrictionContactSettings& s,
+                                 const Vector& g) {
+  Stages run(s);
+  auto settings = [&](int budget) {
+    return NewtonSettings{.tolerance = s.tolerance,
+                          .max_iterations = std::max(1, run.left(budget)),
+                          .time_limit = run.time_left()};
+  };
+  run.take(solve_newton_ac(p, settings(40), g));
+  if (!run.best().converged() && run.left(1) > 0) run.take(solve_newton_fb(p, settings(400), g));
+  if (!run.best().converged() && run.left(1) > 0)
+    run.take(solve_newton_ac(p, settings(s.max_iterations), Vector(run.best().r)));
+  return run.finish("newton");
 }
 
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> entries{
       {"hybrid", true, true,
-       "NSGS, then Alart-Curnier Newton from its iterate when NSGS stalls, alternating (default)",
+       "NSGS, then Alart-Curnier Newton from its iterate when NSGS stalls, alternating",
        run_hybrid},
+      {"newton", true, true,
+       "semismooth Newton: Alart-Curnier (40 iterations), then Fischer-Burmeister, then "
+       "Alart-Curnier from the best iterate",
+       run_newton},
       {"nsgs", true, true,
        "nonsmooth Gauss-Seidel over contacts, exact one-contact solver (Coulomb cone)",
        run_iterative<NsgsSettings, solve_nsgs>},
@@ -209,18 +256,13 @@ std::string friction_contact_solver_description(std::string_view name) {
   throw_invalid("unknown frictional contact solver '{}'", name);
 }
 
-std::string choose_friction_contact_solver(const FrictionContactProblem& problem) {
-  problem.validate();
-  return "hybrid";
-}
-
 FrictionContactResult solve_friction_contact(const FrictionContactProblem& problem,
                                              std::string_view solver,
                                              const FrictionContactSettings& settings,
                                              const Vector& guess) {
   problem.validate();
   std::string name(solver);
-  if (name == "auto") name = choose_friction_contact_solver(problem);
+  if (name == "auto") name = fc_detail::choose_solver_of_valid_problem(problem);
   const Entry* e = find_entry(name, problem.dimension);
   MOREAU_REQUIRE(e != nullptr, "unknown frictional contact solver '{}' for dimension {}; known: {}",
                  solver, problem.dimension, joined_names(problem.dimension));

@@ -147,13 +147,9 @@ class Solver {
     out.p = p_guess.size() == nbl ? p_guess : Vector::Zero(nbl);
     Vector v = velocity(out.r, out.p);
     out.u.resize(D * nc);
-    // One island alone stops at the tolerance on its own scale, which is then the problem's; with
-    // several, each stops at tol/√3 on its own scale: Σᵢ max(‖qᵢ‖², ‖rᵢ‖², ‖uᵢ‖²) ≤ 3 max(‖q‖²,
-    // ‖r‖², ‖u‖²), so the problem's residual is below tol when every island's is.
-    const double island_tol = islands_.size() > 1 ? st.tolerance / std::sqrt(3.0) : st.tolerance;
     std::vector<IslandOutcome> outcome(islands_.size());
     auto run = [&](size_t i, int threads) {
-      outcome[i] = solve_island(islands_[i], st, island_tol, threads, watch, out.r, out.p, v);
+      outcome[i] = solve_island(islands_[i], st, threads, watch, out.r, out.p, v);
     };
     if (st.threads <= 1) {
       for (size_t i = 0; i < islands_.size(); ++i) run(i, 1);
@@ -184,7 +180,7 @@ class Solver {
     out.residual = residual(out.r, out.p, v, &out.u);
     out.residual_history.push_back(out.residual);
     if (out.status == Status::converged && !(out.residual <= st.tolerance))
-      out.status = Status::max_iterations;  // rounding only (see island_tol above)
+      out.status = Status::max_iterations;  // rounding only (see island_bound)
     out.v = std::move(v);
     out.seconds = watch.seconds();
     return out;
@@ -242,9 +238,21 @@ class Solver {
 
   // Gauss–Seidel sweeps over one island until its residual (the header's, on the island's rows
   // and scale) is below tol: the sweep's running residual first, then the exact one.
-  IslandOutcome solve_island(const Island& is, const BodyBlockNsgsSettings& st, double tol,
-                             int threads, const Stopwatch& watch, Vector& r, Vector& pb,
-                             Vector& v) const {
+  // An island's share of the tolerance (header): island i stops when its error
+  //   eᵢ ≤ tol · √(nᵢ/n) · max(sᵢ, ‖q‖),   sᵢ = max(‖qᵢ‖, ‖(rᵢ, pᵢ)‖, ‖uᵢ‖)
+  // (nᵢ of the n rows, ‖q‖ the whole problem's). Islands share no velocity, so each eᵢ and sᵢ
+  // stays as it was when island i stopped, and with sᵢ ≤ s, ‖q‖ ≤ s (s the whole problem's
+  // scale) Σᵢ eᵢ² ≤ tol² Σᵢ (nᵢ/n) s² = tol² s²: the whole residual is below tol. One island
+  // alone gets exactly the whole problem's test.
+  double island_bound(const Island& is, double scale) const {
+    const double rows = static_cast<double>(is.contacts.size() + is.bilateral.size());
+    const double all = static_cast<double>(contacts_.size() + bilateral_.size());
+    return std::sqrt(rows / all) * std::max(scale, q_norm_);
+  }
+
+  IslandOutcome solve_island(const Island& is, const BodyBlockNsgsSettings& st, int threads,
+                             const Stopwatch& watch, Vector& r, Vector& pb, Vector& v) const {
+    const double tol = st.tolerance;
     IslandOutcome o;
     o.status = Status::max_iterations;
     const auto colours =
@@ -289,8 +297,8 @@ class Solver {
         }
       }
       o.sweeps = it;
-      const double scale = scale_of(u2);
-      const double gs = scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+      const double bound = island_bound(is, scale_of(u2));
+      const double gs = bound > 1e-300 ? std::sqrt(err2) / bound : std::sqrt(err2);
       if (!std::isfinite(gs)) {
         o.status = Status::numerical_failure;
         break;
@@ -307,7 +315,7 @@ class Solver {
     return o;
   }
 
-  // The header's residual on the rows of one island, at its own scale.
+  // The header's residual on the rows of one island, relative to its bound (island_bound).
   double island_residual(const Island& is, const Vector& r, const Vector& pb,
                          const Vector& v) const {
     double err2 = 0.0, u2 = 0.0, rp2 = 0.0;
@@ -323,8 +331,9 @@ class Solver {
       const double u = bilateral_velocity(v, static_cast<size_t>(j));
       err2 += u * u, u2 += u * u, rp2 += pb[j] * pb[j];
     }
-    const double scale = std::max({std::sqrt(is.q2), std::sqrt(rp2), std::sqrt(u2)});
-    return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+    const double bound =
+        island_bound(is, std::max({std::sqrt(is.q2), std::sqrt(rp2), std::sqrt(u2)}));
+    return bound > 1e-300 ? std::sqrt(err2) / bound : std::sqrt(err2);
   }
 
   MatM minv(Index body) const { return p_.mass_inverse[body].template topLeftCorner<Mb, Mb>(); }

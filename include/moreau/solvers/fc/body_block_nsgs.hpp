@@ -22,9 +22,10 @@
 // at the end of the sweep and must be below the tolerance too:
 //   e = ‖(natural-map error of each contact, u_j of each bilateral row)‖ / max(‖q‖, ‖r‖, ‖u‖)
 // with q = Hᵀv_free + w: the residual of friction_contact.hpp for the condensed problem, extended
-// by the bilateral rows. Taken per island (its rows, its scale) with tol/√3 when there are several
-// islands, which bounds the whole problem's residual by tol; the result's residual is the whole
-// problem's, and `iterations` the largest number of sweeps of an island.
+// by the bilateral rows. Each island stops on its own share of it, eᵢ ≤ tol·√(nᵢ/n)·max(sᵢ, ‖q‖)
+// (nᵢ of the n rows, sᵢ the island's own max(‖qᵢ‖, ‖rᵢ‖, ‖uᵢ‖)), which bounds the whole problem's
+// residual by tol; the result's residual is the whole problem's, and `iterations` the largest
+// number of sweeps of an island.
 #include <limits>
 
 #include "moreau/problems/body_block_friction_contact.hpp"

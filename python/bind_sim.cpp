@@ -85,8 +85,9 @@ bool on_main_thread() {
 }
 
 // Writes the outputs (when `out` is given), then raises KeyboardInterrupt for an interrupted run.
-void finish(const SimulationResult& res, const std::string& out, const InterruptGuard* guard) {
-  if (!out.empty()) write_simulation_outputs(res, out, guard);
+void finish(const SimulationResult& res, const std::string& out, const InterruptGuard* guard,
+            OutputFormat format) {
+  if (!out.empty()) write_simulation_outputs(res, out, guard, format);
   if (res.status == SimulationStatus::interrupted) {
     PyErr_SetString(PyExc_KeyboardInterrupt,
                     out.empty() ? res.message.c_str()
@@ -96,9 +97,10 @@ void finish(const SimulationResult& res, const std::string& out, const Interrupt
 }
 
 py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
-                        const std::string& integrator) {
+                        const std::string& integrator, const std::string& format) {
   const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
   SceneRun run = prepare_scene_run(scene, integrator, t_end);
+  if (!format.empty()) run.format = output_format_from_name(format, "format");
   std::optional<InterruptGuard> guard;
   if (on_main_thread()) guard.emplace();
   SimulationResult res;
@@ -107,7 +109,7 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
     res = simulate(*run.system, run.settings, Vector(), Vector(), {},
                    guard ? guard->stop_request() : nullptr);
   }
-  finish(res, out, guard ? &*guard : nullptr);
+  finish(res, out, guard ? &*guard : nullptr, run.format);
   return result_dict(res, run.plot);
 }
 
@@ -115,7 +117,8 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
 // initial_q / initial_v, with an "integrator" object named as in a scene (JSON text). The GIL
 // stays held: a CallbackSystem calls back into Python at every evaluation.
 py::dict simulate_system(const LagrangianSystem& system, double t_end,
-                         const std::string& integrator_json, const std::string& out) {
+                         const std::string& integrator_json, const std::string& out,
+                         const std::string& format) {
   SimulationSettings settings;
   read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
                            settings);
@@ -124,7 +127,8 @@ py::dict simulate_system(const LagrangianSystem& system, double t_end,
   if (on_main_thread()) guard.emplace();
   const SimulationResult res =
       simulate(system, settings, Vector(), Vector(), {}, guard ? guard->stop_request() : nullptr);
-  finish(res, out, guard ? &*guard : nullptr);
+  finish(res, out, guard ? &*guard : nullptr,
+         format.empty() ? OutputFormat::csv : output_format_from_name(format, "format"));
   return result_dict(res, true);
 }
 
@@ -163,10 +167,10 @@ void bind_sim(py::module_& m) {
   m.def("_scene_system", &scene_system, py::arg("text"), py::arg("is_path"),
         "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
-        py::arg("t_end"), py::arg("integrator"),
+        py::arg("t_end"), py::arg("integrator"), py::arg("format") = "",
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
   m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"),
-        py::arg("integrator_json"), py::arg("out"),
+        py::arg("integrator_json"), py::arg("out"), py::arg("format") = "",
         "Runs any LagrangianSystem from its initial state; returns a dict of arrays (see "
         "moreau.simulate).");
 }

@@ -1,9 +1,9 @@
 // `moreau simulate SCENE.json [--out DIR] [--t-end T] [--integrator event|timestepping]
-//  [--no-plot] [--threads N]`: runs a scene (docs/scene-format.md) with the event-driven or the
-//  Moreau–Jean
-// integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json and plot.png
-// (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints it,
-// exit 2.
+//  [--no-plot] [--threads N] [--format csv|hdf5]`: runs a scene (docs/scene-format.md) with the
+//  event-driven or the Moreau–Jean
+// integrator and writes trajectory.csv, contacts.csv, events.csv, summary.json (or run.h5) and
+// plot.png (docs/cli.md (moreau simulate)). Bad scenes throw std::invalid_argument → main() prints
+// it, exit 2.
 //
 // plot.png is drawn by python/moreau/_simulate.py run as a script with /usr/bin/python3
 // (`python3 _simulate.py plot DIR`); the script is looked up in $MOREAU_PYTHON_DIR/moreau, then
@@ -39,7 +39,8 @@ struct SimulateOptions {
   bool no_plot = false;
   bool json = false;  // print the result document; write files only with --out
   std::string python = "/usr/bin/python3";
-  int threads = -1;  // −1: the scene's; 0: every hardware thread
+  int threads = -1;    // −1: the scene's; 0: every hardware thread
+  std::string format;  // "" = the scene's output.format
 };
 
 std::string find_plot_script() {
@@ -57,6 +58,7 @@ void run(const SimulateOptions& opt) {
   const Scene scene = load_scene(opt.scene);
   SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
   if (!opt.out.empty()) run.out_dir = opt.out;
+  if (!opt.format.empty()) run.format = output_format_from_name(opt.format, "--format");
   if (opt.threads >= 0)
     run.settings.time_stepping.contacts.threads =
         opt.threads == 0 ? hardware_threads() : opt.threads;
@@ -89,11 +91,11 @@ void run(const SimulateOptions& opt) {
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;
   if (opt.json) {  // the result document; files only when --out is given
-    if (!opt.out.empty()) write_simulation_outputs(res, run.out_dir, &interrupt);
+    if (!opt.out.empty()) write_simulation_outputs(res, run.out_dir, &interrupt, run.format);
     std::fputs(simulation_result_json(res).c_str(), stdout);
     return;
   }
-  write_simulation_outputs(res, run.out_dir, &interrupt);
+  write_simulation_outputs(res, run.out_dir, &interrupt, run.format);
 
   bool plotted = false;
   if (exit_status != 0) {
@@ -146,7 +148,10 @@ void run(const SimulateOptions& opt) {
                   e.detail.empty() ? "" : (" (" + e.detail + ")").c_str());
   for (const auto& w : res.warnings) std::fprintf(stderr, "moreau: warning: %s\n", w.c_str());
   const std::string dir = std::filesystem::absolute(run.out_dir).lexically_normal().string();
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, events.csv, summary.json%s}\n", dir.c_str(),
+  std::printf("wrote %s/{%s%s}\n", dir.c_str(),
+              run.format == OutputFormat::hdf5
+                  ? "run.h5"
+                  : "trajectory.csv, contacts.csv, events.csv, summary.json",
               plotted ? ", plot.png" : "");
 }
 
@@ -170,6 +175,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--integrator", opt->integrator, "event | timestepping (default: the scene's)")
       ->check(CLI::IsMember({"event", "timestepping"}));
   cmd->add_flag("--no-plot", opt->no_plot, "Do not draw plot.png");
+  cmd->add_option("--format", opt->format,
+                  "csv (trajectory.csv, contacts.csv, events.csv, summary.json) or hdf5 (one "
+                  "run.h5, docs/run-format.md); default: the scene's output.format");
   cmd->add_option("--threads", opt->threads,
                   "Threads of a rigid world's time steps (narrow phase, coloured NSGS); 0 = all "
                   "(default: the scene's integrator.threads, 1)")

@@ -3,7 +3,7 @@
 
 This file is also the plotting script of the command line program:
 ``/usr/bin/python3 python/moreau/_simulate.py plot DIR`` reads DIR/{trajectory,contacts,events}.csv
-and writes DIR/plot.png. Run as a script it imports only numpy and matplotlib (not the compiled
+(or DIR/run.h5, with h5py) and writes DIR/plot.png. Run as a script it imports only numpy and matplotlib (not the compiled
 module), so ``moreau simulate`` can draw plots from any build.
 """
 import csv
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-__all__ = ["simulate", "scene_system", "plot", "SimulationResult"]
+__all__ = ["simulate", "scene_system", "plot", "load_run", "SimulationResult"]
 
 
 class SimulationResult:
@@ -43,7 +43,7 @@ class SimulationResult:
                 f"{len(self.events)} events, status {self.summary.get('status')})")
 
 
-def simulate(scene_or_path, out=None, t_end=None, integrator=None):
+def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None):
     """Runs a scene or any Lagrangian system.
 
     scene_or_path: a path to a JSON scene file, JSON text, a dict in the scene format, or a
@@ -53,11 +53,14 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
     nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
     scene, "event" | "timestepping" overrides its integrator kind; for a system, a dict named as a
     scene's "integrator" object, e.g. ``{"kind": "event", "rtol": 1e-9}`` or ``{"dt": 1e-3}``
-    (a string is taken as the kind). Bad input raises ValueError naming the field.
+    (a string is taken as the kind). format: "csv" or "hdf5" (one run.h5, docs/run-format.md)
+    overrides the scene's output.format. Bad input raises ValueError naming the field.
     """
     from . import _moreau
     from ._errors import InputError, finite_number, path_or_none
     out = path_or_none("moreau.simulate()", "out", out)
+    if format is not None and format not in ("csv", "hdf5"):
+        raise InputError(f"moreau.simulate(): argument 'format' = {format!r}: expected 'csv' or 'hdf5'")
     if t_end is not None:
         t_end = finite_number("moreau.simulate()", "t_end", t_end)
     if isinstance(scene_or_path, _moreau.LagrangianSystem):
@@ -70,13 +73,13 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None):
         elif not isinstance(integrator, dict):
             raise ValueError(f"simulate: integrator must be a dict of settings or a kind, got {integrator!r}")
         data = _moreau._simulate_system(scene_or_path, float(t_end), json.dumps(integrator),
-                                        "" if out is None else os.fspath(out))
+                                        "" if out is None else os.fspath(out), format or "")
     elif isinstance(scene_or_path, dict):
-        data = _run_scene(_moreau, json.dumps(scene_or_path), False, out, t_end, integrator)
+        data = _run_scene(_moreau, json.dumps(scene_or_path), False, out, t_end, integrator, format)
     elif isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
-        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator)
+        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator, format)
     elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
-        data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator)
+        data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator, format)
     else:
         raise InputError(f"moreau.simulate(): argument 'scene_or_path' = {scene_or_path!r}: expected an existing "
                          f"file, JSON text, a dict or a system")
@@ -108,13 +111,13 @@ def scene_system(scene_or_path):
                      f"file, JSON text or a dict")
 
 
-def _run_scene(_moreau, text, is_path, out, t_end, integrator):
+def _run_scene(_moreau, text, is_path, out, t_end, integrator, format=None):
     if integrator is not None and not isinstance(integrator, str):
         raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
                          f"got {integrator!r}; set other settings in the scene's integrator object")
     return _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
                                    float("nan") if t_end is None else float(t_end),
-                                   "" if integrator is None else str(integrator))
+                                   "" if integrator is None else str(integrator), format or "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,8 +147,79 @@ def _position_count(names, summary):
     return len(names) // 2
 
 
+def load_run(path):
+    """A run written by ``moreau simulate`` or ``moreau.simulate(out=…)``, as a SimulationResult.
+
+    path: a folder of CSV files (trajectory.csv, contacts.csv, events.csv, summary.json), a folder
+    holding run.h5, or a run.h5 file (docs/run-format.md; read with h5py). Both give the same
+    arrays: t, q, v, kinetic, potential, the names, contacts (t, contact, gap, r_n, r_t, mode),
+    events and summary. A missing or foreign file raises ValueError naming it.
+    """
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        h5 = os.path.join(path, "run.h5")
+        if os.path.exists(h5):
+            return SimulationResult(_read_h5(h5), out=path)
+        if not os.path.exists(os.path.join(path, "trajectory.csv")):
+            raise ValueError(f"moreau.load_run(): '{path}' holds neither run.h5 nor trajectory.csv")
+        return SimulationResult(_read_dir(path), out=path)
+    if not os.path.exists(path):
+        raise ValueError(f"moreau.load_run(): '{path}' does not exist")
+    return SimulationResult(_read_h5(path), out=os.path.dirname(path) or ".")
+
+
+def _read_h5(path):
+    import numpy as np
+    try:
+        import h5py
+    except ImportError as e:  # pragma: no cover - h5py is a dependency of the test suite
+        raise ImportError("moreau.load_run(): reading run.h5 needs h5py (python3-h5py)") from e
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise ValueError(f"moreau.load_run(): '{path}' is not an HDF5 file ({e})") from None
+    with f:
+        if "moreau_run_version" not in f.attrs:
+            raise ValueError(f"moreau.load_run(): '{path}' is not a moreau run file "
+                             f"(no moreau_run_version attribute)")
+
+        def strings(name):
+            return [s.decode() if isinstance(s, bytes) else str(s) for s in f[name][()]]
+
+        summary = json.loads(f["summary"][()].decode() if isinstance(f["summary"][()], bytes)
+                             else f["summary"][()])
+        names = strings("contacts/names")
+        mode_names = [s.decode() if isinstance(s, bytes) else str(s)
+                      for s in f["contacts/mode"].attrs["names"]]
+        contacts = {
+            "t": f["contacts/t"][()], "contact": f["contacts/contact"][()].astype(int),
+            "gap": f["contacts/gap"][()], "r_n": f["contacts/r_n"][()],
+            "r_t": f["contacts/r_t"][()],
+            "mode": [mode_names[m] for m in f["contacts/mode"][()]],
+        }
+        kinds, details = strings("events/kind"), strings("events/detail")
+        events = []
+        for t, kind, contact, detail in zip(f["events/t"][()], kinds, f["events/contact"][()],
+                                            details):
+            contact = int(contact)
+            events.append({"t": float(t), "kind": kind, "contact": contact,
+                           "name": names[contact] if 0 <= contact < len(names) else "",
+                           "detail": detail})
+        q = f["q"][()]
+        v = f["v"][()]
+        return {
+            "t": f["t"][()], "q": q.reshape(len(f["t"]), -1), "v": v.reshape(len(f["t"]), -1),
+            "kinetic": f["kinetic_energy"][()], "potential": f["potential_energy"][()],
+            "position_names": strings("position_names"),
+            "velocity_names": strings("velocity_names"),
+            "contact_names": names, "contacts": contacts, "events": events, "summary": summary,
+        }
+
+
 def _read_dir(folder):
     import numpy as np
+    if os.path.exists(os.path.join(folder, "run.h5")):
+        return _read_h5(os.path.join(folder, "run.h5"))
     with open(os.path.join(folder, "trajectory.csv")) as f:
         rows = list(csv.reader(f))
     header, body = rows[0], np.array(rows[1:], dtype=float).reshape(-1, len(rows[0]))
@@ -161,10 +235,14 @@ def _read_dir(folder):
     }
     with open(os.path.join(folder, "contacts.csv")) as f:
         crow = list(csv.DictReader(f))
+    tangents = sorted(k for k in (crow[0].keys() if crow else []) if k.startswith("r_t"))
     data["contacts"] = {
         "t": np.array([float(r["t"]) for r in crow]),
         "contact": np.array([int(r["contact"]) for r in crow], dtype=int),
+        "gap": np.array([float(r["gap"]) for r in crow]),
         "r_n": np.array([float(r["r_n"]) for r in crow]),
+        "r_t": np.array([[float(r[k]) for k in tangents] for r in crow],
+                        dtype=float).reshape(len(crow), len(tangents)),
         "mode": [r["mode"] for r in crow],
     }
     with open(os.path.join(folder, "events.csv")) as f:

@@ -1,5 +1,6 @@
 // Scene files (docs/scene-format.md): parse, validate, build the RigidWorld.
 #include "moreau/io/scene.hpp"
+#include "moreau/io/simulation_output.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -240,7 +241,7 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
 }
 
 SceneOutput parse_output(const json& j, const std::string& path) {
-  check_keys(j, path, {"dir", "every", "interval", "plot"});
+  check_keys(j, path, {"dir", "every", "interval", "plot", "format"});
   SceneOutput o;
   o.dir = string_field(j, path, "dir", o.dir);
   o.every = int_field(j, path, "every", o.every);
@@ -250,6 +251,8 @@ SceneOutput parse_output(const json& j, const std::string& path) {
   MOREAU_REQUIRE(!(j.contains("every") && j.contains("interval")),
                  "{}: give either every (steps) or interval (seconds), not both", path);
   o.plot = bool_field(j, path, "plot", o.plot);
+  o.format = string_field(j, path, "format", o.format);
+  output_format_from_name(o.format, path + ".format");  // refuses anything else, naming it
   return o;
 }
 

@@ -1,6 +1,8 @@
 #include "moreau/io/simulation_output.hpp"
 
+#include "moreau/common/error.hpp"
 #include "moreau/io/atomic_file.hpp"
+#include "moreau/io/run_hdf5.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -137,13 +140,22 @@ std::string simulation_result_json(const SimulationResult& r) {
   return j.dump(2) + "\n";
 }
 
+std::string to_string(OutputFormat format) { return format == OutputFormat::hdf5 ? "hdf5" : "csv"; }
+
+OutputFormat output_format_from_name(const std::string& name, const std::string& where) {
+  if (name == "csv") return OutputFormat::csv;
+  if (name == "hdf5") return OutputFormat::hdf5;
+  throw_invalid("{} = \"{}\": must be \"csv\" or \"hdf5\"", where, one_line(name));
+}
+
 void write_simulation_outputs(const SimulationResult& r, const std::string& folder,
-                              const InterruptGuard* guard) {
-  const std::pair<const char*, std::string> files[] = {
-      {"trajectory.csv", trajectory_csv(r)},
-      {"contacts.csv", contacts_csv(r)},
-      {"events.csv", events_csv(r)},
-      {"summary.json", simulation_summary_json(r)}};
+                              const InterruptGuard* guard, OutputFormat format) {
+  std::vector<std::pair<const char*, std::string>> files;
+  if (format == OutputFormat::csv)
+    files = {{"trajectory.csv", trajectory_csv(r)},
+             {"contacts.csv", contacts_csv(r)},
+             {"events.csv", events_csv(r)},
+             {"summary.json", simulation_summary_json(r)}};
   const auto write = [&] {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
@@ -152,6 +164,8 @@ void write_simulation_outputs(const SimulationResult& r, const std::string& fold
           fmt::format("cannot create the output folder '{}': {}", folder, ec.message()));
     const std::filesystem::path dir(folder);
     for (const auto& [name, text] : files) write_file_atomically((dir / name).string(), text);
+    if (format == OutputFormat::hdf5)
+      write_run_hdf5(r, simulation_summary_json(r), (dir / "run.h5").string());
   };
   if (guard != nullptr)
     guard->hold_signals(write);

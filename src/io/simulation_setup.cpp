@@ -48,6 +48,7 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
     }
     run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;
     run.plot = scene.output.plot;
+    run.format = output_format_from_name(scene.output.format, "output.format");
     // The settings as the run will see them (overrides applied), checked before anything runs or
     // is written.
     validate(st);

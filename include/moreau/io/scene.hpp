@@ -27,6 +27,8 @@ struct SceneOutput {
   int every = 1;          // record every k-th step, ≥ 1
   double interval = 0.0;  // s, > 0: record at t = k·interval (integrator.record_interval)
   bool plot = true;       // write plot.png
+  // "csv" (four files) or "hdf5" (run.h5), io/simulation_output.hpp
+  std::string format = "csv";
 };
 
 // A scene file read and validated: the world (or gallery system), integrator and output.

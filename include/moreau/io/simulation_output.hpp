@@ -9,12 +9,23 @@
 
 namespace moreau {
 
+// The outputs of a run: csv = trajectory.csv, contacts.csv, events.csv and summary.json;
+// hdf5 = one file run.h5 holding the same (io/run_hdf5.hpp, docs/run-format.md).
+enum class OutputFormat { csv, hdf5 };
+
+// "csv", "hdf5".
+std::string to_string(OutputFormat format);
+// The format of a name; std::invalid_argument naming `where` and the value otherwise.
+OutputFormat output_format_from_name(const std::string& name, const std::string& where);
+
 // Creates the folder if needed; throws std::runtime_error when a file cannot be written. The four
 // texts are composed first (the slow part), then written; with a guard, SIGINT and SIGTERM are
 // held back while they are written and renamed, so that a second signal during the composing ends
-// the program with the folder's earlier files intact, and never leaves a mix of two runs.
+// the program with the folder's earlier files intact, and never leaves a mix of two runs. In
+// hdf5 format the one file run.h5 is written (and renamed) with the signals held back.
 void write_simulation_outputs(const SimulationResult& result, const std::string& folder,
-                              const InterruptGuard* guard = nullptr);
+                              const InterruptGuard* guard = nullptr,
+                              OutputFormat format = OutputFormat::csv);
 
 // The summary.json text (also used by the Python module).
 std::string simulation_summary_json(const SimulationResult& result);

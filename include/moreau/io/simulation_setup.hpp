@@ -5,6 +5,7 @@
 #include <string>
 
 #include "moreau/io/scene.hpp"
+#include "moreau/io/simulation_output.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {
@@ -15,6 +16,7 @@ struct SceneRun {
   SimulationSettings settings;                     // the scene's, with the overrides applied
   std::string out_dir;                             // output folder (default out/<scene name>)
   bool plot = true;                                // write plot.png
+  OutputFormat format = OutputFormat::csv;         // the scene's output.format
 };
 
 // Builds the system of a scene and the simulation settings (the scene's, read by

@@ -5,11 +5,10 @@
 // body-block NSGS in velocity form (solvers/fc/body_block_nsgs.hpp), warm-started from the contact
 // each contact continues. When NSGS stops above the tolerance on a step without joints, the
 // condensed problem is handed to the registry solver named in the settings, warm-started with the
-// NSGS impulses and given at most twice the NSGS time (10 ms at least), and the better of the two
-// is kept. With sleeping on (StepContactSettings::sleep, sleeping_islands.hpp), the contacts of
-// sleeping islands are held: active, impulses kept, out of the problem. Contacts are detected once
-// per step: the detection that ends a step (and checks the projection) is the one the next step
-// uses.
+// NSGS impulses and given a budget of work (solve_awake), and the better of the two is kept. With
+// sleeping on (StepContactSettings::sleep, sleeping_islands.hpp), the contacts of sleeping islands
+// are held: active, impulses kept, out of the problem. Contacts are detected once per step: the
+// detection that ends a step (and checks the projection) is the one the next step uses.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -164,7 +163,7 @@ class BodyBlockStepContacts final : public StepContacts {
         // then took 7× longer for the same steps), so "auto" falls back on hybrid here
         solver_(solver.name == "auto" ? "hybrid" : solver.name),
         blocks_(world_),
-        sleep_(world_, settings) {
+        sleep_(world_, blocks_.dynamic, settings) {
     cs_.with_names = false;
     dimension_ = world_.dimension();
     fcs_.tolerance = solver.tolerance;

@@ -1,11 +1,12 @@
 #include "sleeping_islands.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include "moreau/common/disjoint_sets.hpp"
 
 namespace moreau::detail {
 
-SleepingIslands::SleepingIslands(const RigidWorld& world, const StepContactSettings& settings)
+SleepingIslands::SleepingIslands(const RigidWorld& world, const std::vector<Index>& dynamic,
+                                 const StepContactSettings& settings)
     : enabled_(settings.sleep),
       m_(world.body_velocity_size()),
       velocity_(settings.sleep_velocity),
@@ -15,19 +16,15 @@ SleepingIslands::SleepingIslands(const RigidWorld& world, const StepContactSetti
   jointed_.assign(static_cast<size_t>(nb), false);
   quiet_.assign(static_cast<size_t>(nb), 0.0);
   group_.assign(static_cast<size_t>(nb), -1);
-  auto dynamic = [&](Index body) {
-    const Index o = body < 0 ? -1 : world.velocity_offset(body);
-    return o < 0 ? Index{-1} : o / m_;
-  };
   for (Index i = 0; i < world.body_count(); ++i) {
-    const Index b = dynamic(i);
+    const Index b = dynamic[i];
     if (b < 0) continue;
     for (const Shape& s : world.body(i).shapes)
       radius_[b] = std::max(radius_[b], s.offset.position.norm() + s.bounding_radius());
   }
   for (const Joint& j : world.joints())
     for (const Index body : {j.body_a, j.body_b})
-      if (dynamic(body) >= 0) jointed_[dynamic(body)] = true;
+      if (body >= 0 && dynamic[body] >= 0) jointed_[dynamic[body]] = true;
 }
 
 bool SleepingIslands::wake(const std::vector<std::pair<Index, Index>>& pairs) {
@@ -63,23 +60,17 @@ Index SleepingIslands::update(Vector& v, const std::vector<std::pair<Index, Inde
     quiet_[b] = vg <= velocity_ && w * radius_[b] <= velocity_ ? quiet_[b] + h : 0.0;
   }
   // islands of the awake bodies (union–find over the step's contacts)
-  std::vector<Index> parent(static_cast<size_t>(nb));
-  std::iota(parent.begin(), parent.end(), Index{0});
-  auto root = [&](Index x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  for (const auto& [a, b] : pairs)
-    if (a >= 0 && b >= 0) parent[root(a)] = root(b);
+  DisjointSets sets(nb);
+  for (const auto& [a, b] : pairs) sets.join(a, b);
   // an island sleeps when none of its bodies is loud (awake and not quiet long enough, or jointed)
   std::vector<bool> loud(static_cast<size_t>(nb), false);
   for (Index b = 0; b < nb; ++b)
-    if (!asleep(b) && (jointed_[b] || quiet_[b] < time_ - 1e-12)) loud[root(b)] = true;
+    if (!asleep(b) && (jointed_[b] || quiet_[b] < time_ - 1e-12)) loud[sets.root(b)] = true;
   std::vector<Index> new_group(static_cast<size_t>(nb), -1);
   Index fell = 0;
   for (Index b = 0; b < nb; ++b) {
-    if (asleep(b) || loud[root(b)]) continue;
-    Index& g = new_group[root(b)];
+    if (asleep(b) || loud[sets.root(b)]) continue;
+    Index& g = new_group[sets.root(b)];
     if (g < 0) g = next_group_++;
     group_[b] = g;
     v.segment(b * m_, m_).setZero();

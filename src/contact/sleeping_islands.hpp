@@ -15,7 +15,9 @@ namespace moreau::detail {
 
 class SleepingIslands {
  public:
-  SleepingIslands(const RigidWorld& world, const StepContactSettings& settings);
+  // dynamic: per body of the world its dynamic index, −1 for a static body (BodyBlocks::dynamic).
+  SleepingIslands(const RigidWorld& world, const std::vector<Index>& dynamic,
+                  const StepContactSettings& settings);
 
   bool enabled() const { return enabled_; }
   // Body b (dynamic index; −1 = fixed) sleeps.

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
+#include "moreau/common/disjoint_sets.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
 #include "moreau/common/timer.hpp"
@@ -204,20 +204,14 @@ class Solver {
   // The islands by union–find over the dynamic bodies, ordered by their first contact (then
   // first row), so the order depends only on the problem.
   void find_islands(Index bodies) {
-    std::vector<Index> parent(static_cast<size_t>(bodies));
-    std::iota(parent.begin(), parent.end(), Index{0});
-    auto root = [&](Index x) {
-      while (parent[x] != x) x = parent[x] = parent[parent[x]];
-      return x;
-    };
-    auto join = [&](Index a, Index b) {
-      if (a >= 0 && b >= 0) parent[root(a / Mb)] = root(b / Mb);
-    };
+    DisjointSets sets(bodies);
+    // velocity offsets a·Mb to body indices (−1 stays negative: a fixed body joins nothing)
+    auto join = [&](Index a, Index b) { sets.join(a < 0 ? -1 : a / Mb, b < 0 ? -1 : b / Mb); };
     for (const auto& k : contacts_) join(k.a, k.b);
     for (const auto& g : bilateral_) join(g.a, g.b);
     std::vector<Index> island_of(static_cast<size_t>(bodies), -1);
     auto island = [&](Index a, Index b) -> Island& {
-      const Index r = root((a >= 0 ? a : b) / Mb);
+      const Index r = sets.root((a >= 0 ? a : b) / Mb);
       if (island_of[r] < 0) {
         island_of[r] = static_cast<Index>(islands_.size());
         islands_.emplace_back();

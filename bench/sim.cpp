@@ -15,6 +15,8 @@
 
 #include "moreau/common/timer.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/io/atomic_file.hpp"
+#include "moreau/io/scene_write.hpp"
 #include "moreau/sim/simulation.hpp"
 
 #ifdef MOREAU_HAVE_MUJOCO
@@ -159,7 +161,6 @@ Row run_moreau(const SceneSpec& s, double tolerance) {
   return row;
 }
 
-#ifdef MOREAU_HAVE_MUJOCO
 std::string mjcf(const SceneSpec& s) {
   std::string x = fmt::format(
       "<mujoco model=\"{}\">\n  <option timestep=\"{}\" gravity=\"0 0 -9.81\" cone=\"elliptic\"/>\n"
@@ -178,20 +179,27 @@ std::string mjcf(const SceneSpec& s) {
           sx * (s.wall + 0.05), s.wall + 0.1, s.mu);
     }
   }
-  for (const auto& c : s.box_centres)
+  // bodies named as make_world names them (box<k>, ball<k>)
+  for (size_t k = 0; k < s.box_centres.size(); ++k) {
+    const Vector3& c = s.box_centres[k];
     x += fmt::format(
-        "    <body pos=\"{} {} {}\"><freejoint/><geom type=\"box\" size=\"{} {} {}\" mass=\"1\" "
-        "friction=\"{} 0.005 0.0001\"/></body>\n",
-        c.x(), c.y(), c.z(), s.box_half, s.box_half, s.box_half, s.mu);
-  for (const auto& c : s.sphere_centres)
+        "    <body name=\"box{}\" pos=\"{} {} {}\"><freejoint/><geom type=\"box\" size=\"{} {} "
+        "{}\" "
+        "mass=\"1\" friction=\"{} 0.005 0.0001\"/></body>\n",
+        k, c.x(), c.y(), c.z(), s.box_half, s.box_half, s.box_half, s.mu);
+  }
+  for (size_t k = 0; k < s.sphere_centres.size(); ++k) {
+    const Vector3& c = s.sphere_centres[k];
     x += fmt::format(
-        "    <body pos=\"{} {} {}\"><freejoint/><geom type=\"sphere\" size=\"{}\" mass=\"0.5\" "
-        "friction=\"{} 0.005 0.0001\"/></body>\n",
-        c.x(), c.y(), c.z(), s.sphere_radius, s.mu);
+        "    <body name=\"ball{}\" pos=\"{} {} {}\"><freejoint/><geom type=\"sphere\" size=\"{}\" "
+        "mass=\"0.5\" friction=\"{} 0.005 0.0001\"/></body>\n",
+        k, c.x(), c.y(), c.z(), s.sphere_radius, s.mu);
+  }
   x += "  </worldbody>\n</mujoco>\n";
   return x;
 }
 
+#ifdef MOREAU_HAVE_MUJOCO
 Row run_mujoco(const SceneSpec& s) {
   Row row;
   row.engine = "MuJoCo " + std::string(mj_versionString()) + " (default solver, elliptic cone)";
@@ -227,6 +235,21 @@ Row run_mujoco(const SceneSpec& s) {
 }
 #endif
 
+// The scene as moreau runs it natively, at the settings an MJCF import takes (dt = the MJCF's
+// timestep, the default contact margin and solver): what `moreau simulate <name>.xml` must match.
+Scene native_scene(const SceneSpec& s) {
+  Scene scene;
+  scene.name = s.name;
+  scene.source = s.name;
+  scene.description = fmt::format("{} of bench_sim, native (the MJCF's twin)", s.name);
+  scene.world = make_world(s);
+  scene.settings.integrator = Integrator::time_stepping;
+  scene.settings.time_stepping.dt = kDt;
+  scene.settings.t_end = s.t_end;
+  scene.collision.margin = kImportedContactMargin;  // as the MJCF import detects contacts
+  return scene;
+}
+
 }  // namespace
 
 void print_row(const Row& r) {
@@ -237,12 +260,23 @@ void print_row(const Row& r) {
 }
 
 // bench_sim [--tol=E] [--iter=N] [--omega=W] [SCENE ...]: the scenes named (box_stack,
-// sphere_pile), all when none is. moreau runs once per solver tolerance (default 1e-6 and 1e-8,
-// one row each; --tol=E runs E only) with N sweeps (500) and over-relaxation W (1.7).
+// sphere_pile), all when none is. bench_sim --write-models=DIR writes each scene as DIR/<name>.xml
+// (the MJCF MuJoCo runs) and DIR/<name>.json (the native moreau scene) and exits (the MJCF import's
+// test, tests/python/test_mjcf.py, runs both). moreau runs once per solver tolerance (default 1e-6
+// and 1e-8, one row each; --tol=E runs E only) with N sweeps (500) and over-relaxation W (1.7).
 int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a.rfind("--write-models=", 0) == 0) {
+      const std::string dir = a.substr(15);
+      for (const SceneSpec& s : {box_stack(), sphere_pile()}) {
+        write_file_atomically(dir + "/" + s.name + ".xml", mjcf(s));
+        write_file_atomically(dir + "/" + s.name + ".json",
+                              scene_to_json(native_scene(s)).dump(2) + "\n");
+      }
+      return 0;
+    }
     if (a.rfind("--tol=", 0) == 0)
       g_tolerances = {std::stod(a.substr(6))};
     else if (a.rfind("--iter=", 0) == 0)

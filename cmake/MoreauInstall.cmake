@@ -65,7 +65,7 @@ file(RELATIVE_PATH MOREAU_PC_PREFIX_FROM_PCDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/
 string(REGEX REPLACE "/$" "" MOREAU_PC_PREFIX_FROM_PCDIR "${MOREAU_PC_PREFIX_FROM_PCDIR}")
 list(JOIN MOREAU_PC_LIBS " " MOREAU_PC_LIBS)
 string(APPEND MOREAU_PC_LIBS " -lfclib -pthread")
-set(MOREAU_PC_REQUIRES "eigen3 >= 3.4, fmt, nlohmann_json, hdf5-serial")
+set(MOREAU_PC_REQUIRES "eigen3 >= 3.4, fmt, nlohmann_json, hdf5-serial, tinyxml2, assimp, urdfdom")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/moreau.pc.in" "${PROJECT_BINARY_DIR}/moreau.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/moreau.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -104,7 +104,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # and the exported targets need the development packages of the public dependencies.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libeigen3-dev (>= 3.4), libfmt-dev, nlohmann-json3-dev, libhdf5-dev, libfclib-dev, python3, python3-numpy")
+    "libeigen3-dev (>= 3.4), libfmt-dev, nlohmann-json3-dev, libhdf5-dev, libfclib-dev, libtinyxml2-dev, libassimp-dev, liburdfdom-dev, python3, python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib, python3-h5py")
 include(CPack)
 

@@ -14,6 +14,7 @@
 #include "moreau/io/interrupt_guard.hpp"
 #include "moreau/io/json_reader.hpp"
 #include "moreau/io/scene.hpp"
+#include "moreau/io/scene_write.hpp"
 #include "moreau/io/simulation_setup.hpp"
 #include "moreau/io/simulation_output.hpp"
 
@@ -97,8 +98,10 @@ void finish(const SimulationResult& res, const std::string& out, const Interrupt
 }
 
 py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
-                        const std::string& integrator, const std::string& format) {
-  const Scene scene = is_path ? load_scene(text) : parse_scene_text(text, "scene");
+                        const std::string& integrator, const std::string& format,
+                        bool floating_base, bool ground) {
+  const ModelImportOptions import{.floating_base = floating_base, .ground = ground};
+  const Scene scene = is_path ? load_scene(text, import) : parse_scene_text(text, "scene");
   SceneRun run = prepare_scene_run(scene, integrator, t_end);
   if (!format.empty()) run.format = output_format_from_name(format, "format");
   std::optional<InterruptGuard> guard;
@@ -110,7 +113,17 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
                    guard ? guard->stop_request() : nullptr);
   }
   finish(res, out, guard ? &*guard : nullptr, run.format);
-  return result_dict(res, run.plot);
+  py::dict d = result_dict(res, run.plot);
+  d["import_warnings"] = scene.warnings;
+  return d;
+}
+
+// The scene document of a model file (MJCF, URDF or scene JSON) and what its import ignored.
+std::pair<std::string, std::vector<std::string>> convert_model(const std::string& path,
+                                                               bool floating_base, bool ground) {
+  const Scene scene =
+      load_scene(path, ModelImportOptions{.floating_base = floating_base, .ground = ground});
+  return {scene_to_json(scene).dump(), scene.warnings};
 }
 
 // Any LagrangianSystem (a CallbackSystem of Python callables, a gallery system, …) from its
@@ -168,7 +181,11 @@ void bind_sim(py::module_& m) {
         "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
         py::arg("t_end"), py::arg("integrator"), py::arg("format") = "",
+        py::arg("floating_base") = false, py::arg("ground") = false,
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
+  m.def("_convert_model", &convert_model, py::arg("path"), py::arg("floating_base") = false,
+        py::arg("ground") = false,
+        "The scene JSON text of a model file (MJCF, URDF, scene) and the import's warnings.");
   m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"),
         py::arg("integrator_json"), py::arg("out"), py::arg("format") = "",
         "Runs any LagrangianSystem from its initial state; returns a dict of arrays (see "

@@ -39,8 +39,9 @@ struct SimulateOptions {
   bool no_plot = false;
   bool json = false;  // print the result document; write files only with --out
   std::string python = "/usr/bin/python3";
-  int threads = -1;    // −1: the scene's; 0: every hardware thread
-  std::string format;  // "" = the scene's output.format
+  int threads = -1;           // −1: the scene's; 0: every hardware thread
+  std::string format;         // "" = the scene's output.format
+  ModelImportOptions import;  // URDF: base and ground
 };
 
 std::string find_plot_script() {
@@ -55,7 +56,8 @@ std::string shell_quote(const std::string& s) {
 }
 
 void run(const SimulateOptions& opt) {
-  const Scene scene = load_scene(opt.scene);
+  const Scene scene = load_scene(opt.scene, opt.import);
+  for (const auto& w : scene.warnings) std::fprintf(stderr, "moreau: warning: %s\n", w.c_str());
   SceneRun run = prepare_scene_run(scene, opt.integrator, opt.t_end);
   if (!opt.out.empty()) run.out_dir = opt.out;
   if (!opt.format.empty()) run.format = output_format_from_name(opt.format, "--format");
@@ -161,7 +163,11 @@ void add_simulate_command(CLI::App& app) {
   auto opt = std::make_shared<SimulateOptions>();
   auto* cmd = app.add_subcommand("simulate",
                                  "Simulate a scene (event-driven or Moreau–Jean time stepping)");
-  cmd->add_option("scene", opt->scene, "Scene file (JSON, docs/scene-format.md)")->required();
+  cmd->add_option("scene", opt->scene,
+                  "Scene file: JSON (docs/scene-format.md), MJCF .xml (docs/mjcf.md) or URDF "
+                  ".urdf (docs/urdf.md)")
+      ->required();
+  add_model_import_options(*cmd, opt->import);
   cmd->add_option("-o,--out", opt->out,
                   "Output folder (default: the scene's output.dir or out/<scene>)");
   cmd->add_option("--t-end", opt->t_end, "Final time, s (default: the scene's t_end)")
@@ -191,6 +197,8 @@ void add_simulate_command(CLI::App& app) {
       "  moreau simulate examples/scenes/falling_pencil.json --out out/demo\n"
       "  moreau simulate examples/scenes/box_stack.json --t-end 2 --no-plot\n"
       "  moreau -v simulate examples/scenes/bouncing_ball.json --integrator timestepping\n"
+      "  moreau simulate examples/mjcf/door.xml --t-end 2\n"
+      "  moreau simulate examples/urdf/two_link_arm.urdf --ground\n"
       "Ctrl-C stops at the end of a step and writes the run so far (exit 130).");
   cmd->callback([opt] { run(*opt); });
 }

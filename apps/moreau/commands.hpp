@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "moreau/io/scene.hpp"
+
 namespace moreau::cli {
 
 void add_solve_command(CLI::App& app);     // cmd_solve.cpp    (FCLIB problems)
@@ -13,6 +15,10 @@ void add_analyze_command(CLI::App& app);   // cmd_analyze.cpp  (contact analysis
 void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 void add_sweep_command(CLI::App& app);     // cmd_sweep.cpp    (parameter sweeps on Dask)
+void add_convert_command(CLI::App& app);   // cmd_convert.cpp  (MJCF, URDF → scene JSON)
+
+// --floating-base and --ground, the URDF options of simulate and convert (cmd_convert.cpp).
+void add_model_import_options(CLI::App& cmd, ModelImportOptions& options);
 
 // The folder holding the Python package moreau/ (its _simulate.py): $MOREAU_PYTHON_DIR, else
 // next to the program (<bin>/../python: the build tree), else the source tree

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   moreau::cli::add_impact_command(app);
   moreau::cli::add_simulate_command(app);
   moreau::cli::add_sweep_command(app);
+  moreau::cli::add_convert_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

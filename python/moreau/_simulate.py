@@ -11,7 +11,11 @@ import json
 import os
 import sys
 
-__all__ = ["simulate", "scene_system", "plot", "load_run", "SimulationResult"]
+__all__ = ["simulate", "scene_system", "convert", "plot", "load_run", "SimulationResult", "ModelWarning"]
+
+
+class ModelWarning(UserWarning):
+    """Something an imported model (MJCF, URDF) had that moreau cannot honour and ignored."""
 
 
 class SimulationResult:
@@ -43,11 +47,13 @@ class SimulationResult:
                 f"{len(self.events)} events, status {self.summary.get('status')})")
 
 
-def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None):
+def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
+             floating_base=False, ground=False):
     """Runs a scene or any Lagrangian system.
 
-    scene_or_path: a path to a JSON scene file, JSON text, a dict in the scene format, or a
-    LagrangianSystem (a ``moreau.callback_system`` of Python callables, a ``moreau.gallery``
+    scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
+    (.urdf, docs/urdf.md; floating_base and ground place it), JSON text, a dict in the scene
+    format, or a LagrangianSystem (a ``moreau.callback_system`` of Python callables, a ``moreau.gallery``
     system, …), which starts from its ``initial_q`` / ``initial_v``.
     out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, plot.png (None: write
     nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
@@ -77,12 +83,16 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None):
     elif isinstance(scene_or_path, dict):
         data = _run_scene(_moreau, json.dumps(scene_or_path), False, out, t_end, integrator, format)
     elif isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
-        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator, format)
+        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator, format,
+                          bool(floating_base), bool(ground))
     elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
         data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator, format)
     else:
         raise InputError(f"moreau.simulate(): argument 'scene_or_path' = {scene_or_path!r}: expected an existing "
                          f"file, JSON text, a dict or a system")
+    import warnings
+    for message in data.get("import_warnings", []):
+        warnings.warn(message, ModelWarning, stacklevel=2)
     res = SimulationResult(data, out=None if out is None else os.fspath(out))
     if out is not None and res.summary.get("plot", True):
         try:
@@ -111,13 +121,39 @@ def scene_system(scene_or_path):
                      f"file, JSON text or a dict")
 
 
-def _run_scene(_moreau, text, is_path, out, t_end, integrator, format=None):
+def convert(model, out=None, floating_base=False, ground=False):
+    """The scene (a dict in docs/scene-format.md) of an MJCF model (.xml) or a URDF robot (.urdf,
+    placed by floating_base and ground), as ``moreau convert`` writes it; written to ``out`` as
+    JSON when given. What the import ignored is reported as ModelWarning. Bad input raises
+    ValueError naming the file, element and attribute."""
+    import warnings
+    from . import _moreau
+    from ._errors import InputError, path_or_none
+    out = path_or_none("moreau.convert()", "out", out)
+    if not isinstance(model, (str, os.PathLike)) or not os.path.exists(os.fspath(model)):
+        raise InputError(f"moreau.convert(): argument 'model' = {model!r}: expected an existing file")
+    text, notes = _moreau._convert_model(os.fspath(model), bool(floating_base), bool(ground))
+    for message in notes:
+        warnings.warn(message, ModelWarning, stacklevel=2)
+    scene = json.loads(text)
+    if out is not None:
+        tmp = os.fspath(out) + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(scene, f, indent=2)
+            f.write("\n")
+        os.replace(tmp, os.fspath(out))
+    return scene
+
+
+def _run_scene(_moreau, text, is_path, out, t_end, integrator, format=None, floating_base=False,
+               ground=False):
     if integrator is not None and not isinstance(integrator, str):
         raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
                          f"got {integrator!r}; set other settings in the scene's integrator object")
     return _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
                                    float("nan") if t_end is None else float(t_end),
-                                   "" if integrator is None else str(integrator), format or "")
+                                   "" if integrator is None else str(integrator), format or "",
+                                   floating_base, ground)
 
 
 # ---------------------------------------------------------------------------------------------

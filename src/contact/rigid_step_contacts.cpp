@@ -344,8 +344,9 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
     ident.contact = c;
     const Pose pa = world_.body_pose(q, c.body_a);
     ident.local_a = pa.orientation.conjugate() * (c.point_a - pa.position);
-    const Index mi =
-        matcher.match(c, ident.local_a, world_.body(c.body_a).shapes[c.shape_a].bounding_radius());
+    const double size =
+        c.joint >= 0 ? 1.0 : world_.body(c.body_a).shapes[c.shape_a].bounding_radius();
+    const Index mi = matcher.match(c, ident.local_a, size);
     ContactHistory cur;
     if (mi >= 0) {
       cur.id = history_[mi].id;

@@ -14,6 +14,8 @@
 #include "moreau/common/error.hpp"
 #include "moreau/io/integrator_settings.hpp"
 #include "moreau/io/json_reader.hpp"
+#include "moreau/io/mjcf.hpp"
+#include "moreau/io/urdf.hpp"
 #include "moreau/io/system_scene.hpp"
 #include "moreau/io/vocabulary.hpp"
 
@@ -66,9 +68,14 @@ std::uint32_t bitmask_field(const json& j, const std::string& path, const std::s
   return static_cast<std::uint32_t>(x);
 }
 
+// contype, conaffinity and the shape's own friction coefficient mu.
 void read_collision_filter(const json& j, const std::string& path, Shape& s) {
   s.contype = bitmask_field(j, path, "contype", s.contype);
   s.conaffinity = bitmask_field(j, path, "conaffinity", s.conaffinity);
+  if (j.contains("mu")) {
+    s.mu = as_number(j.at("mu"), join(path, "mu"));
+    MOREAU_REQUIRE(s.mu >= 0.0, "{} = {}: must be ≥ 0", join(path, "mu"), show(j.at("mu")));
+  }
 }
 
 Shape parse_shape(const json& j, const std::string& path, int d) {
@@ -104,7 +111,7 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
       keys.insert({"vertices", "radius"});
       break;
   }
-  keys.insert({"contype", "conaffinity"});
+  keys.insert({"contype", "conaffinity", "mu"});
   check_keys(j, path, keys);
   s.name = string_field(j, path, "name", "");
   if (s.kind == ShapeKind::plane) {
@@ -259,7 +266,8 @@ SceneOutput parse_output(const json& j, const std::string& path) {
 Index body_ref(const RigidWorld& w, const json& j, const std::string& path, bool allow_world) {
   MOREAU_REQUIRE(j.is_string(), "{} = {}: must be a body name", path, show(j));
   const std::string name = j.get<std::string>();
-  if (allow_world && name == "world") return -1;
+  // "world": the world frame, or the static body of that name when the scene has one
+  if (allow_world && name == "world") return w.find_body("world");
   const Index i = w.find_body(name);
   MOREAU_REQUIRE(i >= 0, "{} = \"{}\": no body of that name", path, name);
   return i;
@@ -394,7 +402,8 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
     for (size_t k = 0; k < js.size(); ++k) {
       const std::string path = fmt::format("joints[{}]", k);
       const json& j = js[k];
-      check_keys(j, path, {"type", "name", "body_a", "body_b", "anchor_a", "anchor_b", "axis"});
+      check_keys(j, path,
+                 {"type", "name", "body_a", "body_b", "anchor_a", "anchor_b", "axis", "limits"});
       Joint joint;
       const std::string type = string_field(j, path, "type", "");
       try {
@@ -411,6 +420,15 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
       joint.anchor_b = vec_field(j, path, "anchor_b", d, Vector3::Zero());
       joint.axis_a = vec_field(j, path, "axis", d, d == 2 ? Vector3::UnitX() : Vector3::UnitZ());
       MOREAU_REQUIRE(joint.axis_a.norm() > 1e-12, "{}.axis: must be nonzero", path);
+      if (j.contains("limits")) {
+        const json& l = j.at("limits");
+        MOREAU_REQUIRE(l.is_array() && l.size() == 2,
+                       "{}.limits = {}: must be [lower, upper] (rad or m; null for none)", path,
+                       show(l));
+        joint.limited = true;
+        joint.lower = l[0].is_null() ? -INFINITY : as_number(l[0], path + ".limits[0]");
+        joint.upper = l[1].is_null() ? INFINITY : as_number(l[1], path + ".limits[1]");
+      }
       try {
         world->add_joint(joint);
       } catch (const std::invalid_argument& e) {
@@ -451,7 +469,17 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
         add_explicit_pair(*world, ps[k], fmt::format("contact.explicit[{}]", k));
     }
   }
-  // initial interpenetration
+  scene.world = world;
+  check_initial_configuration(scene);
+  return scene;
+}
+
+}  // namespace
+
+void check_initial_configuration(const Scene& scene) {
+  if (!scene.world) return;
+  const RigidWorld* world = scene.world.get();
+  // initial interpenetration (explicit bilateral pairs: gap 0; joint limits: within bounds)
   const Vector q0 = world->initial_positions();
   CollisionSettings probe = scene.collision;
   probe.margin = 0.0;
@@ -460,6 +488,14 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
       MOREAU_REQUIRE(std::abs(c.gap) <= std::max(1e-6, 10 * scene.contact_tolerance),
                      "contact.explicit '{}' (bilateral): gap = {:.6g} m at the start, must be 0",
                      world->contact_pairs()[c.pair].name, c.gap);
+      continue;
+    }
+    if (c.joint >= 0) {
+      const Joint& j = world->joints()[c.joint];
+      MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
+                     "initial configuration: joint '{}' starts at s = {:.6g}, outside its limits "
+                     "[{:.6g}, {:.6g}]",
+                     j.name, world->joint_coordinate(q0, c.joint), j.lower, j.upper);
       continue;
     }
     MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
@@ -477,11 +513,7 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
                    "joints[{}] ('{}'): violated at the start (residual {:.3g})", j,
                    world->joints()[j].name, r.residual.cwiseAbs().maxCoeff());
   }
-  scene.world = world;
-  return scene;
 }
-
-}  // namespace
 
 // Any nlohmann exception left over (a type or range error while reading a value) becomes an
 // std::invalid_argument naming the source.
@@ -495,7 +527,10 @@ Scene parse_scene_text(const std::string& text, const std::string& source) {
   return parse_scene(parse_text(text, source), source);
 }
 
-Scene load_scene(const std::string& path) {
+Scene load_scene(const std::string& path, const ModelImportOptions& options) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".xml" || ext == ".mjcf") return load_mjcf(path);
+  if (ext == ".urdf") return load_urdf(path, options);
   Scene s = with_source(path, [&] { return parse_scene(read_file(path), path); });
   s.name = std::filesystem::path(path).stem().string();
   return s;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +51,9 @@ struct Scene {
   // The "integrator" object (io/integrator_settings.hpp) and "t_end" (s, > 0).
   SimulationSettings settings;
   SceneOutput output;  // the "output" object
+  // What an imported model (MJCF, URDF) had that moreau cannot honour and ignored, one line per
+  // attribute ("FILE:LINE: <geom solref> ignored: …"); the command line prints them on stderr.
+  std::vector<std::string> warnings;
 
   // True for a scene that names a gallery system instead of bodies.
   bool is_gallery() const { return !gallery.empty(); }
@@ -57,11 +61,28 @@ struct Scene {
   bool is_system() const { return system != nullptr; }
 };
 
+// Contact detection margin of an imported model (MJCF, URDF), m: contacts are seen 1 cm ahead,
+// so that a body at up to 10 m/s does not cross it within a 1 ms step unseen (the scene default
+// of 1 mm suits hand-written scenes, which set their own).
+inline constexpr double kImportedContactMargin = 0.01;
+
+// How model files without a world of their own are placed (URDF: io/urdf.hpp).
+struct ModelImportOptions {
+  bool floating_base = false;  // false: the root link is welded to the world; true: it is free
+  bool ground = false;         // true: add the ground plane z = 0 (a static half-space z ≤ 0)
+};
+
 // Parses and validates a scene. `source` names the file in error messages.
 Scene parse_scene(const nlohmann::json& document, const std::string& source = "scene");
 // Same from JSON text (syntax errors → std::invalid_argument with the line).
 Scene parse_scene_text(const std::string& text, const std::string& source = "scene");
 // Reads a file (missing / unreadable → std::invalid_argument naming the path); name = file stem.
-Scene load_scene(const std::string& path);
+// A path ending in .xml is read as MJCF (io/mjcf.hpp), .urdf as URDF with `options`
+// (io/urdf.hpp).
+Scene load_scene(const std::string& path, const ModelImportOptions& options = {});
+
+// Throws std::invalid_argument when the world's initial configuration has a contact gap below
+// −contact_tolerance (naming the bodies), a joint outside its limits or a joint violated.
+void check_initial_configuration(const Scene& scene);
 
 }  // namespace moreau

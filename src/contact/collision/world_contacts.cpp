@@ -9,6 +9,70 @@
 
 namespace moreau {
 
+namespace {
+// Lever arm of the angular limit contacts, m (world_contacts.hpp §Joint limits).
+constexpr double kLimitLever = 1.0;
+// A limit is reported while its gap is below max(margin, this) (rad or m): a joint turning fast
+// crosses more than the contact margin in a step, and the integrators decide from gap and
+// velocity whether the limit closes (a reported contact with a gap stays open).
+constexpr double kLimitBand = 0.1;
+
+// μ of a contact between shapes a and b: the larger of their own coefficients (MuJoCo's rule,
+// XML reference §geom friction), the one that is set, or the pair material's.
+double combined_mu(const Shape& a, const Shape& b, double material_mu) {
+  if (std::isnan(a.mu) && std::isnan(b.mu)) return material_mu;
+  if (std::isnan(a.mu)) return b.mu;
+  if (std::isnan(b.mu)) return a.mu;
+  return std::max(a.mu, b.mu);
+}
+
+// The limit contacts of joint k within the margin, appended to out.
+void append_limit_contacts(const RigidWorld& world, const Vector& q, Index k, double margin,
+                           std::vector<Contact>& out) {
+  const Joint& j = world.joints()[k];
+  const double s = world.joint_coordinate(q, k);
+  const Pose pa = world.body_pose(q, j.body_a);
+  const Vector3 anchor = pa.apply(j.anchor_a);
+  Vector3 axis = world.dimension() == 2 ? Vector3::UnitZ() : Vector3(pa.orientation * j.axis_a);
+  if (j.kind == JointKind::ball) {
+    // the rotation axis of a relative to b, in world axes (joint_coordinate's Rot, in a's frame)
+    const Pose pb = world.body_pose(q, j.body_b);
+    Quaternion rot = j.relative_orientation * pb.orientation.conjugate() * pa.orientation;
+    if (rot.w() < 0) rot.coeffs() *= -1;
+    if (rot.vec().norm() < 1e-12) return;  // s = 0: no direction, and far from upper > 0
+    axis = pa.orientation * rot.vec().normalized();
+  }
+  const Vector3 ref = std::abs(axis.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
+  const Vector3 e =
+      world.dimension() == 2 ? Vector3::UnitX() : Vector3(axis.cross(ref).normalized());
+  const bool angular = j.kind != JointKind::prismatic;
+  const Vector3 point = angular ? Vector3(anchor + kLimitLever * e) : anchor;
+  const Vector3 rate_normal = angular ? Vector3(axis.cross(e)) : axis;  // u_n = ρ ṡ (or ṡ)
+  const double scale = angular ? kLimitLever : 1.0;
+  for (int side = 0; side < 2; ++side) {
+    if (j.kind == JointKind::ball && side == 0) continue;
+    const double gap = side == 0 ? scale * (s - j.lower) : scale * (j.upper - s);
+    if (!(gap <= std::max(margin, scale * kLimitBand))) continue;
+    Contact c;
+    c.body_a = j.body_a, c.body_b = j.body_b;
+    c.shape_a = c.shape_b = -1 - k;
+    c.joint = k, c.feature = side;
+    c.point_a = c.point_b = point;
+    c.gap = gap;
+    Vector3 n = side == 0 ? rate_normal : Vector3(-rate_normal);
+    // detection's order: body b static, else the smaller index first
+    if (!world.body(c.body_b).is_static && c.body_b < c.body_a) {
+      std::swap(c.body_a, c.body_b);
+      n = -n;
+    }
+    c.frame = contact_frame(n, world.dimension());
+    c.material = ContactMaterial{};  // frictionless, inelastic
+    c.name = j.name + (side == 0 ? "/lower" : "/upper");
+    out.push_back(std::move(c));
+  }
+}
+}  // namespace
+
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings) {
   MOREAU_REQUIRE(q.size() == world.position_size(),
@@ -31,7 +95,10 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
   }
   const auto candidates =
       settings.use_broad_phase ? broad_phase_pairs(boxes) : brute_force_pairs(boxes);
+  // a body and the body it is jointed to do not collide, unless that body is static (MuJoCo's
+  // rule, XML reference §contact: a body collides with the world it hangs from)
   auto jointed = [&](Index a, Index b) {
+    if (world.body(a).is_static || world.body(b).is_static) return false;
     for (const auto& j : world.joints())
       if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;
     return false;
@@ -52,6 +119,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       c.pair = pair;
       const ContactPair* cp = pair >= 0 ? &world.contact_pairs()[pair] : nullptr;
       c.material = cp && cp->material ? *cp->material : world.material(A.body, B.body);
+      if (!(cp && cp->material)) c.material.mu = combined_mu(shA, shB, c.material.mu);
       if (settings.with_names) c.name = contact_name(world, c);
       out.push_back(std::move(c));
     }
@@ -90,11 +158,16 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
     };
     add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k, out);
   }
+  for (Index k = 0; k < static_cast<Index>(world.joints().size()); ++k)
+    if (world.joints()[k].limited) append_limit_contacts(world, q, k, settings.margin, out);
   std::stable_sort(out.begin(), out.end(), contact_key_less);
   return out;
 }
 
 std::string contact_name(const RigidWorld& world, const Contact& c) {
+  if (c.joint >= 0)
+    return world.joints().at(static_cast<size_t>(c.joint)).name +
+           (c.feature == 0 ? "/lower" : "/upper");
   if (c.pair >= 0) {
     const std::string& name = world.contact_pairs().at(static_cast<size_t>(c.pair)).name;
     return c.feature == 0 ? name : name + "/" + std::to_string(c.feature);
@@ -145,12 +218,15 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   const Pose pa = world.body_pose(q, A), pb = world.body_pose(q, B);
   const Vector3 ra = c.point_a - pa.position, rb = c.point_b - pb.position;
   const Vector3 wa = world.body_angular_velocity(v, A), wb = world.body_angular_velocity(v, B);
-  const Shape& sa = world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
-  const Shape& sb = world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
+  // a joint limit has no shapes: its points are material points of both bodies (radius 0)
+  static const Shape kPoint = make_sphere(1.0);
+  const Shape& sa = c.joint >= 0 ? kPoint : world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
+  const Shape& sb = c.joint >= 0 ? kPoint : world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
   // the bias uses the material CORE points (sphere centres, capsule axis points), which keep
   // their distance to the other surface when a rounded body rolls: x_core = x ± r n
   const Vector3 nrm = c.frame.col(0);
-  const double rad_a = sa.core_radius(), rad_b = sb.core_radius();
+  const double rad_a = c.joint >= 0 ? 0.0 : sa.core_radius();
+  const double rad_b = c.joint >= 0 ? 0.0 : sb.core_radius();
   const Vector3 rca = ra + rad_a * nrm, rcb = rb - rad_b * nrm;
   const double gcore = c.gap + rad_a + rad_b;
   const Vector3 dv = (world.body_linear_velocity(v, A) + wa.cross(rca)) -
@@ -180,7 +256,7 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     rows.bias[k] = bias;
   }
   // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)
-  if (sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
+  if (c.joint < 0 && sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
     const Vector3 ca = pa.apply(sa.offset.position), cb = pb.apply(sb.offset.position);
     const Vector3 rca = ca - pa.position, rcb = cb - pb.position;
     const Vector3 dp = ca - cb;

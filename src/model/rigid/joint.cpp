@@ -12,6 +12,8 @@ std::string to_string(JointKind kind) {
       return "prismatic";
     case JointKind::fixed:
       return "fixed";
+    case JointKind::ball:
+      return "ball";
   }
   return "?";
 }
@@ -20,10 +22,12 @@ JointKind joint_kind_from_string(const std::string& name) {
   if (name == "revolute") return JointKind::revolute;
   if (name == "prismatic") return JointKind::prismatic;
   if (name == "fixed") return JointKind::fixed;
-  throw_invalid("unknown joint type '{}' (expected revolute, prismatic, fixed)", name);
+  if (name == "ball") return JointKind::ball;
+  throw_invalid("unknown joint type '{}' (expected revolute, prismatic, fixed, ball)", name);
 }
 
 Index Joint::rows(int dimension) const {
+  if (kind == JointKind::ball) return dimension == 2 ? 2 : 3;
   if (dimension == 2) return kind == JointKind::fixed ? 3 : 2;
   return kind == JointKind::fixed ? 6 : 5;
 }

@@ -86,6 +86,29 @@ Index RigidWorld::add_joint(Joint j) {
       MOREAU_REQUIRE(std::abs(j.axis_a.z()) < 1e-12,
                      "joints[{}].axis: a planar prismatic axis lies in z = 0", k);
   }
+  if (j.limited) {
+    MOREAU_REQUIRE(!std::isnan(j.lower) && !std::isnan(j.upper) && j.lower <= j.upper,
+                   "joints[{}] ('{}').limits = [{}, {}]: need lower ≤ upper", k, j.name, j.lower,
+                   j.upper);
+    MOREAU_REQUIRE(j.kind != JointKind::fixed, "joints[{}] ('{}'): a fixed joint has no limits", k,
+                   j.name);
+    MOREAU_REQUIRE(j.kind != JointKind::ball || j.upper > 0.0,
+                   "joints[{}] ('{}').limits: a ball joint's limit is a cone half angle upper > 0 "
+                   "(rad), got {}",
+                   k, j.name, j.upper);
+    // limit contacts need a body on each side: a joint to the world gets the static body "world"
+    if (j.body_b < 0) {
+      j.body_b = find_body("world");
+      if (j.body_b < 0) {
+        RigidBody ground;
+        ground.name = "world";
+        ground.is_static = true;
+        j.body_b = add_body(std::move(ground));
+      }
+      MOREAU_REQUIRE(bodies_[j.body_b].is_static,
+                     "joints[{}] ('{}'): the body named 'world' must be static", k, j.name);
+    }
+  }
   const Quaternion qa = bodies_[j.body_a].pose.orientation;
   const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
   j.relative_orientation = (qa.conjugate() * qb).normalized();
@@ -419,6 +442,31 @@ double RigidWorld::potential_energy(const Vector& q) const {
   return V;
 }
 
+// s = the rotation angle of a relative to b about the axis: with R_a0 = R_b R_relᵀ (a's
+// orientation at s = 0), R_a = R_a0 Rot(axis_a, s), so Rot = R_rel R_bᵀ R_a and s = 2 atan2(vec·
+// axis_a, w) of its quaternion (planar: θ_a + θ_rel − θ_b). Prismatic: s = axis·(x_a − x_b),
+// axis = R_a axis_a. Ball: the angle of Rot, in [0, π].
+double RigidWorld::joint_coordinate(const Vector& q, Index jk) const {
+  const Joint& j = joints_.at(static_cast<size_t>(jk));
+  const Pose pa = body_pose(q, j.body_a);
+  const Pose pb = j.body_b >= 0 ? body_pose(q, j.body_b) : Pose{};
+  switch (j.kind) {
+    case JointKind::prismatic:
+      return (pa.orientation * j.axis_a).dot(pa.apply(j.anchor_a) - pb.apply(j.anchor_b));
+    case JointKind::revolute:
+    case JointKind::ball: {
+      Quaternion rot = j.relative_orientation * pb.orientation.conjugate() * pa.orientation;
+      if (rot.w() < 0) rot.coeffs() *= -1;
+      if (j.kind == JointKind::ball) return 2.0 * std::atan2(rot.vec().norm(), rot.w());
+      const Vector3 axis = dimension_ == 2 ? Vector3::UnitZ() : j.axis_a;
+      return 2.0 * std::atan2(rot.vec().dot(axis), rot.w());
+    }
+    case JointKind::fixed:
+      break;
+  }
+  return 0.0;
+}
+
 Index RigidWorld::joint_row_count() const {
   Index k = 0;
   for (const auto& j : joints_) k += j.rows(dimension_);
@@ -519,6 +567,9 @@ BodyPairRows RigidWorld::joint_rows(const Vector& q, const Vector& v, Index jk) 
     case JointKind::fixed:
       point_rows(dimension_);
       rotation_rows();
+      break;
+    case JointKind::ball:
+      point_rows(dimension_);
       break;
   }
   const Index k = static_cast<Index>(c.size());

@@ -50,6 +50,8 @@ void Shape::validate(const std::string& where, int dimension) const {
                  "{}: offset pose must be finite", where);
   MOREAU_REQUIRE(std::abs(offset.orientation.norm() - 1.0) < 1e-6,
                  "{}: offset orientation must be a unit quaternion", where);
+  MOREAU_REQUIRE(std::isnan(mu) || (std::isfinite(mu) && mu >= 0.0),
+                 "{}.mu = {}: must be ≥ 0 and finite", where, mu);
   switch (kind) {
     case ShapeKind::sphere:
       positive(radius, "radius");

@@ -42,6 +42,9 @@ struct Contact {
   std::string name;                     // "A/B:<shape a>-<shape b>:<feature>", stable while the
                                         // same features touch; an explicit pair's own name
   Index pair = -1;  // index of the explicit contact pair (model/rigid/contact_pair.hpp), or −1
+  // Index of the joint whose limit this contact is (world_contacts.hpp §Joint limits), or −1; a
+  // limit has no shapes: shape_a = shape_b = −1 − joint, feature 0 lower, 1 upper.
+  Index joint = -1;
 
   // The unit normal n (first column of frame), from B to A.
   Vector3 normal() const { return frame.col(0); }

@@ -21,6 +21,19 @@
 // surfaces as n turns (contact_rows in world_contacts.cpp). Edge–edge and curved–curved contacts
 // other than these use the point-on-face formula (an approximation).
 //
+// Joint limits. A limited joint (model/rigid/joint.hpp) adds a frictionless contact (μ = 0, e = 0)
+// per bound within the margin, between the joint's bodies, whose normal velocity is the rate of
+// the joint coordinate s on the joint's manifold (where the joint rows hold):
+//   prismatic   x = a's anchor, n = ±axis, gap = s − lower or upper − s (m);
+//   revolute    x = a's anchor + ρ e (e ⊥ axis, ρ = 1 m), n = ±axis × e, gap = ρ (s − lower) or
+//               ρ (upper − s): the relative velocity of the coincident points is (ω_a − ω_b) × ρ e
+//               there, so u_n = ±ρ (ω_a − ω_b)·axis = ±ρ ṡ;
+//   ball        the same with axis = the current rotation axis u of a relative to b (ṡ = u·Δω),
+//               upper only (a cone of half angle upper).
+// The gap of an angular limit is thus in radians times 1 m. A bound is reported while its gap is
+// below max(margin, 0.1 rad or m), so that a fast joint cannot cross it between two detections.
+// Names "<joint>/lower", "<joint>/upper".
+//
 // Global frictional contact problem (FCLIB convention): M v = H r + f, u = Hᵀ v + w, with
 // H = [J_1ᵀ … J_ncᵀ] (n × d·nc) and M block diagonal.
 #include <vector>
@@ -34,7 +47,7 @@ namespace moreau {
 struct CollisionSettings {
   double margin = 1e-3;          // report contacts with gap ≤ margin, m (may be +∞)
   bool use_broad_phase = true;   // false: test every shape pair (reference)
-  bool collide_jointed = false;  // false: bodies linked by a joint do not collide
+  bool collide_jointed = false;  // false: moving bodies linked by a joint do not collide
   bool with_names = true;        // false: Contact::name left empty (contact_name() builds it)
   int threads = 1;  // narrow phase on this many threads (common/parallel.hpp); same contacts
 };

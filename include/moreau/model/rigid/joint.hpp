@@ -6,8 +6,13 @@
 //   revolute      2: anchor coincidence (x, y)          5: anchor coincidence (3) + axis alignment
 //   (2) prismatic     2: offset ⊥ axis (1) + rotation (1)   5: offset ⊥ axis (2) + rotation (3)
 //   fixed         3: anchor (2) + rotation (1)          6: anchor (3) + rotation (3)
+//   ball          2: anchor coincidence (x, y)          3: anchor coincidence (3)
 // The revolute axis (3D) and the prismatic direction are `axis_a` in body a's frame. In 2D
 // the revolute axis is always z and axis_a lies in the plane.
+//
+// Limits (MuJoCo's joint `range`, URDF's <limit>) are not rows of the joint: they are unilateral
+// constraints lower ≤ s ≤ upper on the joint coordinate s (joint_coordinate below), which contact
+// detection reports as frictionless contacts (contact/collision/world_contacts.hpp §Joint limits).
 #include <string>
 
 #include "moreau/model/rigid/pose.hpp"
@@ -15,9 +20,9 @@
 namespace moreau {
 
 // Kind of a joint between two bodies.
-enum class JointKind { revolute, prismatic, fixed };
+enum class JointKind { revolute, prismatic, fixed, ball };
 
-// Name of a joint kind ("revolute", "prismatic", "fixed").
+// Name of a joint kind ("revolute", "prismatic", "fixed", "ball").
 std::string to_string(JointKind kind);
 JointKind joint_kind_from_string(const std::string& name);  // throws for unknown names
 
@@ -33,6 +38,14 @@ struct Joint {
   // Rotation of b relative to a held by fixed and prismatic joints, R_rel = R_aᵀ R_b; the world
   // sets it from the initial poses when the joint is added (add_joint).
   Quaternion relative_orientation = Quaternion::Identity();
+  // Unilateral limits on the joint coordinate s: revolute, the rotation angle of a relative to b
+  // about the axis (rad, 0 at the initial poses); prismatic, the displacement of a's anchor from
+  // b's along the axis (m, 0 where they coincide); ball, the rotation angle of a relative to b
+  // (rad, ≥ 0; only `upper` applies, a cone of half angle upper). lower ≤ upper; ±∞ for a
+  // one-sided limit.
+  bool limited = false;  // false: no limits
+  double lower = 0.0;    // rad or m
+  double upper = 0.0;    // rad or m
 
   // Number of constraint rows (table above).
   Index rows(int dimension) const;

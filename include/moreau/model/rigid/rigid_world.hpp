@@ -62,8 +62,9 @@ class RigidWorld {
 
   // Adds a body (validated, name unique and non-empty: a default "body<i>" is given when empty).
   Index add_body(RigidBody body);
-  // Adds a joint (validated: bodies exist, a ≠ b, a dynamic); sets relative_orientation from
-  // the initial poses.
+  // Adds a joint (validated: bodies exist, a ≠ b, a dynamic, limits lower ≤ upper); sets
+  // relative_orientation from the initial poses. A limited joint to the world (body_b = −1) is
+  // attached to the static body "world", added (without shapes) when there is none.
   Index add_joint(Joint joint);
 
   // Adds an explicit contact pair (contact_pair.hpp), validated: bodies and shapes exist, two
@@ -91,6 +92,11 @@ class RigidWorld {
   // Every material in use: the default first, then the per-pair overrides, then the materials
   // of the explicit contact pairs.
   std::vector<ContactMaterial> materials() const;
+  // The per-pair overrides ((body a, body b), material), in the order they were set.
+  const std::vector<std::pair<std::pair<Index, Index>, ContactMaterial>>& material_overrides()
+      const {
+    return pair_materials_;
+  }
   // Material of the pairs without an override.
   const ContactMaterial& default_material() const { return default_material_; }
 
@@ -159,6 +165,9 @@ class RigidWorld {
   // Joint j: rows (residual g, J blocks, c = J̇ v) as documented in joint.hpp.
   BodyPairRows joint_rows(const Vector& q, const Vector& v, Index j) const;
   Index joint_row_count() const;  // total rows over all joints
+  // The coordinate s of joint j at q that its limits bound (joint.hpp): revolute angle (rad, in
+  // (−π, π]), prismatic displacement (m), ball rotation angle (rad, in [0, π]); 0 for fixed.
+  double joint_coordinate(const Vector& q, Index j) const;
 
   // Throws std::invalid_argument when q, v have the wrong size or non-finite entries.
   void check_state(const Vector& q, const Vector& v) const;

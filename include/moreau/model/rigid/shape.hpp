@@ -15,6 +15,7 @@
 // The sphere, capsule, box and convex shapes share one description used by the narrow phase:
 // a convex polytope "core" (1, 2, 8 or n points) swept by a radius (0 for box and convex).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct Shape {
   // Explicit contact pairs (contact_pair.hpp) are not filtered.
   std::uint32_t contype = 1;      // bitmask, default 1
   std::uint32_t conaffinity = 1;  // bitmask, default 1
+  // The shape's own friction coefficient (MuJoCo's geom friction[0]), ≥ 0, or NaN for none. A
+  // contact between two shapes that both have one takes the larger (MuJoCo's rule); one that
+  // has one takes it; otherwise the body pair's material decides (world_contacts.cpp).
+  double mu = std::numeric_limits<double>::quiet_NaN();
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2].shapes[0]") when a size is
   // not positive and finite, a normal is zero, or a convex shape has < 1 vertex (< 3 in 3D is

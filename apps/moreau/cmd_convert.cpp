@@ -1,0 +1,47 @@
+// `moreau convert MODEL -o SCENE.json [--floating-base] [--ground]`: writes the scene that an MJCF
+// or URDF model (or a scene file) loads into (io/scene_write.hpp), so that it can be read, edited
+// and run as `moreau simulate SCENE.json` with the same result as `moreau simulate MODEL`
+// (docs/cli.md (moreau convert)). What the model had that moreau ignores is listed on stderr.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "moreau/io/atomic_file.hpp"
+#include "moreau/io/scene.hpp"
+#include "moreau/io/scene_write.hpp"
+
+namespace moreau::cli {
+
+void add_model_import_options(CLI::App& cmd, ModelImportOptions& options) {
+  cmd.add_flag("--floating-base", options.floating_base,
+               "URDF: the root link moves freely (default: welded to the world)");
+  cmd.add_flag("--ground", options.ground, "URDF: add the ground plane z = 0");
+}
+
+void add_convert_command(CLI::App& app) {
+  struct Options {
+    std::string model, out;
+    ModelImportOptions import;
+  };
+  auto opt = std::make_shared<Options>();
+  auto* cmd =
+      app.add_subcommand("convert", "Write the scene JSON of an MJCF (.xml) or URDF (.urdf) model");
+  cmd->add_option("model", opt->model, "MJCF .xml, URDF .urdf or scene .json file")->required();
+  cmd->add_option("-o,--out", opt->out, "Scene file to write (JSON)")->required();
+  add_model_import_options(*cmd, opt->import);
+  cmd->footer(
+      "Examples:\n"
+      "  moreau convert examples/mjcf/door.xml -o door.json\n"
+      "  moreau convert examples/urdf/two_link_arm.urdf --ground -o arm.json");
+  cmd->callback([opt] {
+    const Scene scene = load_scene(opt->model, opt->import);
+    for (const auto& w : scene.warnings) std::fprintf(stderr, "moreau: warning: %s\n", w.c_str());
+    write_file_atomically(opt->out, scene_to_json(scene).dump(2) + "\n");
+    if (verbosity > 0)
+      std::printf("wrote %s (%ld bodies, %zu joints)\n", opt->out.c_str(),
+                  static_cast<long>(scene.world->body_count()), scene.world->joints().size());
+  });
+}
+
+}  // namespace moreau::cli

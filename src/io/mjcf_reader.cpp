@@ -1,0 +1,184 @@
+// MJCF attributes, default classes, numbers and orientations (MuJoCo XML reference §default,
+// §Frame orientations), with the file and line in every message.
+#include "mjcf_reader.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+#include "moreau/common/error.hpp"
+
+namespace moreau::mjcf {
+
+std::string Reader::where(const tinyxml2::XMLElement& e) const {
+  return fmt::format("{}:{}: <{}>", source_, e.GetLineNum(), e.Name());
+}
+
+void Reader::fail(const tinyxml2::XMLElement& e, const std::string& attribute,
+                  const std::string& reason) const {
+  const char* value = e.Attribute(attribute.c_str());
+  throw_invalid("{}:{}: <{} {}{}>: {}", source_, e.GetLineNum(), e.Name(), attribute,
+                value ? fmt::format("=\"{}\"", value) : std::string(), reason);
+}
+
+void Reader::fail_element(const tinyxml2::XMLElement& e, const std::string& reason) const {
+  throw_invalid("{}: {}", where(e), reason);
+}
+
+void Reader::warn(const std::string& tag, const std::string& attribute, int line,
+                  const std::string& reason) {
+  if (!warned_.insert(tag + " " + attribute).second) return;
+  warnings_.push_back(
+      fmt::format("{}:{}: <{} {}> ignored: {}", source_, line, tag, attribute, reason));
+}
+
+void Reader::warn_element(const tinyxml2::XMLElement& e, const std::string& reason) {
+  if (!warned_.insert(e.Name()).second) return;
+  warnings_.push_back(fmt::format("{} ignored: {}", where(e), reason));
+}
+
+void Reader::read_defaults(const tinyxml2::XMLElement& e, const std::string& parent) {
+  const char* cls = e.Attribute("class");
+  const std::string name = cls ? cls : (parent.empty() ? "main" : "");
+  if (name.empty()) fail_element(e, "a nested <default> needs a class name");
+  if (defaults_.contains(name) && !parent.empty()) fail(e, "class", "class defined twice");
+  defaults_[name] = parent.empty() ? std::map<std::string, Attributes>{} : defaults_[parent];
+  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
+    if (std::string(a->Name()) != "class") fail(e, a->Name(), "unknown attribute of <default>");
+  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+    const std::string tag = c->Name();
+    if (tag == "default") {
+      read_defaults(*c, name);
+      continue;
+    }
+    Attributes& slot = defaults_[name][tag];
+    for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next())
+      slot[a->Name()] = Attribute{a->Value(), c->GetLineNum()};
+  }
+}
+
+Attributes Reader::attributes(const tinyxml2::XMLElement& e, const std::string& childclass,
+                              const ElementRules& rules) {
+  const char* own_class = e.Attribute("class");
+  const std::string cls = own_class ? own_class : (childclass.empty() ? "main" : childclass);
+  Attributes out;
+  if (defaults_.contains(cls)) {
+    const auto& by_tag = defaults_.at(cls);
+    if (by_tag.contains(e.Name())) out = by_tag.at(e.Name());
+  } else if (cls != "main") {
+    fail(e, own_class ? "class" : "childclass", "no <default> class of that name");
+  }
+  for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
+    out[a->Name()] = Attribute{a->Value(), e.GetLineNum()};
+  out.erase("class");
+  for (const auto& [name, attribute] : out) {
+    if (rules.honoured.contains(name) || rules.visual.contains(name)) continue;
+    if (rules.warned.contains(name)) {
+      warn(e.Name(), name, attribute.line, rules.warned.at(name));
+    } else if (rules.warn_unknown) {
+      warn(e.Name(), name, attribute.line, rules.unknown_reason);
+    } else {
+      throw_invalid(
+          "{}:{}: <{} {}=\"{}\">: attribute not supported by moreau's MJCF import "
+          "(docs/mjcf.md)",
+          source_, attribute.line, e.Name(), name, attribute.value);
+    }
+  }
+  return out;
+}
+
+std::vector<double> Reader::numbers(const tinyxml2::XMLElement& e, const Attributes& a,
+                                    const std::string& name, size_t min_count,
+                                    size_t max_count) const {
+  const Attribute& at = a.at(name);
+  std::istringstream in(at.value);
+  std::vector<double> out;
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const double x = std::strtod(word.c_str(), &end);
+    if (end == word.c_str() || *end != '\0' || !std::isfinite(x))
+      throw_invalid("{}:{}: <{} {}=\"{}\">: '{}' is not a finite number", source_, at.line,
+                    e.Name(), name, at.value, word);
+    out.push_back(x);
+  }
+  if (out.size() < min_count || out.size() > max_count)
+    throw_invalid("{}:{}: <{} {}=\"{}\">: expected {} number{}, got {}", source_, at.line, e.Name(),
+                  name, at.value,
+                  min_count == max_count ? std::to_string(min_count)
+                                         : fmt::format("{} to {}", min_count, max_count),
+                  max_count == 1 ? "" : "s", out.size());
+  return out;
+}
+
+double Reader::number(const tinyxml2::XMLElement& e, const Attributes& a, const std::string& name,
+                      double fallback) const {
+  return a.contains(name) ? numbers(e, a, name, 1, 1)[0] : fallback;
+}
+
+Vector3 Reader::vector3(const tinyxml2::XMLElement& e, const Attributes& a, const std::string& name,
+                        const Vector3& fallback) const {
+  if (!a.contains(name)) return fallback;
+  const auto x = numbers(e, a, name, 3, 3);
+  return Vector3(x[0], x[1], x[2]);
+}
+
+double Reader::angle(double written) const {
+  return compiler.degrees ? written * M_PI / 180.0 : written;
+}
+
+Quaternion Reader::orientation(const tinyxml2::XMLElement& e, const Attributes& a) const {
+  const char* kinds[] = {"quat", "euler", "axisangle", "xyaxes", "zaxis"};
+  const char* given = nullptr;
+  for (const char* k : kinds) {
+    if (!a.contains(k)) continue;
+    if (given) fail_element(e, fmt::format("give one orientation, not both {} and {}", given, k));
+    given = k;
+  }
+  if (!given) return Quaternion::Identity();
+  const std::string kind = given;
+  auto too_small = [&](double norm) {
+    if (!(norm > 1e-12)) fail(e, kind, "the orientation must not be zero");
+  };
+  if (kind == "quat") {
+    const auto w = numbers(e, a, kind, 4, 4);
+    const Quaternion q(w[0], w[1], w[2], w[3]);
+    too_small(q.norm());
+    return q.normalized();
+  }
+  if (kind == "axisangle") {
+    const auto w = numbers(e, a, kind, 4, 4);
+    const Vector3 axis(w[0], w[1], w[2]);
+    too_small(axis.norm());
+    return Quaternion(Eigen::AngleAxisd(angle(w[3]), axis.normalized()));
+  }
+  if (kind == "euler") {
+    const auto w = numbers(e, a, kind, 3, 3);
+    // R = R₁ R₂ R₃ for axes that move with the frame (lowercase), R = R₃ R₂ R₁ for fixed ones
+    Quaternion q = Quaternion::Identity();
+    for (int k = 0; k < 3; ++k) {
+      const char c = compiler.eulerseq[static_cast<size_t>(k)];
+      const int axis = std::tolower(c) - 'x';
+      const Quaternion r(Eigen::AngleAxisd(angle(w[static_cast<size_t>(k)]), Vector3::Unit(axis)));
+      q = std::islower(c) ? q * r : r * q;
+    }
+    return q.normalized();
+  }
+  if (kind == "xyaxes") {
+    const auto w = numbers(e, a, kind, 6, 6);
+    Vector3 x(w[0], w[1], w[2]), y(w[3], w[4], w[5]);
+    too_small(x.norm());
+    x.normalize();
+    y -= y.dot(x) * x;
+    too_small(y.norm());
+    y.normalize();
+    Matrix3 R;
+    R << x, y, x.cross(y);
+    return Quaternion(R).normalized();
+  }
+  const Vector3 z = vector3(e, a, "zaxis", Vector3::UnitZ());  // zaxis
+  too_small(z.norm());
+  return Quaternion::FromTwoVectors(Vector3::UnitZ(), z.normalized());
+}
+
+}  // namespace moreau::mjcf

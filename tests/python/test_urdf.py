@@ -1,0 +1,97 @@
+"""URDF import (docs/urdf.md): a two-link arm released above a table swings down, stops on the
+table and keeps its elbow within its limits; a floating base with a ground plane falls onto it;
+what moreau ignores is reported and what it cannot read is refused with the file and link.
+"""
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import moreau
+
+HERE = os.path.dirname(__file__)
+ARM = os.path.join(HERE, "..", "..", "examples", "urdf", "two_link_arm.urdf")
+CLI = os.environ.get("MOREAU_CLI", os.path.join(HERE, "..", "..", "build", "bin", "moreau"))
+TABLE_TOP = 0.6  # m: the table's box spans z 0.55 … 0.6, x 0.3 … 1.2
+
+
+def block(res, body, start):
+    i = res.position_names.index(f"{body}.{start}")
+    return res.q[:, i:i + (3 if start == "x" else 4)]
+
+
+def rotate(q, v):
+    w, u = q[0], np.asarray(q[1:])
+    return v + 2 * np.cross(u, np.cross(u, v) + w * v)
+
+
+def lowest_points(res, k):
+    """(x, z) of the lowest points of both links at record k, from their geometry: the upper arm's
+    box (0.44 × 0.06 × 0.06 about its centre of mass) and the forearm's cylinder (0.3 long, radius
+    0.025, along its x, about its centre of mass)."""
+    out = []
+    p, q = block(res, "upper_arm", "x")[k], block(res, "upper_arm", "qw")[k]
+    for sx in (-0.22, 0.22):
+        for sy in (-0.03, 0.03):
+            for sz in (-0.03, 0.03):
+                x = p + rotate(q, np.array([sx, sy, sz]))
+                out.append((x[0], x[2]))
+    p, q = block(res, "forearm", "x")[k], block(res, "forearm", "qw")[k]
+    axis = rotate(q, np.array([1.0, 0, 0]))
+    for sx in (-0.15, 0.15):
+        x = p + sx * axis
+        # the lowest point of an end disk of radius r about the axis a: r √(1 − a_z²) below
+        out.append((x[0], x[2] - 0.025 * math.sqrt(max(0.0, 1 - axis[2] ** 2))))
+    return out
+
+
+def test_arm_swings_onto_the_table_and_stops():
+    with pytest.warns(moreau.ModelWarning, match="damping"):
+        res = moreau.simulate(ARM, t_end=2.0)
+    assert res.summary["status"] == "completed"
+    # it fell: the upper arm turned about y from horizontal
+    x_axis = [rotate(q, np.array([1.0, 0, 0])) for q in block(res, "upper_arm", "qw")]
+    drop = [math.atan2(-a[2], a[0]) for a in x_axis]
+    assert max(drop) > 0.3
+    # nothing above the table goes through its top
+    for k in range(len(res.t)):
+        for x, z in lowest_points(res, k):
+            if 0.3 <= x <= 1.2:
+                assert z >= TABLE_TOP - 2e-3, (res.t[k], x, z)
+    # the elbow stays within ±1.2 rad
+    for qu, qf in zip(block(res, "upper_arm", "qw"), block(res, "forearm", "qw")):
+        rel = rotate(np.array([qu[0], -qu[1], -qu[2], -qu[3]]), rotate(qf, np.array([1.0, 0, 0])))
+        assert abs(math.atan2(-rel[2], rel[0])) <= 1.2 + 1e-4
+    # and it came to rest
+    assert np.abs(res.v[-1]).max() < 1e-3
+
+
+def test_floating_base_falls_onto_the_ground():
+    with pytest.warns(moreau.ModelWarning):
+        res = moreau.simulate(ARM, t_end=1.0, floating_base=True, ground=True)
+    assert res.summary["status"] == "completed"
+    assert "base_link.x" in res.position_names
+    assert res.summary["max_penetration"] < 2e-3
+    assert res.summary["energy_max_gain"] < 2e-4 * res.summary["energy_initial"]
+    # the base moved (the arm's fall tips it), and stayed above the ground
+    base = block(res, "base_link", "x")
+    assert np.abs(base[-1] - base[0]).max() > 1e-3
+    assert base[:, 2].min() > 0
+
+
+def test_errors_name_the_file_and_link(tmp_path):
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="a"><inertial><mass value="1"/>'
+                    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+                    '<collision><geometry><mesh filename="package://r/meshes/a.stl"/></geometry>'
+                    '</collision></link></robot>')
+    run = subprocess.run([CLI, "simulate", str(urdf), "--floating-base"], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert f"{urdf}: link 'a'" in run.stderr and "package://" in run.stderr
+    urdf.write_text("<robot name='r'><link name='a'/><link name='a'/></robot>")
+    run = subprocess.run([CLI, "convert", str(urdf), "-o", str(tmp_path / "r.json")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and str(urdf) in run.stderr
+    assert not (tmp_path / "r.json").exists()

@@ -19,7 +19,7 @@ Matrix3 MassSum::inertia_about_com() const {
 }
 
 std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, const Vector3& gravity,
-                                        bool inertia_from_geoms) {
+                                        bool inertia_from_geoms, std::vector<Index>* moreau_body) {
   auto world = std::make_shared<RigidWorld>(3);
   world->set_gravity(gravity);
   const size_t n = bodies.size();
@@ -95,6 +95,10 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
     } catch (const std::invalid_argument& err) {
       throw_invalid("{}: joint: {}", b.where, err.what());
     }
+  }
+  if (moreau_body) {
+    moreau_body->resize(n);
+    for (size_t i = 0; i < n; ++i) (*moreau_body)[i] = index[owner[i]];
   }
   return world;
 }

@@ -59,10 +59,12 @@ struct TreeBody {
   std::vector<TreeGeom> geoms;            // in F
 };
 
-// The RigidWorld of the tree. `inertia_from_geoms` ignores given inertials. Throws
+// The RigidWorld of the tree. `inertia_from_geoms` ignores given inertials. `moreau_body`, when
+// given, receives each tree body's moreau body index (a welded body's owner's). Throws
 // std::invalid_argument naming the body (its `where`) for a moving body without mass or a plane
 // on a moving body.
 std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, const Vector3& gravity,
-                                        bool inertia_from_geoms);
+                                        bool inertia_from_geoms,
+                                        std::vector<Index>* moreau_body = nullptr);
 
 }  // namespace moreau::import

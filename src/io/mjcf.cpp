@@ -2,6 +2,7 @@
 // MuJoCo model as a RigidWorld with joints, limits and per-shape friction.
 #include "moreau/io/mjcf.hpp"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,10 +32,9 @@ ElementRules geom_rules() {
   ElementRules r;
   r.honoured = {"name",     "type",      "size",        "fromto", "pos",  "quat",
                 "euler",    "axisangle", "xyaxes",      "zaxis",  "mass", "density",
-                "friction", "contype",   "conaffinity", "condim", "mesh"};
+                "friction", "contype",   "conaffinity", "condim", "mesh", "priority"};
   r.visual = {"rgba", "material", "group", "user", "hfield"};
   for (const char* k : {"solref", "solimp", "solmix", "margin", "gap"}) r.warned[k] = kSoft;
-  r.warned["priority"] = "friction is combined by the larger coefficient (no priorities yet)";
   r.warned["fluidshape"] = "no fluid forces in moreau";
   r.warned["fluidcoef"] = "no fluid forces in moreau";
   return r;
@@ -79,7 +79,26 @@ class Importer {
   void read_compiler(const XMLElement& e);
   void read_option(const XMLElement& e, Scene& scene, Vector3& gravity);
   void read_assets(const XMLElement& e);
-  void read_body(const XMLElement& e, int parent, const std::string& childclass);
+  // Where elements go: the body (index into bodies_), the frame inside it that frames and
+  // replicates built, the childclass in force and the name suffix of enclosing replicates.
+  struct Place {
+    int body = 0;
+    Pose frame;
+    std::string childclass;
+    std::string suffix;
+  };
+  // One <exclude> or <pair> of <contact>, read before the world exists.
+  struct ContactRule {
+    const XMLElement* element = nullptr;
+    Attributes attributes;
+    bool exclude = false;
+  };
+  void read_body(const XMLElement& e, const Place& place);
+  void read_children(const XMLElement& e, const Place& place);
+  void read_frame(const XMLElement& e, const Place& place);
+  void read_replicate(const XMLElement& e, const Place& place);
+  void read_contact_section(const XMLElement& e);
+  void apply_contact_rules(RigidWorld& world, const std::vector<Index>& moreau_body);
   void read_joint(const XMLElement& e, const std::string& childclass, TreeBody& body);
   void read_inertial(const XMLElement& e, TreeBody& body);
   TreeGeom read_geom(const XMLElement& e, const std::string& childclass);
@@ -88,6 +107,7 @@ class Importer {
   std::string source_, directory_;
   std::map<std::string, TriangleMesh> meshes_;  // asset name → mesh (scaled)
   std::vector<TreeBody> bodies_;                // [0] = the world
+  std::vector<ContactRule> contact_rules_;      // <contact> children, in order
 };
 
 void Importer::read_compiler(const XMLElement& e) {
@@ -131,15 +151,22 @@ void Importer::read_option(const XMLElement& e, Scene& scene, Vector3& gravity) 
   scene.settings.integrator = Integrator::time_stepping;
   scene.settings.time_stepping.dt = dt;
   gravity = reader_.vector3(e, a, "gravity", gravity);
-  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+  for (const auto* c : reader_.children(e)) {
     if (std::string(c->Name()) != "flag") reader_.fail_element(*c, "unknown child of <option>");
-    for (const tinyxml2::XMLAttribute* at = c->FirstAttribute(); at; at = at->Next())
-      reader_.warn("flag", at->Name(), c->GetLineNum(), "MuJoCo's simulation flag");
+    for (const tinyxml2::XMLAttribute* at = c->FirstAttribute(); at; at = at->Next()) {
+      const std::string flag = at->Name(), value = at->Value();
+      // sleep="enable": moreau's island sleeping (docs/simulation.md §Sleeping)
+      if (flag == "sleep" && (value == "enable" || value == "disable")) {
+        scene.settings.time_stepping.contacts.sleep = value == "enable";
+        continue;
+      }
+      reader_.warn("flag", flag, c->GetLineNum(), "MuJoCo's simulation flag", reader_.file_of(*c));
+    }
   }
 }
 
 void Importer::read_assets(const XMLElement& e) {
-  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+  for (const auto* c : reader_.children(e)) {
     const std::string tag = c->Name();
     if (tag == "texture" || tag == "material" || tag == "skin") {
       reader_.warn_element(*c, "rendering only");
@@ -260,6 +287,10 @@ TreeGeom Importer::read_geom(const XMLElement& e, const std::string& childclass)
   };
   s.contype = mask("contype");
   s.conaffinity = mask("conaffinity");
+  const double priority = reader_.number(e, a, "priority", 0);
+  if (priority != std::floor(priority) || std::abs(priority) > 1e9)
+    reader_.fail(e, "priority", "must be an integer");
+  s.priority = static_cast<int>(priority);
   if (g.is_plane) return g;
   const bool has_mass = a.contains("mass");
   const double density = reader_.number(e, a, "density", kDefaultDensity);
@@ -350,36 +381,188 @@ void Importer::read_joint(const XMLElement& e, const std::string& childclass, Tr
     reader_.fail(e, "range", "a ball joint's range is \"0 max\" with max > 0");
 }
 
-void Importer::read_body(const XMLElement& e, int parent, const std::string& parent_class) {
+// The name with the suffixes of the enclosing replicates (empty stays empty).
+std::string suffixed(const std::string& name, const std::string& suffix) {
+  return name.empty() ? name : name + suffix;
+}
+
+void Importer::read_body(const XMLElement& e, const Place& place) {
   static const ElementRules rules = frame_rules({"childclass"});
-  const Attributes a = reader_.attributes(e, parent_class, rules);
+  const Attributes a = reader_.attributes(e, place.childclass, rules);
   if (e.Attribute("mocap")) reader_.fail(e, "mocap", "mocap bodies are not supported");
   TreeBody body;
   body.where = reader_.where(e);
-  body.parent = parent;
-  body.name = a.contains("name") ? a.at("name").value : "";
-  const std::string childclass = a.contains("childclass") ? a.at("childclass").value : parent_class;
-  body.frame = bodies_[static_cast<size_t>(parent)].frame.compose(
-      Pose{reader_.vector3(e, a, "pos", Vector3::Zero()), reader_.orientation(e, a)});
+  body.parent = place.body;
+  body.name = a.contains("name") ? suffixed(a.at("name").value, place.suffix) : "";
+  // F = F_parent ∘ frames ∘ (pos, orientation)
+  body.frame =
+      bodies_[static_cast<size_t>(place.body)]
+          .frame.compose(place.frame)
+          .compose(Pose{reader_.vector3(e, a, "pos", Vector3::Zero()), reader_.orientation(e, a)});
   const int index = static_cast<int>(bodies_.size());
   bodies_.push_back(body);
-  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+  Place inside{index, Pose{},
+               a.contains("childclass") ? a.at("childclass").value : place.childclass,
+               place.suffix};
+  read_children(e, inside);
+}
+
+// The children of a body (or of a frame or replicate inside one), placed by `place`: geoms and
+// bodies in the frame, joints and inertials of the body itself (MuJoCo XML reference §frame,
+// §replicate: frames and replicates only move what they hold).
+void Importer::read_children(const XMLElement& e, const Place& place) {
+  const bool in_frame = !place.frame.position.isZero() ||
+                        !place.frame.orientation.coeffs().isApprox(Quaternion::Identity().coeffs());
+  for (const auto* c : reader_.children(e)) {
     const std::string tag = c->Name();
-    TreeBody& self = bodies_[static_cast<size_t>(index)];
+    TreeBody& self = bodies_[static_cast<size_t>(place.body)];
     if (tag == "geom") {
-      self.geoms.push_back(read_geom(*c, childclass));
+      TreeGeom g = read_geom(*c, place.childclass);
+      g.shape.name = suffixed(g.shape.name, place.suffix);
+      // move it by the enclosing frames: offset, centre and inertia
+      g.shape.offset = place.frame.compose(g.shape.offset);
+      g.com = place.frame.apply(g.com);
+      const Matrix3 R = place.frame.rotation();
+      g.inertia = R * g.inertia * R.transpose();
+      self.geoms.push_back(std::move(g));
+    } else if (tag == "body") {
+      read_body(*c, place);
+    } else if (tag == "frame") {
+      read_frame(*c, place);
+    } else if (tag == "replicate") {
+      read_replicate(*c, place);
+    } else if (place.body == 0 && (tag == "joint" || tag == "freejoint" || tag == "inertial")) {
+      reader_.fail_element(*c, "the world body has no joints or inertial");
     } else if (tag == "joint" || tag == "freejoint") {
-      read_joint(*c, childclass, self);
-      if (self.joint == TreeJoint::free && parent != 0)
+      if (in_frame || e.Name() != std::string("body"))
+        reader_.fail_element(*c, "a joint belongs directly to its body (not inside a frame)");
+      read_joint(*c, place.childclass, self);
+      self.joint_name = suffixed(self.joint_name, place.suffix);
+      if (self.joint == TreeJoint::free && self.parent != 0)
         reader_.fail_element(*c, "a free joint belongs to a child of the world body");
     } else if (tag == "inertial") {
+      if (e.Name() != std::string("body"))
+        reader_.fail_element(*c, "an inertial belongs directly to its body");
       read_inertial(*c, self);
-    } else if (tag == "body") {
-      read_body(*c, index, childclass);
     } else if (tag == "site" || tag == "camera" || tag == "light") {
       reader_.warn_element(*c, "markers, cameras and lights have no physics");
     } else {
-      reader_.fail_element(*c, "element not supported inside <body> (docs/mjcf.md)");
+      reader_.fail_element(
+          *c, fmt::format("element not supported inside <{}> (docs/mjcf.md)", e.Name()));
+    }
+  }
+}
+
+// <frame pos orientation childclass>: its children placed in it (MuJoCo XML reference §frame).
+void Importer::read_frame(const XMLElement& e, const Place& place) {
+  static const ElementRules rules = frame_rules({"childclass"});
+  const Attributes a = reader_.attributes(e, place.childclass, rules);
+  Place inside = place;
+  inside.frame = place.frame.compose(
+      Pose{reader_.vector3(e, a, "pos", Vector3::Zero()), reader_.orientation(e, a)});
+  if (a.contains("childclass")) inside.childclass = a.at("childclass").value;
+  read_children(e, inside);
+}
+
+// <replicate count offset euler sep>: `count` copies of its children, copy i in the frame
+// (p_i, R^i) with p_0 = 0, p_{i+1} = p_i + R^i offset and R the rotation of `euler`; names get
+// sep + i, zero-padded to the digits of count (MuJoCo XML reference §replicate; its reader's
+// frame accumulation and name suffix). Nested replicates append their suffix after the inner's.
+void Importer::read_replicate(const XMLElement& e, const Place& place) {
+  ElementRules rules;
+  rules.honoured = {"count", "offset", "euler", "sep", "childclass"};
+  const Attributes a = reader_.attributes(e, place.childclass, rules);
+  if (!a.contains("count")) reader_.fail_element(e, "a replicate needs a count");
+  const double count = reader_.number(e, a, "count", 0);
+  if (!(count >= 1) || count != std::floor(count) || count > 1e6)
+    reader_.fail(e, "count", "must be a positive integer");
+  const Vector3 offset = reader_.vector3(e, a, "offset", Vector3::Zero());
+  const Vector3 euler = reader_.vector3(e, a, "euler", Vector3::Zero());
+  const std::string sep = a.contains("sep") ? a.at("sep").value : "";
+  const int n = static_cast<int>(count);
+  const size_t digits = std::to_string(n).size();
+  Vector3 p = Vector3::Zero();
+  for (int i = 0; i < n; ++i) {
+    const Quaternion Ri = reader_.euler_rotation(i * euler);
+    Place copy = place;
+    copy.frame = place.frame.compose(Pose{p, Ri});
+    if (a.contains("childclass")) copy.childclass = a.at("childclass").value;
+    const std::string index = std::to_string(i);
+    copy.suffix = sep + std::string(digits - index.size(), '0') + index + place.suffix;
+    read_children(e, copy);
+    p += Ri * offset;
+  }
+}
+
+// <contact>: <exclude body1 body2> and <pair geom1 geom2 friction condim …> (MuJoCo XML
+// reference §contact), applied once the world is built.
+void Importer::read_contact_section(const XMLElement& e) {
+  for (const auto* c : reader_.children(e)) {
+    const std::string tag = c->Name();
+    ElementRules rules;
+    if (tag == "exclude") {
+      rules.honoured = {"name", "body1", "body2"};
+    } else if (tag == "pair") {
+      rules.honoured = {"name", "geom1", "geom2", "friction", "condim"};
+      for (const char* k : {"solref", "solreffriction", "solimp", "margin", "gap"})
+        rules.warned[k] = kSoft;
+    } else {
+      reader_.fail_element(*c, "a <contact> holds <exclude> and <pair>");
+    }
+    ContactRule rule;
+    rule.element = c;
+    rule.attributes = reader_.attributes(*c, "", rules);
+    rule.exclude = tag == "exclude";
+    for (const char* k : rule.exclude ? std::array{"body1", "body2"} : std::array{"geom1", "geom2"})
+      if (!rule.attributes.contains(k))
+        reader_.fail_element(*c, fmt::format("<{}> needs {}", tag, k));
+    contact_rules_.push_back(std::move(rule));
+  }
+}
+
+// The rules of <contact> on the built world: exclusions by moreau body (a welded body's is its
+// owner's), explicit pairs with their own friction.
+void Importer::apply_contact_rules(RigidWorld& world, const std::vector<Index>& moreau_body) {
+  auto body_index = [&](const ContactRule& r, const char* key) {
+    const std::string name = r.attributes.at(key).value;
+    for (size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].name == name) return moreau_body[i];
+    reader_.fail(*r.element, key, "no body of that name");
+  };
+  auto geom_index = [&](const ContactRule& r, const char* key) {
+    const std::string name = r.attributes.at(key).value;
+    for (Index b = 0; b < world.body_count(); ++b) {
+      const auto& shapes = world.body(b).shapes;
+      for (size_t k = 0; k < shapes.size(); ++k)
+        if (shapes[k].name == name) return std::pair<Index, Index>{b, static_cast<Index>(k)};
+    }
+    reader_.fail(*r.element, key, "no geom of that name");
+  };
+  for (const ContactRule& r : contact_rules_) {
+    if (r.exclude) {
+      world.exclude_collisions(body_index(r, "body1"), body_index(r, "body2"));
+      continue;
+    }
+    const auto [b1, s1] = geom_index(r, "geom1");
+    const auto [b2, s2] = geom_index(r, "geom2");
+    ContactPair pair;
+    if (r.attributes.contains("name")) pair.name = r.attributes.at("name").value;
+    pair.body_a = b1, pair.shape_a = s1, pair.body_b = b2, pair.shape_b = s2;
+    ContactMaterial m = world.default_material();
+    const auto friction = r.attributes.contains("friction")
+                              ? reader_.numbers(*r.element, r.attributes, "friction", 1, 5)
+                              : std::vector<double>{std::max(world.body(b1).shapes[s1].mu,
+                                                             world.body(b2).shapes[s2].mu)};
+    const double condim = reader_.number(*r.element, r.attributes, "condim", 3);
+    if (condim != 1 && condim != 3 && condim != 4 && condim != 6)
+      reader_.fail(*r.element, "condim", "must be 1, 3, 4 or 6");
+    m.mu = condim == 1 ? 0.0 : friction[0];
+    if (!(m.mu >= 0)) reader_.fail(*r.element, "friction", "must be ≥ 0");
+    pair.material = m;
+    try {
+      world.add_contact_pair(pair);
+    } catch (const std::invalid_argument& err) {
+      reader_.fail_element(*r.element, err.what());
     }
   }
 }
@@ -397,15 +580,16 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
   const char* model = root->Attribute("model");
   scene.description = fmt::format("MJCF model {}", model ? model : source_);
   Vector3 gravity(0, 0, -9.81);
+  reader_.set_root(doc, directory_);
+  const auto top = reader_.children(*root);  // includes resolved, once
   // compiler first: it changes how every number is read
-  for (const auto* c = root->FirstChildElement("compiler"); c;
-       c = c->NextSiblingElement("compiler"))
-    read_compiler(*c);
+  for (const auto* c : top)
+    if (std::string(c->Name()) == "compiler") read_compiler(*c);
   TreeBody world;
   world.name = "world";
   world.where = source_ + ": <worldbody>";
   bodies_.push_back(world);
-  for (const auto* c = root->FirstChildElement(); c; c = c->NextSiblingElement()) {
+  for (const auto* c : top) {
     const std::string tag = c->Name();
     if (tag == "compiler") continue;
     if (tag == "option") {
@@ -415,18 +599,9 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
     } else if (tag == "asset") {
       read_assets(*c);
     } else if (tag == "worldbody") {
-      for (const auto* b = c->FirstChildElement(); b; b = b->NextSiblingElement()) {
-        const std::string t = b->Name();
-        if (t == "geom") {
-          bodies_[0].geoms.push_back(read_geom(*b, ""));
-        } else if (t == "body") {
-          read_body(*b, 0, "");
-        } else if (t == "site" || t == "camera" || t == "light") {
-          reader_.warn_element(*b, "markers, cameras and lights have no physics");
-        } else {
-          reader_.fail_element(*b, "element not supported inside <worldbody> (docs/mjcf.md)");
-        }
-      }
+      read_children(*c, Place{0, Pose{}, "", ""});
+    } else if (tag == "contact") {
+      read_contact_section(*c);
     } else if (tag == "size" || tag == "visual" || tag == "statistic") {
       reader_.warn_element(*c, "memory sizes and rendering settings have no meaning in moreau");
     } else if (tag == "actuator" || tag == "sensor" || tag == "keyframe") {
@@ -437,7 +612,10 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
       reader_.fail_element(*c, "element not supported by moreau's MJCF import (docs/mjcf.md)");
     }
   }
-  scene.world = import::build_world(bodies_, gravity, reader_.compiler.inertiafromgeom == "true");
+  std::vector<Index> moreau_body;
+  scene.world = import::build_world(bodies_, gravity, reader_.compiler.inertiafromgeom == "true",
+                                    &moreau_body);
+  apply_contact_rules(*scene.world, moreau_body);
   if (scene.world->dynamic_body_count() == 0)
     throw_invalid("{}: no moving body (a body needs a joint, e.g. <freejoint/>, to move)", source_);
   scene.warnings = reader_.warnings();

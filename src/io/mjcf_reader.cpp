@@ -4,20 +4,69 @@
 
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "moreau/common/error.hpp"
 
 namespace moreau::mjcf {
 
+void Reader::set_root(const tinyxml2::XMLDocument& doc, const std::string& directory) {
+  files_[&doc] = source_;
+  folders_[&doc] = directory;
+}
+
+const std::string& Reader::file_of(const tinyxml2::XMLElement& e) const {
+  const auto it = files_.find(e.GetDocument());
+  return it == files_.end() ? source_ : it->second;
+}
+
+std::string Reader::folder_of(const tinyxml2::XMLElement& e) const {
+  const auto it = folders_.find(e.GetDocument());
+  return it == folders_.end() ? std::string(".") : it->second;
+}
+
+std::vector<const tinyxml2::XMLElement*> Reader::children(const tinyxml2::XMLElement& e) {
+  std::vector<const tinyxml2::XMLElement*> out;
+  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (std::string(c->Name()) != "include") {
+      out.push_back(c);
+      continue;
+    }
+    const char* file = c->Attribute("file");
+    if (!file) fail_element(*c, "an <include> needs a file");
+    for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next())
+      if (std::string(a->Name()) != "file") fail(*c, a->Name(), "unknown attribute of <include>");
+    const std::filesystem::path path = std::filesystem::path(folder_of(*c)) / file;
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+    if (!included_paths_.insert(canonical.string()).second)
+      fail(*c, "file",
+           "this file is already included (a file is included once; a cycle of includes is "
+           "refused)");
+    auto doc = std::make_unique<tinyxml2::XMLDocument>();
+    if (doc->LoadFile(path.string().c_str()) != tinyxml2::XML_SUCCESS)
+      fail(*c, "file",
+           fmt::format("cannot read '{}': {} (line {})", path.string(), doc->ErrorStr(),
+                       doc->ErrorLineNum()));
+    if (!doc->RootElement()) fail(*c, "file", "the included file has no top element");
+    files_[doc.get()] = path.string();
+    folders_[doc.get()] = path.parent_path().string();
+    const tinyxml2::XMLElement* top = doc->RootElement();
+    included_.push_back(std::move(doc));
+    for (const auto* x : children(*top)) out.push_back(x);
+  }
+  return out;
+}
+
 std::string Reader::where(const tinyxml2::XMLElement& e) const {
-  return fmt::format("{}:{}: <{}>", source_, e.GetLineNum(), e.Name());
+  return fmt::format("{}:{}: <{}>", file_of(e), e.GetLineNum(), e.Name());
 }
 
 void Reader::fail(const tinyxml2::XMLElement& e, const std::string& attribute,
                   const std::string& reason) const {
   const char* value = e.Attribute(attribute.c_str());
-  throw_invalid("{}:{}: <{} {}{}>: {}", source_, e.GetLineNum(), e.Name(), attribute,
+  throw_invalid("{}:{}: <{} {}{}>: {}", file_of(e), e.GetLineNum(), e.Name(), attribute,
                 value ? fmt::format("=\"{}\"", value) : std::string(), reason);
 }
 
@@ -26,10 +75,10 @@ void Reader::fail_element(const tinyxml2::XMLElement& e, const std::string& reas
 }
 
 void Reader::warn(const std::string& tag, const std::string& attribute, int line,
-                  const std::string& reason) {
+                  const std::string& reason, const std::string& file) {
   if (!warned_.insert(tag + " " + attribute).second) return;
-  warnings_.push_back(
-      fmt::format("{}:{}: <{} {}> ignored: {}", source_, line, tag, attribute, reason));
+  warnings_.push_back(fmt::format("{}:{}: <{} {}> ignored: {}", file.empty() ? source_ : file, line,
+                                  tag, attribute, reason));
 }
 
 void Reader::warn_element(const tinyxml2::XMLElement& e, const std::string& reason) {
@@ -45,7 +94,7 @@ void Reader::read_defaults(const tinyxml2::XMLElement& e, const std::string& par
   defaults_[name] = parent.empty() ? std::map<std::string, Attributes>{} : defaults_[parent];
   for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
     if (std::string(a->Name()) != "class") fail(e, a->Name(), "unknown attribute of <default>");
-  for (const auto* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) {
+  for (const auto* c : children(e)) {
     const std::string tag = c->Name();
     if (tag == "default") {
       read_defaults(*c, name);
@@ -53,7 +102,7 @@ void Reader::read_defaults(const tinyxml2::XMLElement& e, const std::string& par
     }
     Attributes& slot = defaults_[name][tag];
     for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next())
-      slot[a->Name()] = Attribute{a->Value(), c->GetLineNum()};
+      slot[a->Name()] = Attribute{a->Value(), c->GetLineNum(), file_of(*c)};
   }
 }
 
@@ -69,19 +118,19 @@ Attributes Reader::attributes(const tinyxml2::XMLElement& e, const std::string& 
     fail(e, own_class ? "class" : "childclass", "no <default> class of that name");
   }
   for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next())
-    out[a->Name()] = Attribute{a->Value(), e.GetLineNum()};
+    out[a->Name()] = Attribute{a->Value(), e.GetLineNum(), file_of(e)};
   out.erase("class");
   for (const auto& [name, attribute] : out) {
     if (rules.honoured.contains(name) || rules.visual.contains(name)) continue;
     if (rules.warned.contains(name)) {
-      warn(e.Name(), name, attribute.line, rules.warned.at(name));
+      warn(e.Name(), name, attribute.line, rules.warned.at(name), attribute.file);
     } else if (rules.warn_unknown) {
-      warn(e.Name(), name, attribute.line, rules.unknown_reason);
+      warn(e.Name(), name, attribute.line, rules.unknown_reason, attribute.file);
     } else {
       throw_invalid(
           "{}:{}: <{} {}=\"{}\">: attribute not supported by moreau's MJCF import "
           "(docs/mjcf.md)",
-          source_, attribute.line, e.Name(), name, attribute.value);
+          attribute.file, attribute.line, e.Name(), name, attribute.value);
     }
   }
   return out;
@@ -98,12 +147,12 @@ std::vector<double> Reader::numbers(const tinyxml2::XMLElement& e, const Attribu
     char* end = nullptr;
     const double x = std::strtod(word.c_str(), &end);
     if (end == word.c_str() || *end != '\0' || !std::isfinite(x))
-      throw_invalid("{}:{}: <{} {}=\"{}\">: '{}' is not a finite number", source_, at.line,
+      throw_invalid("{}:{}: <{} {}=\"{}\">: '{}' is not a finite number", at.file, at.line,
                     e.Name(), name, at.value, word);
     out.push_back(x);
   }
   if (out.size() < min_count || out.size() > max_count)
-    throw_invalid("{}:{}: <{} {}=\"{}\">: expected {} number{}, got {}", source_, at.line, e.Name(),
+    throw_invalid("{}:{}: <{} {}=\"{}\">: expected {} number{}, got {}", at.file, at.line, e.Name(),
                   name, at.value,
                   min_count == max_count ? std::to_string(min_count)
                                          : fmt::format("{} to {}", min_count, max_count),
@@ -121,6 +170,18 @@ Vector3 Reader::vector3(const tinyxml2::XMLElement& e, const Attributes& a, cons
   if (!a.contains(name)) return fallback;
   const auto x = numbers(e, a, name, 3, 3);
   return Vector3(x[0], x[1], x[2]);
+}
+
+// R = R₁ R₂ R₃ for axes that move with the frame (lowercase), R = R₃ R₂ R₁ for fixed ones.
+Quaternion Reader::euler_rotation(const Vector3& written) const {
+  Quaternion q = Quaternion::Identity();
+  for (int k = 0; k < 3; ++k) {
+    const char c = compiler.eulerseq[static_cast<size_t>(k)];
+    const int axis = std::tolower(c) - 'x';
+    const Quaternion r(Eigen::AngleAxisd(angle(written[k]), Vector3::Unit(axis)));
+    q = std::islower(c) ? q * r : r * q;
+  }
+  return q.normalized();
 }
 
 double Reader::angle(double written) const {
@@ -154,15 +215,7 @@ Quaternion Reader::orientation(const tinyxml2::XMLElement& e, const Attributes& 
   }
   if (kind == "euler") {
     const auto w = numbers(e, a, kind, 3, 3);
-    // R = R₁ R₂ R₃ for axes that move with the frame (lowercase), R = R₃ R₂ R₁ for fixed ones
-    Quaternion q = Quaternion::Identity();
-    for (int k = 0; k < 3; ++k) {
-      const char c = compiler.eulerseq[static_cast<size_t>(k)];
-      const int axis = std::tolower(c) - 'x';
-      const Quaternion r(Eigen::AngleAxisd(angle(w[static_cast<size_t>(k)]), Vector3::Unit(axis)));
-      q = std::islower(c) ? q * r : r * q;
-    }
-    return q.normalized();
+    return euler_rotation(Vector3(w[0], w[1], w[2]));
   }
   if (kind == "xyaxes") {
     const auto w = numbers(e, a, kind, 6, 6);

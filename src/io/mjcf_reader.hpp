@@ -5,6 +5,7 @@
 #include <tinyxml2.h>
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,10 +14,11 @@
 
 namespace moreau::mjcf {
 
-// One attribute's text and the line it was written on (an element's own, or its default's).
+// One attribute's text and where it was written (an element's own, or its default's).
 struct Attribute {
   std::string value;  // the text
   int line = 0;       // line in the file
+  std::string file;   // the file (the model or an included one)
 };
 
 // Attribute name → attribute, for one element after its default class was applied.
@@ -41,11 +43,25 @@ struct Compiler {
   std::string inertiafromgeom = "auto";  // "auto", "true" or "false"
 };
 
-// Reads elements of one MJCF file: sources messages, keeps the default classes and warnings.
+// Reads elements of one MJCF model and the files it includes: sources messages, keeps the
+// default classes and warnings.
 class Reader {
  public:
-  // `source` names the file in every message.
+  // `source` names the model's file in every message about it.
   explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  // Registers the model's own document (parsed from `source`, its includes resolved against
+  // `directory`).
+  void set_root(const tinyxml2::XMLDocument& doc, const std::string& directory);
+  // The child elements of e with every <include file="…"/> replaced by the children of the
+  // included file's top element (MuJoCo XML reference §include), recursively; the file is
+  // resolved against the including file's folder, and a file included twice (a cycle among
+  // them) is refused.
+  std::vector<const tinyxml2::XMLElement*> children(const tinyxml2::XMLElement& e);
+  // The file an element was read from.
+  const std::string& file_of(const tinyxml2::XMLElement& e) const;
+  // The folder of the file an element was read from (mesh files are found from the model's).
+  std::string folder_of(const tinyxml2::XMLElement& e) const;
 
   // "FILE:LINE: <tag>" for messages.
   std::string where(const tinyxml2::XMLElement& e) const;
@@ -54,9 +70,10 @@ class Reader {
                          const std::string& reason) const;
   // Throws std::invalid_argument "FILE:LINE: <tag>: reason" (no attribute).
   [[noreturn]] void fail_element(const tinyxml2::XMLElement& e, const std::string& reason) const;
-  // Records a warning once per (tag, attribute): "FILE:LINE: <tag attribute> ignored: reason".
+  // Records a warning once per (tag, attribute): "FILE:LINE: <tag attribute> ignored: reason"
+  // (FILE: `file`, or the model's when empty).
   void warn(const std::string& tag, const std::string& attribute, int line,
-            const std::string& reason);
+            const std::string& reason, const std::string& file = "");
   // Records a warning once per element tag: "FILE:LINE: <tag> ignored: reason".
   void warn_element(const tinyxml2::XMLElement& e, const std::string& reason);
   // The warnings so far, in order.
@@ -81,6 +98,8 @@ class Reader {
   // The frame orientation from quat, euler, axisangle, xyaxes or zaxis (at most one), identity
   // when none (MuJoCo XML reference §Frame orientations).
   Quaternion orientation(const tinyxml2::XMLElement& e, const Attributes& a) const;
+  // The rotation of Euler angles as written (compiler angle and eulerseq).
+  Quaternion euler_rotation(const Vector3& written) const;
   // An angle as written (degrees or radians per compiler angle) in radians.
   double angle(double written) const;
 
@@ -88,6 +107,10 @@ class Reader {
 
  private:
   std::string source_;
+  std::map<const tinyxml2::XMLDocument*, std::string> files_;     // document → its file
+  std::map<const tinyxml2::XMLDocument*, std::string> folders_;   // document → includes' folder
+  std::vector<std::unique_ptr<tinyxml2::XMLDocument>> included_;  // kept alive while reading
+  std::set<std::string> included_paths_;                          // every file included so far
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
   // class → tag → attributes (a nested class starts from a copy of its parent's)

@@ -76,6 +76,7 @@ void read_collision_filter(const json& j, const std::string& path, Shape& s) {
     s.mu = as_number(j.at("mu"), join(path, "mu"));
     MOREAU_REQUIRE(s.mu >= 0.0, "{} = {}: must be ≥ 0", join(path, "mu"), show(j.at("mu")));
   }
+  s.priority = int_field(j, path, "priority", s.priority);
 }
 
 Shape parse_shape(const json& j, const std::string& path, int d) {
@@ -111,7 +112,7 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
       keys.insert({"vertices", "radius"});
       break;
   }
-  keys.insert({"contype", "conaffinity", "mu"});
+  keys.insert({"contype", "conaffinity", "mu", "priority"});
   check_keys(j, path, keys);
   s.name = string_field(j, path, "name", "");
   if (s.kind == ShapeKind::plane) {
@@ -438,7 +439,7 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   }
   if (doc.contains("contact")) {
     const json& c = doc.at("contact");
-    check_keys(c, "contact", {"margin", "tolerance", "default", "pairs", "explicit"});
+    check_keys(c, "contact", {"margin", "tolerance", "default", "pairs", "explicit", "exclude"});
     scene.collision.margin = number(c, "contact", "margin", scene.collision.margin);
     MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0",
                    scene.collision.margin);
@@ -460,6 +461,19 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
         const Index a = body_ref(*world, p.at("bodies")[0], path + ".bodies[0]", false);
         const Index b = body_ref(*world, p.at("bodies")[1], path + ".bodies[1]", false);
         world->set_material(a, b, parse_material(p, path, world->default_material(), {"bodies"}));
+      }
+    }
+    if (c.contains("exclude")) {
+      const json& xs = c.at("exclude");
+      MOREAU_REQUIRE(xs.is_array(), "contact.exclude = {}: must be an array", show(xs));
+      for (size_t k = 0; k < xs.size(); ++k) {
+        const std::string path = fmt::format("contact.exclude[{}]", k);
+        MOREAU_REQUIRE(xs[k].is_array() && xs[k].size() == 2,
+                       "{} = {}: must be an array of two body names", path, show(xs[k]));
+        const Index a = body_ref(*world, xs[k][0], path + "[0]", false);
+        const Index b = body_ref(*world, xs[k][1], path + "[1]", false);
+        MOREAU_REQUIRE(a != b, "{}: two different bodies", path);
+        world->exclude_collisions(a, b);
       }
     }
     if (c.contains("explicit")) {

@@ -62,6 +62,7 @@ json shape_json(const Shape& s, int d) {
   if (s.contype != 1) j["contype"] = s.contype;
   if (s.conaffinity != 1) j["conaffinity"] = s.conaffinity;
   if (!std::isnan(s.mu)) j["mu"] = s.mu;
+  if (s.priority != 0) j["priority"] = s.priority;
   return j;
 }
 
@@ -144,6 +145,8 @@ json scene_to_json(const Scene& scene) {
     if (p.material) x.update(material_json(*p.material));
     contact["explicit"].push_back(x);
   }
+  for (const auto& [a, b] : w.excluded_pairs())
+    contact["exclude"].push_back(json::array({w.body(a).name, w.body(b).name}));
   doc["contact"] = contact;
   json integrator = json::object();
   const SimulationSettings defaults;

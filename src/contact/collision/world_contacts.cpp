@@ -17,9 +17,14 @@ constexpr double kLimitLever = 1.0;
 // velocity whether the limit closes (a reported contact with a gap stays open).
 constexpr double kLimitBand = 0.1;
 
-// μ of a contact between shapes a and b: the larger of their own coefficients (MuJoCo's rule,
-// XML reference §geom friction), the one that is set, or the pair material's.
+// μ of a contact between shapes a and b: the one of higher priority if it has its own, else the
+// larger of their own coefficients (MuJoCo's rule, XML reference §geom priority, friction), the
+// one that is set, or the pair material's.
 double combined_mu(const Shape& a, const Shape& b, double material_mu) {
+  if (a.priority != b.priority) {
+    const Shape& high = a.priority > b.priority ? a : b;
+    if (!std::isnan(high.mu)) return high.mu;
+  }
   if (std::isnan(a.mu) && std::isnan(b.mu)) return material_mu;
   if (std::isnan(a.mu)) return b.mu;
   if (std::isnan(b.mu)) return a.mu;
@@ -97,6 +102,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       settings.use_broad_phase ? broad_phase_pairs(boxes) : brute_force_pairs(boxes);
   // a body and the body it is jointed to do not collide, unless that body is static (MuJoCo's
   // rule, XML reference §contact: a body collides with the world it hangs from)
+  const bool with_exclusions = !world.excluded_pairs().empty();
   auto jointed = [&](Index a, Index b) {
     if (world.body(a).is_static || world.body(b).is_static) return false;
     for (const auto& j : world.joints())
@@ -136,6 +142,7 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
         if (A.body == B.body) continue;
         const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
         if (sa && sb) continue;
+        if (with_exclusions && world.collisions_excluded(A.body, B.body)) continue;
         if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
         if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
                                      world.body(B.body).shapes[B.shape]))

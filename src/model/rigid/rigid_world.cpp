@@ -148,6 +148,19 @@ Index RigidWorld::add_contact_pair(ContactPair p) {
   return k;
 }
 
+void RigidWorld::exclude_collisions(Index body_a, Index body_b) {
+  MOREAU_REQUIRE(body_a >= 0 && body_a < body_count() && body_b >= 0 && body_b < body_count() &&
+                     body_a != body_b,
+                 "excluded pair ({}, {}): two different bodies of the world", body_a, body_b);
+  const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
+  if (!collisions_excluded(body_a, body_b)) excluded_.push_back(key);
+}
+
+bool RigidWorld::collisions_excluded(Index body_a, Index body_b) const {
+  const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
+  return std::find(excluded_.begin(), excluded_.end(), key) != excluded_.end();
+}
+
 Index RigidWorld::find_contact_pair(Index body_a, Index shape_a, Index body_b,
                                     Index shape_b) const {
   for (size_t k = 0; k < pairs_.size(); ++k) {

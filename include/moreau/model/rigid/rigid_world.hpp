@@ -73,6 +73,13 @@ class RigidWorld {
   Index add_contact_pair(ContactPair pair);
   // Every explicit contact pair, by index.
   const std::vector<ContactPair>& contact_pairs() const { return pairs_; }
+  // Keeps detection from pairing any shape of body a with any of body b (MuJoCo's <contact>
+  // <exclude>); explicit pairs still apply. Validated: bodies exist and differ.
+  void exclude_collisions(Index body_a, Index body_b);
+  // True when detection must not pair bodies a and b (either order).
+  bool collisions_excluded(Index body_a, Index body_b) const;
+  // Every excluded pair (smaller index first), in the order given.
+  const std::vector<std::pair<Index, Index>>& excluded_pairs() const { return excluded_; }
   // Index of the explicit pair of these two shapes (either order), −1 if none.
   Index find_contact_pair(Index body_a, Index shape_a, Index body_b, Index shape_b) const;
   // True when some explicit pair is bilateral.
@@ -179,7 +186,8 @@ class RigidWorld {
   std::unordered_map<std::string, Index> body_index_;  // name → index (find_body in O(1))
   std::vector<Joint> joints_;
   std::vector<ContactPair> pairs_;
-  std::vector<Index> offsets_;  // per body: dynamic index or −1
+  std::vector<std::pair<Index, Index>> excluded_;  // body pairs detection skips (smaller first)
+  std::vector<Index> offsets_;                     // per body: dynamic index or −1
   Index dynamic_count_ = 0;
   ContactMaterial default_material_;
   std::vector<std::pair<std::pair<Index, Index>, ContactMaterial>> pair_materials_;

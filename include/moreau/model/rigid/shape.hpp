@@ -51,6 +51,9 @@ struct Shape {
   // contact between two shapes that both have one takes the larger (MuJoCo's rule); one that
   // has one takes it; otherwise the body pair's material decides (world_contacts.cpp).
   double mu = std::numeric_limits<double>::quiet_NaN();
+  // MuJoCo's geom priority: in a contact of two shapes of different priority, the higher one's
+  // own μ decides (when it has one), else the larger of the two (world_contacts.cpp).
+  int priority = 0;
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2].shapes[0]") when a size is
   // not positive and finite, a normal is zero, or a convex shape has < 1 vertex (< 3 in 3D is

@@ -13,6 +13,7 @@ void add_analyze_command(CLI::App& app);   // cmd_analyze.cpp  (contact analysis
 void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 void add_sweep_command(CLI::App& app);     // cmd_sweep.cpp    (parameter sweeps on Dask)
+void add_view_command(CLI::App& app);      // cmd_view.cpp     (the HTML viewer of a run)
 
 // The folder holding the Python package moreau/ (its _simulate.py): $MOREAU_PYTHON_DIR, else
 // next to the program (<bin>/../python: the build tree), else the source tree

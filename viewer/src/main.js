@@ -13,7 +13,8 @@ import { ConvexGeometry } from "three/addons/geometries/ConvexGeometry.js";
 import { bodyPose, contactRange, frameAtTime, frameFromHash, largestImpulse, parseRunText, shapeKey } from "./run_data.js";
 
 const MODE_COLORS = { separate: 0x9e9e9e, stick: 0x2ca02c, slip: 0xff7f0e };
-const PALETTE = [0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac];
+// body colours: none of the mode colours (green, orange, grey)
+const PALETTE = [0x4e79a7, 0xe15759, 0x76b7b2, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0x5778a4, 0xd4a6c8, 0x86bcb6];
 const STATIC_COLOR = 0xb8b8b8;
 
 const $ = (id) => document.getElementById(id);
@@ -217,6 +218,7 @@ class Viewer {
     let widest = 1;
     for (let k = 0; k < run.frames; ++k) widest = Math.max(widest, run.contacts.offsets[k + 1] - run.contacts.offsets[k]);
     const r = 0.012 * this.extent;
+    this.dotRadius = r;
     this.dots = new THREE.InstancedMesh(new THREE.SphereGeometry(r, 10, 8), new THREE.MeshBasicMaterial(), widest);
     this.dots.frustumCulled = false;
     this.dots.count = 0;
@@ -306,7 +308,7 @@ class Viewer {
       if (e.key === "ArrowLeft") { this.pause(); this.seek(Math.max(this.frame - 1, 0)); }
     });
     // legend
-    $("legend").innerHTML = Object.entries(MODE_COLORS).map(([m, c]) => `<span><i style="background:#${c.toString(16).padStart(6, "0")}"></i>${m}</span>`).join("") + `<span>arrows: impulse${run.impulseUnit ? " (" + run.impulseUnit + ")" : ""}</span>`;
+    $("legend").innerHTML = Object.entries(MODE_COLORS).map(([m, c]) => `<span><i style="background:#${c.toString(16).padStart(6, "0")}"></i>${m}</span>`).join("") + `<span>arrows: ${run.impulseUnit === "N" ? "contact force (N)" : "impulse (" + (run.impulseUnit || "N·s") + ")"}</span>`;
     // events
     const list = $("events");
     const shown = run.events.slice(0, 5000);
@@ -456,7 +458,8 @@ class Viewer {
         this.arrowPositions.set([x, y, z, x + rx, y + ry, z + rz], 6 * a);
         this.arrowColors.set([color.r, color.g, color.b, color.r, color.g, color.b], 6 * a);
         q.setFromUnitVectors(up, dir.set(rx, ry, rz).divideScalar(len));
-        m.compose(dir.set(x + rx, y + ry, z + rz), q, new THREE.Vector3(1, 1, 1));
+        const head = Math.min(1, len / (8 * this.dotRadius));  // short arrows get small heads
+        m.compose(dir.set(x + rx, y + ry, z + rz), q, new THREE.Vector3(head, head, head));
         this.heads.setMatrixAt(a, m);
         this.heads.setColorAt(a, color);
         ++a;

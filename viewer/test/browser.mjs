@@ -5,6 +5,7 @@
 //     and frame counts;
 //   - screenshots at the first and the last frame (#frame=0, #frame=last) are not blank and
 //     differ from each other;
+//   - clicking an event goes to its time, play advances the frames;
 //   - no console error, no uncaught exception, no error log entry.
 //   node browser.mjs PAGE.html --bodies N --frames M [--shots DIR] [--chromium PATH]
 // Prints one JSON line (counts, load time, pixel figures); exit 0 when every check passes, 1
@@ -187,6 +188,26 @@ async function main() {
   check(a.nonBackground > 0.01 && a.colours > 8, `the first frame's picture is blank (${(100 * a.nonBackground).toFixed(2)} % drawn, ${a.colours} colours)`);
   check(b.nonBackground > 0.01 && b.colours > 8, `the last frame's picture is blank (${(100 * b.nonBackground).toFixed(2)} % drawn, ${b.colours} colours)`);
   check(changed > 0.001, `the first and last frames look the same (${(100 * changed).toFixed(3)} % of the pixels changed)`);
+  // clicking an event goes to the first frame at or after its time
+  const jump = await evaluate(`(() => {
+    const li = document.querySelector("#events li:last-child");
+    if (!li) return null;
+    const run = window.moreauViewer.run, e = run.events[Number(li.dataset.index)];
+    li.click();
+    const f = Number(document.body.dataset.frame);
+    return { f, ok: (run.t[f] >= e.t - 1e-9 || f === run.frames - 1) && (f === 0 || run.t[f - 1] < e.t + 1e-9) };
+  })()`);
+  if (jump) check(jump.ok, `clicking the last event went to frame ${jump.f}, not to the event's time`);
+  // play advances the frames
+  await evaluate(`location.hash = "#frame=0"; new Promise((r) => setTimeout(r, 100))`);
+  await evaluate(`document.getElementById("speed").value = "4"; document.getElementById("speed").dispatchEvent(new Event("change")); document.getElementById("play").click()`);
+  let played = 0;
+  for (let i = 0; i < 100 && played === 0; ++i) {
+    await sleep(50);
+    played = Number(await evaluate("document.body.dataset.frame"));
+  }
+  check(played > 0, "play did not advance the frame");
+  await evaluate(`document.getElementById("play").click()`);
   await sleep(100);
   check(errors.length === 0, `console errors: ${errors.join(" | ")}`);
   if (shots) {

@@ -105,7 +105,7 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
   doc["dimension"] = dimension;
   doc["position_size"] = system.position_size();
   doc["velocity_size"] = system.velocity_size();
-  ojson bodies = ojson::array();
+  ojson bodies = ojson::array(), pairs = ojson::array();
   if (const auto* rigid = dynamic_cast<const RigidWorldSystem*>(&system)) {
     const RigidWorld& world = rigid->world();
     for (Index i = 0; i < world.body_count(); ++i) {
@@ -121,14 +121,26 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
       body["shapes"] = shapes;
       bodies.push_back(body);
     }
+    for (const ContactPair& c : world.contact_pairs())
+      pairs.push_back({{"name", c.name},
+                       {"body_a", c.body_a},
+                       {"shape_a", c.shape_a},
+                       {"body_b", c.body_b},
+                       {"shape_b", c.shape_b}});
   }
   // one body a line: readable, and compact for large worlds
   std::string text = doc.dump(1);
   text.erase(text.rfind('}'));
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   text += ",\n \"bodies\": [";
-  for (size_t i = 0; i < bodies.size(); ++i) text += (i == 0 ? "\n  " : ",\n  ") + bodies[i].dump();
-  return text + (bodies.empty() ? "]\n}\n" : "\n ]\n}\n");
+  const auto lines = [&text](const ojson& items) {
+    for (size_t i = 0; i < items.size(); ++i) text += (i == 0 ? "\n  " : ",\n  ") + items[i].dump();
+    text += items.empty() ? "]" : "\n ]";
+  };
+  lines(bodies);
+  text += ",\n \"contact_pairs\": [";
+  lines(pairs);
+  return text + "\n}\n";
 }
 
 RigidWorld world_from_geometry(const json& doc, const std::string& source) {
@@ -136,7 +148,7 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
     MOREAU_REQUIRE(doc.is_object(), "the document = {}: must be an object", show(doc));
     check_keys(doc, "",
                {"moreau_geometry_version", "system", "dimension", "position_size", "velocity_size",
-                "bodies"});
+                "bodies", "contact_pairs"});
     const int version = int_field(doc, "", "moreau_geometry_version", 0);
     MOREAU_REQUIRE(version == kRunGeometryVersion,
                    "moreau_geometry_version = {}: this moreau reads version {}", version,
@@ -174,6 +186,25 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
                      "{}.q_offset = {}: the body's coordinates start at {} (bodies in order, {} "
                      "per dynamic body, -1 for a static one)",
                      path, offset, expected, world.body_position_size());
+    }
+    const json pairs = doc.value("contact_pairs", json::array());
+    MOREAU_REQUIRE(pairs.is_array(), "contact_pairs = {}: must be an array", show(pairs));
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const std::string path = fmt::format("contact_pairs[{}]", k);
+      const json& j = pairs[k];
+      MOREAU_REQUIRE(j.is_object(), "{} = {}: must be an object", path, show(j));
+      check_keys(j, path, {"name", "body_a", "shape_a", "body_b", "shape_b"});
+      ContactPair c;
+      c.name = string_field(j, path, "name", "");
+      c.body_a = int_field(j, path, "body_a", -1);
+      c.shape_a = int_field(j, path, "shape_a", -1);
+      c.body_b = int_field(j, path, "body_b", -1);
+      c.shape_b = int_field(j, path, "shape_b", -1);
+      try {
+        world.add_contact_pair(c);
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}: {}", path, e.what());
+      }
     }
     if (doc.contains("position_size")) {
       const int nq = int_field(doc, "", "position_size", 0);

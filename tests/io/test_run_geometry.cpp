@@ -1,6 +1,7 @@
 // geometry.json (io/run_geometry.hpp): every shape kind of a scene goes out and comes back with
-// its sizes and offsets, the world rebuilt from it finds the same contacts at the same q (what
-// `moreau view` relies on to place contact points), and bad documents name the field.
+// its sizes and offsets (and the explicit contact pairs), the world rebuilt from it finds the same
+// contacts at the same q (what `moreau view` relies on to place contact points), and bad documents
+// name the field.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,6 +39,11 @@ std::shared_ptr<RigidWorld> every_shape() {
     b.shapes.push_back(shapes[i]);
     world->add_body(b);
   }
+  ContactPair pair;  // the box (body 2) on the floor, always reported under its own name
+  pair.name = "box_on_floor";
+  pair.body_a = 2;
+  pair.body_b = 0;
+  world->add_contact_pair(pair);
   return world;
 }
 
@@ -52,6 +58,9 @@ TEST(RunGeometry, EveryShapeKindGoesOutAndComesBack) {
   EXPECT_EQ(doc["bodies"][2]["q_offset"], 7);
   const RigidWorld back = world_from_geometry(doc, "geometry.json");
   ASSERT_EQ(back.body_count(), world->body_count());
+  ASSERT_EQ(back.contact_pairs().size(), 1u);
+  EXPECT_EQ(back.contact_pairs()[0].name, "box_on_floor");
+  EXPECT_EQ(back.contact_pairs()[0].body_a, 2);
   for (Index i = 0; i < world->body_count(); ++i) {
     const Shape& a = world->body(i).shapes[0];
     const Shape& b = back.body(i).shapes[0];
@@ -111,6 +120,9 @@ TEST(RunGeometry, BadDocumentsNameTheField) {
   d = good;
   d["bodies"][3]["shapes"][0]["kind"] = "torus";
   expect(d, "bodies[3].shapes[0].kind = \"torus\"");
+  d = good;
+  d["contact_pairs"][0]["body_a"] = 99;
+  expect(d, "contact_pairs[0]: ");
   d = good;
   d["extra"] = 1;
   expect(d, "extra");

@@ -10,8 +10,10 @@
 //                "orientation" [w, x, y, z] (offset in the body frame), and per kind: sphere
 //                radius; box half_extents [3]; capsule radius, half_length (axis x); cylinder
 //                radius, half_length (axis z); plane normal [3], offset_distance (n·x ≤ d before
-//                the offset); convex vertices [[3]…], radius}]}]}
-// A system that is not a rigid world (a gallery system, a system scene) has "bodies": [].
+//                the offset); convex vertices [[3]…], radius}]}],
+//    "contact_pairs": [{"name", "body_a", "shape_a", "body_b", "shape_b"}]}
+// (the explicit contact pairs, model/rigid/contact_pair.hpp, by body and shape index). A system
+// that is not a rigid world (a system scene, a callback system) has no bodies and no pairs.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,13 +26,15 @@ namespace moreau {
 // The layout's version, the field "moreau_geometry_version".
 inline constexpr int kRunGeometryVersion = 1;
 
-// The geometry.json text of the system a run simulated (bodies of a RigidWorldSystem, none for
-// any other system); `dimension` is the run's (SimulationResult::dimension).
+// The geometry.json text of the system a run simulated (bodies and contact pairs of a
+// RigidWorldSystem, none for any other system); `dimension` is the run's
+// (SimulationResult::dimension).
 std::string run_geometry_json(const LagrangianSystem& system, int dimension);
 
-// A RigidWorld with the bodies and shapes of a geometry.json document, for kinematics and contact
-// detection only: dynamic bodies get unit masses and inertias. std::invalid_argument naming
-// `source` and the field for a document that is not a valid geometry.json.
+// A RigidWorld with the bodies, shapes and contact pairs of a geometry.json document, for
+// kinematics and contact detection only: dynamic bodies get unit masses and inertias.
+// std::invalid_argument naming `source` and the field for a document that is not a valid
+// geometry.json.
 RigidWorld world_from_geometry(const nlohmann::json& document, const std::string& source);
 
 }  // namespace moreau

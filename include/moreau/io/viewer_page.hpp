@@ -18,8 +18,8 @@
 // Contact points are not recorded by the simulators: they are found again by contact detection
 // (contact/collision/world_contacts.hpp) on the world of geometry.json at each frame's q, and
 // matched to the records by contact name (same pair and feature, else the same pair's contact
-// with the nearest gap). Records of explicit contact pairs and of systems without geometry have
-// no point.
+// with the nearest gap; explicit contact pairs by their name). Records of systems without
+// geometry have no point.
 #include <string>
 
 #include "moreau/io/run_reader.hpp"

@@ -57,9 +57,10 @@ ojson float32_matrix(const std::vector<float>& values, size_t cols) {
 }
 
 // The recorded indices kept: every k-th and the last, at most max_frames (0 = all).
+// The stride is ⌈(records − 1)/(max − 1)⌉; a cap of 1 keeps the first and the last.
 std::vector<Index> kept_frames(Index records, Index max_frames) {
-  const Index stride =
-      max_frames > 0 && records > max_frames ? (records + max_frames - 2) / (max_frames - 1) : 1;
+  const Index cap = max_frames == 1 ? 2 : max_frames;
+  const Index stride = cap > 0 && records > cap ? (records + cap - 2) / (cap - 1) : 1;
   std::vector<Index> out;
   for (Index k = 0; k < records; k += std::max<Index>(stride, 1)) out.push_back(k);
   if (records > 0 && out.back() != records - 1) out.push_back(records - 1);

@@ -15,6 +15,14 @@ grep -q "wrote $run/view.html" "$TMP/stdout" || { echo "FAIL: no 'wrote' line: $
 grep -q 'id="moreau-run"' "$run/view.html" || { echo "FAIL: view.html is not the viewer"; fail=1; }
 grep -q '__MOREAU_RUN_JSON__' "$run/view.html" && { echo "FAIL: the run was not filled in"; fail=1; }
 ls -a "$run" | grep -q '\.tmp' && { echo "FAIL: temporary files left: $(ls -a "$run")"; fail=1; }
+# --max-frames: at most that many frames, the first and the last among them
+records=$(( $(wc -l < "$run/trajectory.csv") - 1 ))
+for cap in 1 2 7; do
+  "$MOREAU" view "$run" -o "$TMP/cap.html" --max-frames $cap > "$TMP/stdout" || { echo "FAIL --max-frames $cap"; fail=1; }
+  grep -Eq "^[0-9]+ frames of $records recorded" "$TMP/stdout" || { echo "FAIL --max-frames $cap: $(cat "$TMP/stdout")"; fail=1; }
+  frames=$(grep -Eo '^[0-9]+' "$TMP/stdout" | head -1)
+  [ "$frames" -le $(( cap > 1 ? cap : 2 )) ] || { echo "FAIL --max-frames $cap gave $frames frames"; fail=1; }
+done
 
 # expect_error LABEL PATTERN ARGS...: exit 2, one stderr line matching PATTERN, no page written
 expect_error() {

@@ -277,7 +277,11 @@ class Viewer {
     this.renderer.setSize(w, h, false);
     const aspect = w / h;
     if (this.camera.isOrthographicCamera) {
-      const half = (this.camera.top - this.camera.bottom) / 2;
+      // the scene's box fits whatever the shape of the window (zooming is the camera's zoom)
+      const size = this.box.getSize(new THREE.Vector3());
+      const half = 0.58 * Math.max(size.y, size.x / aspect, 1e-3);
+      this.camera.top = half;
+      this.camera.bottom = -half;
       this.camera.left = -half * aspect;
       this.camera.right = half * aspect;
     } else {

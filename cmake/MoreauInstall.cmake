@@ -76,6 +76,10 @@ install(FILES "${PROJECT_BINARY_DIR}/moreau.pc" DESTINATION ${CMAKE_INSTALL_LIBD
 # that needs example data should look in ../share/moreau relative to the program when installed.
 set_target_properties(moreau_cli PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS moreau_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The page template of `moreau view`, found by the program in ../share/moreau (cmd_view.cpp).
+if(TARGET moreau_viewer)
+  install(FILES "${PROJECT_BINARY_DIR}/viewer/viewer.html" DESTINATION ${MOREAU_SHARE_INSTALL_DIR})
+endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/scenes" "${PROJECT_SOURCE_DIR}/examples/impact"
         DESTINATION ${MOREAU_SHARE_INSTALL_DIR}/examples)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/downstream"

@@ -87,8 +87,8 @@ bool on_main_thread() {
 
 // Writes the outputs (when `out` is given), then raises KeyboardInterrupt for an interrupted run.
 void finish(const SimulationResult& res, const std::string& out, const InterruptGuard* guard,
-            OutputFormat format) {
-  if (!out.empty()) write_simulation_outputs(res, out, guard, format);
+            OutputFormat format, const LagrangianSystem& system) {
+  if (!out.empty()) write_simulation_outputs(res, out, guard, format, &system);
   if (res.status == SimulationStatus::interrupted) {
     PyErr_SetString(PyExc_KeyboardInterrupt,
                     out.empty() ? res.message.c_str()
@@ -112,7 +112,7 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
     res = simulate(*run.system, run.settings, Vector(), Vector(), {},
                    guard ? guard->stop_request() : nullptr);
   }
-  finish(res, out, guard ? &*guard : nullptr, run.format);
+  finish(res, out, guard ? &*guard : nullptr, run.format, *run.system);
   py::dict d = result_dict(res, run.plot);
   d["import_warnings"] = scene.warnings;
   return d;
@@ -141,7 +141,7 @@ py::dict simulate_system(const LagrangianSystem& system, double t_end,
   const SimulationResult res =
       simulate(system, settings, Vector(), Vector(), {}, guard ? guard->stop_request() : nullptr);
   finish(res, out, guard ? &*guard : nullptr,
-         format.empty() ? OutputFormat::csv : output_format_from_name(format, "format"));
+         format.empty() ? OutputFormat::csv : output_format_from_name(format, "format"), system);
   return result_dict(res, true);
 }
 

@@ -93,11 +93,12 @@ void run(const SimulateOptions& opt) {
   if (res.status == SimulationStatus::interrupted) exit_status = 128 + interrupt.signal_received();
   if (res.status == SimulationStatus::diverged) exit_status = kExitNotFinished;
   if (opt.json) {  // the result document; files only when --out is given
-    if (!opt.out.empty()) write_simulation_outputs(res, run.out_dir, &interrupt, run.format);
+    if (!opt.out.empty())
+      write_simulation_outputs(res, run.out_dir, &interrupt, run.format, run.system.get());
     std::fputs(simulation_result_json(res).c_str(), stdout);
     return;
   }
-  write_simulation_outputs(res, run.out_dir, &interrupt, run.format);
+  write_simulation_outputs(res, run.out_dir, &interrupt, run.format, run.system.get());
 
   bool plotted = false;
   if (exit_status != 0) {
@@ -153,7 +154,7 @@ void run(const SimulateOptions& opt) {
   std::printf("wrote %s/{%s%s}\n", dir.c_str(),
               run.format == OutputFormat::hdf5
                   ? "run.h5"
-                  : "trajectory.csv, contacts.csv, events.csv, summary.json",
+                  : "trajectory.csv, contacts.csv, events.csv, summary.json, geometry.json",
               plotted ? ", plot.png" : "");
 }
 

@@ -16,6 +16,7 @@ void add_impact_command(CLI::App& app);    // cmd_impact.cpp   (impact laws)
 void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 void add_sweep_command(CLI::App& app);     // cmd_sweep.cpp    (parameter sweeps on Dask)
 void add_convert_command(CLI::App& app);   // cmd_convert.cpp  (MJCF, URDF → scene JSON)
+void add_view_command(CLI::App& app);      // cmd_view.cpp     (the HTML viewer of a run)
 
 // --floating-base and --ground, the URDF options of simulate and convert (cmd_convert.cpp).
 void add_model_import_options(CLI::App& cmd, ModelImportOptions& options);

@@ -1,4 +1,4 @@
-// The `moreau` command line program: `moreau solve|analyze|impact|simulate ...`.
+// The `moreau` command line program: `moreau solve|analyze|impact|simulate|sweep|view ...`.
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
       "  moreau solve problem.hdf5 --compare\n"
       "  moreau analyze --gallery painleve_rod --param mu=2 theta=1.1\n"
       "  moreau impact examples/impact/ball_004.json --json\n"
+      "  moreau view out/demo\n"
       "Exit codes: 0 done, 1 not converged or diverged, 2 bad input, 130/143 interrupted.\n"
       "Each command has its own --help; docs/cli.md has the details.");
   moreau::cli::add_solve_command(app);
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   moreau::cli::add_simulate_command(app);
   moreau::cli::add_sweep_command(app);
   moreau::cli::add_convert_command(app);
+  moreau::cli::add_view_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -55,8 +55,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     (.urdf, docs/urdf.md; floating_base and ground place it), JSON text, a dict in the scene
     format, or a LagrangianSystem (a ``moreau.callback_system`` of Python callables, a ``moreau.gallery``
     system, …), which starts from its ``initial_q`` / ``initial_v``.
-    out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, plot.png (None: write
-    nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
+    out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, geometry.json (the
+    bodies' shapes, for ``moreau.view``), plot.png (None: write nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
     scene, "event" | "timestepping" overrides its integrator kind; for a system, a dict named as a
     scene's "integrator" object, e.g. ``{"kind": "event", "rtol": 1e-9}`` or ``{"dt": 1e-3}``
     (a string is taken as the kind). format: "csv" or "hdf5" (one run.h5, docs/run-format.md)

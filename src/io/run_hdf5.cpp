@@ -3,6 +3,7 @@
 // contact modes with their names as an attribute, variable-length UTF-8 strings.
 #include "moreau/io/run_hdf5.hpp"
 
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "fclib_hdf5.hpp"
 #include "moreau/io/atomic_file.hpp"
+#include "moreau/io/vocabulary.hpp"
 
 namespace moreau {
 namespace {
@@ -179,10 +181,182 @@ void write_events(const RunWriter& w, const SimulationResult& r) {
   w.strings("/events/detail", detail);
 }
 
+// Reads the datasets of a run file, each checked for its class and shape; every failure is a
+// std::invalid_argument naming the file and the dataset.
+class RunReader {
+ public:
+  explicit RunReader(const std::string& path) : path_(path) {
+    if (H5Fis_hdf5(path.c_str()) <= 0)
+      throw std::invalid_argument(fmt::format("{}: not an HDF5 file (or not readable)", path));
+    file_ = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file_.valid()) throw std::invalid_argument(fmt::format("{}: cannot open", path));
+  }
+
+  template <typename... Args>
+  [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) const {
+    throw std::invalid_argument(
+        fmt::format("{}: {}", path_, fmt::format(format, std::forward<Args>(args)...)));
+  }
+
+  // The dataset `name` with its dimensions (rank 1 or 2); cols = 0 for rank 1.
+  H5Id open(const char* name, hsize_t& rows, hsize_t& cols) const {
+    if (H5Lexists(file_.get(), name, H5P_DEFAULT) <= 0) fail("dataset {} is missing", name);
+    H5Id set(H5Dopen2(file_.get(), name, H5P_DEFAULT), H5Dclose);
+    if (!set.valid()) fail("cannot open dataset {}", name);
+    H5Id space(H5Dget_space(set.get()), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    hsize_t dims[2] = {0, 0};
+    if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0)
+      fail("dataset {} has rank {} (expected 1 or 2)", name, rank);
+    rows = dims[0];
+    cols = rank == 2 ? dims[1] : 0;
+    return set;
+  }
+
+  // A numeric dataset read as `mem_type` (rows × max(cols, 1) values); `expect_rows` ≥ 0 checks
+  // the row count.
+  template <typename T>
+  std::vector<T> numeric(const char* name, hid_t mem_type, hsize_t& cols,
+                         long long expect_rows = -1) const {
+    hsize_t rows = 0;
+    H5Id set = open(name, rows, cols);
+    H5Id type(H5Dget_type(set.get()), H5Tclose);
+    const H5T_class_t c = H5Tget_class(type.get());
+    if (c != H5T_FLOAT && c != H5T_INTEGER) fail("dataset {} is not numeric", name);
+    if (expect_rows >= 0 && rows != static_cast<hsize_t>(expect_rows))
+      fail("dataset {} has {} rows, expected {}", name, rows, expect_rows);
+    std::vector<T> out(static_cast<size_t>(rows * std::max<hsize_t>(cols, 1)));
+    if (!out.empty() && H5Dread(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+      fail("cannot read dataset {}", name);
+    return out;
+  }
+  std::vector<double> doubles(const char* name, long long expect_rows = -1) const {
+    hsize_t cols = 0;
+    std::vector<double> v = numeric<double>(name, H5T_NATIVE_DOUBLE, cols, expect_rows);
+    if (cols != 0) fail("dataset {} is not one-dimensional", name);
+    return v;
+  }
+
+  // A 1-D dataset of variable-length strings.
+  std::vector<std::string> strings(const char* name, long long expect_rows = -1) const {
+    hsize_t rows = 0, cols = 0;
+    H5Id set = open(name, rows, cols);
+    H5Id type(H5Dget_type(set.get()), H5Tclose);
+    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 || cols != 0)
+      fail("dataset {} is not a list of variable-length strings", name);
+    if (expect_rows >= 0 && rows != static_cast<hsize_t>(expect_rows))
+      fail("dataset {} has {} entries, expected {}", name, rows, expect_rows);
+    std::vector<char*> p(static_cast<size_t>(rows), nullptr);
+    H5Id mem = variable_string();
+    if (rows > 0 && H5Dread(set.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) < 0)
+      fail("cannot read dataset {}", name);
+    std::vector<std::string> out;
+    for (char* s : p) {
+      out.emplace_back(s != nullptr ? s : "");
+      H5free_memory(s);
+    }
+    return out;
+  }
+
+  // True when the file has a link `name`.
+  bool has(const char* name) const { return H5Lexists(file_.get(), name, H5P_DEFAULT) > 0; }
+
+  // A scalar variable-length string.
+  std::string text(const char* name) const {
+    if (H5Lexists(file_.get(), name, H5P_DEFAULT) <= 0) fail("dataset {} is missing", name);
+    H5Id set(H5Dopen2(file_.get(), name, H5P_DEFAULT), H5Dclose);
+    H5Id type(H5Dget_type(set.get()), H5Tclose);
+    H5Id space(H5Dget_space(set.get()), H5Sclose);
+    if (!set.valid() || H5Tget_class(type.get()) != H5T_STRING ||
+        H5Tis_variable_str(type.get()) <= 0 || H5Sget_simple_extent_npoints(space.get()) != 1)
+      fail("dataset {} is not one variable-length string", name);
+    H5Id mem = variable_string();
+    char* data = nullptr;
+    if (H5Dread(set.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data) < 0)
+      fail("cannot read dataset {}", name);
+    std::string s = data != nullptr ? data : "";
+    H5free_memory(data);
+    return s;
+  }
+
+ private:
+  static H5Id variable_string() {
+    H5Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mem.get(), H5T_VARIABLE);
+    H5Tset_cset(mem.get(), H5T_CSET_UTF8);
+    return mem;
+  }
+
+  std::string path_;
+  H5Id file_;
+};
+
+// The rows of a rows × cols matrix as vectors.
+std::vector<Vector> rows_of(const std::vector<double>& data, hsize_t rows, hsize_t cols) {
+  std::vector<Vector> out(static_cast<size_t>(rows));
+  for (hsize_t k = 0; k < rows; ++k)
+    out[k] = Eigen::Map<const Vector>(data.data() + k * cols, static_cast<Index>(cols));
+  return out;
+}
+
 }  // namespace
 
+std::string read_run_hdf5(const std::string& path, SimulationResult& r, std::string* geometry) {
+  SilenceHdf5Errors quiet;
+  const RunReader f(path);
+  r.t = f.doubles("/t");
+  const long long n = static_cast<long long>(r.t.size());
+  hsize_t nq = 0, nv = 0;
+  const std::vector<double> q = f.numeric<double>("/q", H5T_NATIVE_DOUBLE, nq, n);
+  const std::vector<double> v = f.numeric<double>("/v", H5T_NATIVE_DOUBLE, nv, n);
+  r.q = rows_of(q, static_cast<hsize_t>(n), nq);
+  r.v = rows_of(v, static_cast<hsize_t>(n), nv);
+  r.kinetic = f.doubles("/kinetic_energy", n);
+  r.potential = f.doubles("/potential_energy", n);
+  r.position_names = f.strings("/position_names", static_cast<long long>(nq));
+  r.velocity_names = f.strings("/velocity_names", static_cast<long long>(nv));
+  r.contact_names = f.strings("/contacts/names");
+  const std::vector<double> ct = f.doubles("/contacts/t");
+  const long long m = static_cast<long long>(ct.size());
+  hsize_t one = 0, nt = 0;
+  const std::vector<long long> cid =
+      f.numeric<long long>("/contacts/contact", H5T_NATIVE_LLONG, one, m);
+  const std::vector<double> gap = f.doubles("/contacts/gap", m);
+  const std::vector<double> rn = f.doubles("/contacts/r_n", m);
+  const std::vector<double> rt = f.numeric<double>("/contacts/r_t", H5T_NATIVE_DOUBLE, nt, m);
+  const std::vector<unsigned char> mode =
+      f.numeric<unsigned char>("/contacts/mode", H5T_NATIVE_UCHAR, one, m);
+  r.dimension = nt == 2 ? 3 : 2;
+  const Index names = static_cast<Index>(r.contact_names.size());
+  const size_t modes = enum_values<ContactMode>().size();
+  r.contacts.resize(static_cast<size_t>(m));
+  for (size_t k = 0; k < r.contacts.size(); ++k) {
+    ContactRecord& c = r.contacts[k];
+    c.t = ct[k], c.contact = cid[k], c.gap = gap[k], c.r_n = rn[k];
+    if (c.contact < 0 || c.contact >= names)
+      f.fail("/contacts/contact[{}] = {}: not an index into /contacts/names ({} names)", k,
+             c.contact, names);
+    if (mode[k] >= modes) f.fail("/contacts/mode[{}] = {}: not a mode code", k, mode[k]);
+    c.mode = enum_values<ContactMode>()[mode[k]];
+    const hsize_t w = std::max<hsize_t>(nt, 1);
+    c.r_t = Eigen::Map<const Vector>(rt.data() + k * w, static_cast<Index>(w));
+  }
+  const std::vector<double> et = f.doubles("/events/t");
+  const long long e = static_cast<long long>(et.size());
+  const std::vector<std::string> kind = f.strings("/events/kind", e);
+  const std::vector<long long> eid =
+      f.numeric<long long>("/events/contact", H5T_NATIVE_LLONG, one, e);
+  const std::vector<std::string> detail = f.strings("/events/detail", e);
+  for (size_t k = 0; k < et.size(); ++k)
+    r.events.push_back(
+        {et[k], enum_from_name<EventKind>(kind[k], fmt::format("{}: /events/kind[{}]", path, k)),
+         eid[k], detail[k]});
+  if (geometry != nullptr) *geometry = f.has("/geometry") ? f.text("/geometry") : "";
+  return f.text("/summary");
+}
+
 void write_run_hdf5(const SimulationResult& r, const std::string& summary_json,
-                    const std::string& path) {
+                    const std::string& path, const std::string& geometry_json) {
   SilenceHdf5Errors quiet;
   replace_file_atomically(path, [&](const std::filesystem::path& tmp) {
     H5Id file(H5Fcreate(tmp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
@@ -195,6 +369,7 @@ void write_run_hdf5(const SimulationResult& r, const std::string& summary_json,
     write_contacts(w, r);
     write_events(w, r);
     w.text("/summary", summary_json);
+    if (!geometry_json.empty()) w.text("/geometry", geometry_json);
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0 || !file.reset())
       throw std::runtime_error(fmt::format("cannot write the run file '{}': closing failed", path));
   });

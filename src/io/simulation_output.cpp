@@ -2,6 +2,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/io/atomic_file.hpp"
+#include "moreau/io/run_geometry.hpp"
 #include "moreau/io/run_hdf5.hpp"
 
 #include <cstdio>
@@ -149,13 +150,17 @@ OutputFormat output_format_from_name(const std::string& name, const std::string&
 }
 
 void write_simulation_outputs(const SimulationResult& r, const std::string& folder,
-                              const InterruptGuard* guard, OutputFormat format) {
+                              const InterruptGuard* guard, OutputFormat format,
+                              const LagrangianSystem* system) {
   std::vector<std::pair<const char*, std::string>> files;
   if (format == OutputFormat::csv)
     files = {{"trajectory.csv", trajectory_csv(r)},
              {"contacts.csv", contacts_csv(r)},
              {"events.csv", events_csv(r)},
              {"summary.json", simulation_summary_json(r)}};
+  const std::string geometry = system != nullptr ? run_geometry_json(*system, r.dimension) : "";
+  if (system != nullptr && format == OutputFormat::csv)
+    files.emplace_back("geometry.json", geometry);
   const auto write = [&] {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
@@ -165,7 +170,7 @@ void write_simulation_outputs(const SimulationResult& r, const std::string& fold
     const std::filesystem::path dir(folder);
     for (const auto& [name, text] : files) write_file_atomically((dir / name).string(), text);
     if (format == OutputFormat::hdf5)
-      write_run_hdf5(r, simulation_summary_json(r), (dir / "run.h5").string());
+      write_run_hdf5(r, simulation_summary_json(r), (dir / "run.h5").string(), geometry);
   };
   if (guard != nullptr)
     guard->hold_signals(write);

@@ -14,6 +14,10 @@ done
 dpkg -x "$deb" "$WORK/root"
 version=$(dpkg-deb -f "$deb" Version)
 [[ $("$WORK/root/usr/bin/moreau" --version) == "moreau $version" ]] || fail "moreau --version is not $version"
+# the page template of `moreau view`, where the installed program looks for it
+if [[ -f "$BUILD/viewer/viewer.html" ]]; then
+  [[ -s "$WORK/root/usr/share/moreau/viewer.html" ]] || fail "share/moreau/viewer.html is not in the package"
+fi
 if [[ -n "$PYTHON" ]]; then
   PYTHONPATH="$WORK/root/usr/lib/python3/dist-packages" "$PYTHON" -c \
     "import moreau, sys; sys.exit(moreau.__version__ != '$version')" || fail "Python module of the package"

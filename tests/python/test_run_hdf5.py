@@ -18,15 +18,7 @@ import moreau
 
 h5py = pytest.importorskip("h5py")
 
-SCENES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes")
-
-
-def scene(name, **changes):
-    with open(os.path.join(SCENES, name)) as f:
-        s = json.load(f)
-    s.update(changes)
-    s.setdefault("output", {})["plot"] = False
-    return s
+from example_scenes import scene  # noqa: E402
 
 
 def test_csv_and_hdf5_hold_the_same_run(tmp_path):

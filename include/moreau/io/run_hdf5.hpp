@@ -12,8 +12,22 @@ namespace moreau {
 inline constexpr int kRunHdf5Version = 1;
 
 // Writes `result` to `path` (a temporary file beside it, renamed at the end); `summary_json` is
-// the summary.json text stored in /summary. std::runtime_error naming the path when it cannot.
+// the summary.json text stored in /summary, `geometry_json` (when not empty) the geometry.json
+// text (io/run_geometry.hpp) stored in /geometry. std::runtime_error naming the path when it
+// cannot.
 void write_run_hdf5(const SimulationResult& result, const std::string& summary_json,
-                    const std::string& path);
+                    const std::string& path, const std::string& geometry_json = "");
+
+}  // namespace moreau
+
+namespace moreau {
+
+// Reads a run file written by write_run_hdf5: t, q, v, the energies, names, contact records and
+// events into `result` (the dimension from the width of /contacts/r_t), and returns the /summary
+// text. std::invalid_argument naming the path and the dataset when the file is not such a run
+// file (not HDF5, a dataset missing or of the wrong shape). `geometry` (when given) receives the
+// /geometry text, "" when the file has none.
+std::string read_run_hdf5(const std::string& path, SimulationResult& result,
+                          std::string* geometry = nullptr);
 
 }  // namespace moreau

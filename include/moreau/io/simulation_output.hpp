@@ -22,10 +22,13 @@ OutputFormat output_format_from_name(const std::string& name, const std::string&
 // texts are composed first (the slow part), then written; with a guard, SIGINT and SIGTERM are
 // held back while they are written and renamed, so that a second signal during the composing ends
 // the program with the folder's earlier files intact, and never leaves a mix of two runs. In
-// hdf5 format the one file run.h5 is written (and renamed) with the signals held back.
+// hdf5 format the one file run.h5 is written (and renamed) with the signals held back. Given the
+// system that ran, its geometry (io/run_geometry.hpp: bodies and shapes, for `moreau view`) is
+// written too: geometry.json in csv format, the dataset /geometry of run.h5 in hdf5 format.
 void write_simulation_outputs(const SimulationResult& result, const std::string& folder,
                               const InterruptGuard* guard = nullptr,
-                              OutputFormat format = OutputFormat::csv);
+                              OutputFormat format = OutputFormat::csv,
+                              const LagrangianSystem* system = nullptr);
 
 // The summary.json text (also used by the Python module).
 std::string simulation_summary_json(const SimulationResult& result);

@@ -1,0 +1,129 @@
+// geometry.json (io/run_geometry.hpp): every shape kind of a scene goes out and comes back with
+// its sizes and offsets (and the explicit contact pairs), the world rebuilt from it finds the same
+// contacts at the same q (what `moreau view` relies on to place contact points), and bad documents
+// name the field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "moreau/contact/collision/world_contacts.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/io/run_geometry.hpp"
+#include "moreau/io/scene.hpp"
+
+using namespace moreau;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kScenes = std::string(MOREAU_SOURCE_DIR) + "/examples/scenes";
+
+// A 3D world with one shape of every kind (offsets included) on a static floor.
+std::shared_ptr<RigidWorld> every_shape() {
+  auto world = std::make_shared<RigidWorld>(3);
+  RigidBody ground;
+  ground.name = "ground";
+  ground.is_static = true;
+  ground.shapes.push_back(make_plane(Vector3::UnitZ(), 0.0));
+  world->add_body(ground);
+  const Pose turned{Vector3(0.1, 0.0, 0.0),
+                    Quaternion(Eigen::AngleAxisd(0.3, Vector3(1, 2, 3).normalized()))};
+  const std::vector<Shape> shapes = {
+      make_sphere(0.2), make_box(Vector3(0.1, 0.2, 0.3), turned), make_capsule(0.05, 0.2),
+      make_cylinder(0.1, 0.15, turned),
+      make_convex({Vector3(0, 0, 0), Vector3(0.2, 0, 0), Vector3(0, 0.2, 0), Vector3(0, 0, 0.2)})};
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    RigidBody b;
+    b.name = "b" + std::to_string(i);
+    b.pose.position = Vector3(static_cast<double>(i), 0.0, 0.19);  // the sphere touches the floor
+    b.shapes.push_back(shapes[i]);
+    world->add_body(b);
+  }
+  ContactPair pair;  // the box (body 2) on the floor, always reported under its own name
+  pair.name = "box_on_floor";
+  pair.body_a = 2;
+  pair.body_b = 0;
+  world->add_contact_pair(pair);
+  return world;
+}
+
+}  // namespace
+
+TEST(RunGeometry, EveryShapeKindGoesOutAndComesBack) {
+  const auto world = every_shape();
+  const RigidWorldSystem system(world, CollisionSettings{}, "shapes");
+  const json doc = json::parse(run_geometry_json(system, 3));
+  EXPECT_EQ(doc["position_size"], 35);
+  EXPECT_EQ(doc["bodies"][0]["q_offset"], -1);
+  EXPECT_EQ(doc["bodies"][2]["q_offset"], 7);
+  const RigidWorld back = world_from_geometry(doc, "geometry.json");
+  ASSERT_EQ(back.body_count(), world->body_count());
+  ASSERT_EQ(back.contact_pairs().size(), 1u);
+  EXPECT_EQ(back.contact_pairs()[0].name, "box_on_floor");
+  EXPECT_EQ(back.contact_pairs()[0].body_a, 2);
+  for (Index i = 0; i < world->body_count(); ++i) {
+    const Shape& a = world->body(i).shapes[0];
+    const Shape& b = back.body(i).shapes[0];
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.radius, b.radius);
+    EXPECT_EQ(a.half_length, b.half_length);
+    EXPECT_EQ(a.half_extents, b.half_extents);
+    EXPECT_EQ(a.normal, b.normal);
+    EXPECT_EQ(a.vertices, b.vertices);
+    EXPECT_EQ(a.offset.position, b.offset.position);
+    EXPECT_NEAR(a.offset.orientation.angularDistance(b.offset.orientation), 0.0, 1e-15);
+  }
+  // same contacts, same names, same points at the initial q
+  const Vector q = world->initial_positions();
+  CollisionSettings cs;
+  cs.margin = 0.05;
+  const auto c1 = detect_contacts(*world, q, cs), c2 = detect_contacts(back, q, cs);
+  ASSERT_EQ(c1.size(), c2.size());
+  ASSERT_FALSE(c1.empty());
+  for (size_t k = 0; k < c1.size(); ++k) {
+    EXPECT_EQ(c1[k].name, c2[k].name);
+    EXPECT_LT((c1[k].point() - c2[k].point()).norm(), 1e-14);
+  }
+}
+
+TEST(RunGeometry, PlanarScenesKeepTheirStaticGround) {
+  const Scene scene = load_scene(kScenes + "/falling_pencil.json");
+  const RigidWorldSystem pencil(scene.world, scene.collision, scene.name);
+  const json doc = json::parse(run_geometry_json(pencil, 2));
+  EXPECT_EQ(doc["dimension"], 2);
+  EXPECT_EQ(doc["bodies"].size(), 2u);  // the static floor ("ground") and the pencil
+  EXPECT_EQ(world_from_geometry(doc, "g").dimension(), 2);
+}
+
+TEST(RunGeometry, BadDocumentsNameTheField) {
+  const auto world = every_shape();
+  const RigidWorldSystem system(world, CollisionSettings{}, "shapes");
+  const json good = json::parse(run_geometry_json(system, 3));
+  const auto expect = [](const json& doc, const std::string& needle) {
+    try {
+      world_from_geometry(doc, "g.json");
+      ADD_FAILURE() << "accepted; expected: " << needle;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("g.json", 0), 0u) << e.what();
+    }
+  };
+  json d = good;
+  d["moreau_geometry_version"] = 7;
+  expect(d, "moreau_geometry_version = 7");
+  d = good;
+  d["bodies"][1]["shapes"][0]["radius"] = -1;
+  expect(d, "bodies[1].shapes[0]");
+  d = good;
+  d["bodies"][2]["q_offset"] = 3;
+  expect(d, "bodies[2].q_offset = 3: the body's coordinates start at 7");
+  d = good;
+  d["bodies"][3]["shapes"][0]["kind"] = "torus";
+  expect(d, "bodies[3].shapes[0].kind = \"torus\"");
+  d = good;
+  d["contact_pairs"][0]["body_a"] = 99;
+  expect(d, "contact_pairs[0]: ");
+  d = good;
+  d["extra"] = 1;
+  expect(d, "extra");
+}

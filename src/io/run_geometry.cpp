@@ -1,6 +1,8 @@
 // geometry.json, the viewer's picture of a run's bodies; see run_geometry.hpp.
 #include "moreau/io/run_geometry.hpp"
 
+#include <cmath>
+
 #include "moreau/common/error.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/json_reader.hpp"
@@ -105,7 +107,7 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
   doc["dimension"] = dimension;
   doc["position_size"] = system.position_size();
   doc["velocity_size"] = system.velocity_size();
-  ojson bodies = ojson::array(), pairs = ojson::array();
+  ojson bodies = ojson::array(), pairs = ojson::array(), joints = ojson::array();
   if (const auto* rigid = dynamic_cast<const RigidWorldSystem*>(&system)) {
     const RigidWorld& world = rigid->world();
     for (Index i = 0; i < world.body_count(); ++i) {
@@ -120,6 +122,17 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
       for (const Shape& s : b.shapes) shapes.push_back(shape_object(s));
       body["shapes"] = shapes;
       bodies.push_back(body);
+    }
+    // joints: detection skips jointed bodies and reports limits (the viewer finds those records)
+    for (const Joint& j : world.joints()) {
+      ojson x{
+          {"name", j.name},        {"kind", to_string(j.kind)},    {"body_a", j.body_a},
+          {"body_b", j.body_b},    {"anchor_a", vec3(j.anchor_a)}, {"anchor_b", vec3(j.anchor_b)},
+          {"axis", vec3(j.axis_a)}};
+      if (j.limited)
+        x["limits"] = ojson::array({std::isfinite(j.lower) ? ojson(j.lower) : ojson(nullptr),
+                                    std::isfinite(j.upper) ? ojson(j.upper) : ojson(nullptr)});
+      joints.push_back(x);
     }
     for (const ContactPair& c : world.contact_pairs())
       pairs.push_back({{"name", c.name},
@@ -140,6 +153,8 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
   lines(bodies);
   text += ",\n \"contact_pairs\": [";
   lines(pairs);
+  text += ",\n \"joints\": [";
+  lines(joints);
   return text + "\n}\n";
 }
 
@@ -148,7 +163,7 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
     MOREAU_REQUIRE(doc.is_object(), "the document = {}: must be an object", show(doc));
     check_keys(doc, "",
                {"moreau_geometry_version", "system", "dimension", "position_size", "velocity_size",
-                "bodies", "contact_pairs"});
+                "bodies", "contact_pairs", "joints"});
     const int version = int_field(doc, "", "moreau_geometry_version", 0);
     MOREAU_REQUIRE(version == kRunGeometryVersion,
                    "moreau_geometry_version = {}: this moreau reads version {}", version,
@@ -169,10 +184,9 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
       b.is_static = bool_field(j, path, "static", false);
       b.mass = 1.0;
       b.inertia = Matrix3::Identity();
-      if (b.is_static) {
-        b.pose.position = read_vec3(j, path, "position", Vector3::Zero());
-        b.pose.orientation = read_quat(j, path);
-      }
+      // fixed for a static body; initial for a dynamic one (its joints' relative orientation)
+      b.pose.position = read_vec3(j, path, "position", Vector3::Zero());
+      b.pose.orientation = read_quat(j, path);
       if (j.contains("shapes")) {
         const json& shapes = j.at("shapes");
         MOREAU_REQUIRE(shapes.is_array(), "{}.shapes = {}: must be an array", path, show(shapes));
@@ -202,6 +216,40 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
       c.shape_b = int_field(j, path, "shape_b", -1);
       try {
         world.add_contact_pair(c);
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}: {}", path, e.what());
+      }
+    }
+    const json joints = doc.value("joints", json::array());
+    MOREAU_REQUIRE(joints.is_array(), "joints = {}: must be an array", show(joints));
+    for (size_t k = 0; k < joints.size(); ++k) {
+      const std::string path = fmt::format("joints[{}]", k);
+      const json& j = joints[k];
+      MOREAU_REQUIRE(j.is_object(), "{} = {}: must be an object", path, show(j));
+      check_keys(j, path,
+                 {"name", "kind", "body_a", "body_b", "anchor_a", "anchor_b", "axis", "limits"});
+      Joint joint;
+      joint.name = string_field(j, path, "name", "");
+      try {
+        joint.kind = joint_kind_from_string(string_field(j, path, "kind", ""));
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}.kind: {}", path, e.what());
+      }
+      joint.body_a = int_field(j, path, "body_a", -1);
+      joint.body_b = int_field(j, path, "body_b", -1);
+      joint.anchor_a = read_vec3(j, path, "anchor_a", Vector3::Zero());
+      joint.anchor_b = read_vec3(j, path, "anchor_b", Vector3::Zero());
+      joint.axis_a = read_vec3(j, path, "axis", Vector3::UnitZ());
+      if (j.contains("limits")) {
+        const json& l = j.at("limits");
+        MOREAU_REQUIRE(l.is_array() && l.size() == 2, "{}.limits = {}: must be [lower, upper]",
+                       path, show(l));
+        joint.limited = true;
+        joint.lower = l[0].is_null() ? -INFINITY : as_number(l[0], path + ".limits[0]");
+        joint.upper = l[1].is_null() ? INFINITY : as_number(l[1], path + ".limits[1]");
+      }
+      try {
+        world.add_joint(joint);
       } catch (const std::invalid_argument& e) {
         throw_invalid("{}: {}", path, e.what());
       }

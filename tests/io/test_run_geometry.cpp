@@ -127,3 +127,43 @@ TEST(RunGeometry, BadDocumentsNameTheField) {
   d["extra"] = 1;
   expect(d, "extra");
 }
+
+// Joints come back with their limits: the rebuilt world skips the jointed pair and reports the
+// same limit contact (name, gap) at a q past the limit, which the viewer needs to place its
+// records (the ragdoll of examples/mjcf: every record located).
+TEST(RunGeometry, JointsAndTheirLimitsComeBack) {
+  auto world = std::make_shared<RigidWorld>(3);
+  RigidBody arm;
+  arm.name = "arm";
+  arm.pose.position = Vector3(0.5, 0, 1);
+  arm.shapes.push_back(make_box(Vector3(0.5, 0.05, 0.05)));
+  world->add_body(arm);
+  RigidBody hand = arm;
+  hand.name = "hand";
+  hand.pose.position = Vector3(1.05, 0, 1);  // overlaps the arm: jointed, no contact
+  world->add_body(hand);
+  Joint elbow;
+  elbow.name = "elbow";
+  elbow.body_a = 1, elbow.body_b = 0;
+  elbow.anchor_a = Vector3(-0.05, 0, 0), elbow.anchor_b = Vector3(0.5, 0, 0);
+  elbow.axis_a = Vector3::UnitY();
+  elbow.limited = true, elbow.lower = -0.5, elbow.upper = 0.5;
+  world->add_joint(elbow);
+  RigidWorldSystem system(world, CollisionSettings{}, "elbow");
+  const RigidWorld back =
+      world_from_geometry(json::parse(run_geometry_json(system, 3)), "geometry.json");
+  ASSERT_EQ(back.joints().size(), 1u);
+  EXPECT_EQ(back.joints()[0].name, "elbow");
+  EXPECT_DOUBLE_EQ(back.joints()[0].upper, 0.5);
+  // the hand turned 0.6 rad about y around the elbow: 0.1 rad past the upper limit
+  Vector q = world->initial_positions();
+  const Quaternion r(Eigen::AngleAxisd(0.6, Vector3::UnitY()));
+  q.segment<3>(7) = Vector3(1.0, 0, 1) + r * Vector3(0.05, 0, 0);
+  q.segment<4>(10) << r.w(), r.x(), r.y(), r.z();
+  const auto a = detect_contacts(*world, q), b = detect_contacts(back, q);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(a[0].name, "elbow/upper");
+  EXPECT_EQ(b[0].name, "elbow/upper");
+  EXPECT_NEAR(b[0].gap, -0.1, 1e-12);
+}

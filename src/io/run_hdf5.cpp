@@ -3,6 +3,7 @@
 // contact modes with their names as an attribute, variable-length UTF-8 strings.
 #include "moreau/io/run_hdf5.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -19,6 +20,12 @@ namespace {
 using fclib_detail::H5Id;
 using fclib_detail::SilenceHdf5Errors;
 
+// Datasets of more numbers than this are compressed (deflate level kDeflateLevel after the
+// shuffle filter), in chunks of at most kChunk values along a row.
+constexpr hsize_t kCompressAbove = 4096;
+constexpr unsigned kDeflateLevel = 4;
+constexpr hsize_t kChunk = 1 << 16;
+
 class RunWriter {
  public:
   RunWriter(hid_t file, std::string target) : file_(file), target_(std::move(target)) {}
@@ -34,17 +41,23 @@ class RunWriter {
     if (!g.valid()) fail("cannot create group {}", name);
   }
 
-  // rows × cols (cols = 0: a 1-D dataset of `rows`), filled by row(k, buffer of cols doubles).
+  // rows × cols (cols = 0: a 1-D dataset of `rows`), filled by row(k, buffer of cols doubles),
+  // stored compressed (kCompressAbove).
   template <typename Row>
   void matrix(const char* name, hsize_t rows, hsize_t cols, Row&& row) const {
+    if (cols == 0) {  // one write of the whole column
+      std::vector<double> all(static_cast<size_t>(rows));
+      for (hsize_t k = 0; k < rows; ++k) row(k, &all[static_cast<size_t>(k)]);
+      whole(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, all.data(), rows);
+      return;
+    }
     const hsize_t dims[2] = {rows, cols};
-    const int rank = cols == 0 ? 1 : 2;
-    H5Id space(H5Screate_simple(rank, dims, nullptr), H5Sclose);
-    H5Id set = create(name, H5T_IEEE_F64LE, space.get());
-    const hsize_t width = cols == 0 ? 1 : cols;
-    std::vector<double> buffer(static_cast<size_t>(width));
-    const hsize_t count[2] = {1, width};
-    H5Id memory(H5Screate_simple(1, &width, nullptr), H5Sclose);
+    H5Id space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+    const hsize_t chunk[2] = {1, std::min<hsize_t>(cols, kChunk)};
+    H5Id set = create(name, H5T_IEEE_F64LE, space.get(), rows * cols, 2, chunk);
+    std::vector<double> buffer(static_cast<size_t>(cols));
+    const hsize_t count[2] = {1, cols};
+    H5Id memory(H5Screate_simple(1, &cols, nullptr), H5Sclose);
     for (hsize_t k = 0; k < rows; ++k) {
       row(k, buffer.data());
       const hsize_t start[2] = {k, 0};
@@ -55,7 +68,7 @@ class RunWriter {
     }
   }
   void doubles(const char* name, const std::vector<double>& v) const {
-    matrix(name, v.size(), 0, [&](hsize_t k, double* out) { *out = v[k]; });
+    whole(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), v.size());
   }
   void integers(const char* name, const std::vector<long long>& v) const {
     whole(name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v.data(), v.size());
@@ -63,7 +76,26 @@ class RunWriter {
   void bytes(const char* name, const std::vector<unsigned char>& v) const {
     whole(name, H5T_STD_U8LE, H5T_NATIVE_UCHAR, v.data(), v.size());
   }
+  // A 1-D string array: variable-length UTF-8, or, above kCompressAbove entries (the names of a
+  // large world), fixed-length NUL-padded strings of the longest one's size, compressed.
   void strings(const char* name, const std::vector<std::string>& v) const {
+    if (v.size() > kCompressAbove) {
+      size_t width = 1;
+      for (const auto& x : v) width = std::max(width, x.size());
+      std::vector<char> packed(v.size() * width, '\0');
+      for (size_t k = 0; k < v.size(); ++k)
+        std::memcpy(&packed[k * width], v[k].data(), v[k].size());
+      H5Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+      H5Tset_size(type.get(), width);
+      H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+      H5Tset_cset(type.get(), H5T_CSET_UTF8);
+      const hsize_t n = v.size(), chunk = std::min<hsize_t>(n, kChunk);
+      H5Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+      H5Id set = create(name, type.get(), space.get(), n, 1, &chunk);
+      if (H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()) < 0)
+        fail("cannot write {}", name);
+      return;
+    }
     std::vector<const char*> p;
     for (const auto& s : v) p.push_back(s.c_str());
     H5Id type = string_type();
@@ -106,15 +138,28 @@ class RunWriter {
     H5Tset_cset(type.get(), H5T_CSET_UTF8);
     return type;
   }
-  H5Id create(const char* name, hid_t type, hid_t space) const {
-    H5Id set(H5Dcreate2(file_, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  // A dataset; numeric ones of more than kCompressAbove values are chunked (`chunk`, rank
+  // dims) and stored with the shuffle and deflate filters (any HDF5 reader, h5py included,
+  // decompresses them transparently).
+  H5Id create(const char* name, hid_t type, hid_t space, hsize_t values = 0, int rank = 0,
+              const hsize_t* chunk = nullptr) const {
+    H5Id plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    if (chunk && values > kCompressAbove && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+      H5Pset_chunk(plist.get(), rank, chunk);
+      H5Pset_shuffle(plist.get());
+      H5Pset_deflate(plist.get(), kDeflateLevel);
+    }
+    H5Id set(H5Dcreate2(file_, name, type, space, H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Dclose);
     if (!set.valid()) fail("cannot create dataset {}", name);
     return set;
   }
   void whole(const char* name, hid_t file_type, hid_t mem_type, const void* data,
              hsize_t count) const {
     H5Id space(H5Screate_simple(1, &count, nullptr), H5Sclose);
-    H5Id set = create(name, file_type, space.get());
+    const bool numeric = H5Tget_class(file_type) != H5T_STRING;
+    const hsize_t chunk = std::min<hsize_t>(std::max<hsize_t>(count, 1), kChunk);
+    H5Id set = numeric ? create(name, file_type, space.get(), count, 1, &chunk)
+                       : create(name, file_type, space.get());
     if (count > 0 && H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
       fail("cannot write {}", name);
   }
@@ -237,15 +282,28 @@ class RunReader {
     return v;
   }
 
-  // A 1-D dataset of variable-length strings.
+  // A 1-D dataset of strings: variable-length, or fixed-length NUL-padded (large name lists).
   std::vector<std::string> strings(const char* name, long long expect_rows = -1) const {
     hsize_t rows = 0, cols = 0;
     H5Id set = open(name, rows, cols);
     H5Id type(H5Dget_type(set.get()), H5Tclose);
-    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 || cols != 0)
-      fail("dataset {} is not a list of variable-length strings", name);
+    if (H5Tget_class(type.get()) != H5T_STRING || cols != 0)
+      fail("dataset {} is not a list of strings", name);
     if (expect_rows >= 0 && rows != static_cast<hsize_t>(expect_rows))
       fail("dataset {} has {} entries, expected {}", name, rows, expect_rows);
+    if (H5Tis_variable_str(type.get()) <= 0) {
+      const size_t width = H5Tget_size(type.get());
+      std::vector<char> packed(static_cast<size_t>(rows) * width);
+      if (rows > 0 &&
+          H5Dread(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()) < 0)
+        fail("cannot read dataset {}", name);
+      std::vector<std::string> out;
+      for (hsize_t k = 0; k < rows; ++k) {
+        const char* begin = &packed[k * width];
+        out.emplace_back(begin, strnlen(begin, width));
+      }
+      return out;
+    }
     std::vector<char*> p(static_cast<size_t>(rows), nullptr);
     H5Id mem = variable_string();
     if (rows > 0 && H5Dread(set.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) < 0)

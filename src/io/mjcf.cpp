@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -411,8 +412,6 @@ void Importer::read_body(const XMLElement& e, const Place& place) {
 // bodies in the frame, joints and inertials of the body itself (MuJoCo XML reference §frame,
 // §replicate: frames and replicates only move what they hold).
 void Importer::read_children(const XMLElement& e, const Place& place) {
-  const bool in_frame = !place.frame.position.isZero() ||
-                        !place.frame.orientation.coeffs().isApprox(Quaternion::Identity().coeffs());
   for (const auto* c : reader_.children(e)) {
     const std::string tag = c->Name();
     TreeBody& self = bodies_[static_cast<size_t>(place.body)];
@@ -434,7 +433,7 @@ void Importer::read_children(const XMLElement& e, const Place& place) {
     } else if (place.body == 0 && (tag == "joint" || tag == "freejoint" || tag == "inertial")) {
       reader_.fail_element(*c, "the world body has no joints or inertial");
     } else if (tag == "joint" || tag == "freejoint") {
-      if (in_frame || e.Name() != std::string("body"))
+      if (e.Name() != std::string("body"))
         reader_.fail_element(*c, "a joint belongs directly to its body (not inside a frame)");
       read_joint(*c, place.childclass, self);
       self.joint_name = suffixed(self.joint_name, place.suffix);
@@ -523,20 +522,26 @@ void Importer::read_contact_section(const XMLElement& e) {
 // The rules of <contact> on the built world: exclusions by moreau body (a welded body's is its
 // owner's), explicit pairs with their own friction.
 void Importer::apply_contact_rules(RigidWorld& world, const std::vector<Index>& moreau_body) {
+  if (contact_rules_.empty()) return;
+  std::map<std::string, Index> bodies;                   // MJCF body name → moreau body
+  std::map<std::string, std::pair<Index, Index>> geoms;  // geom name → (moreau body, shape)
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    if (!bodies_[i].name.empty()) bodies.emplace(bodies_[i].name, moreau_body[i]);
+  for (Index b = 0; b < world.body_count(); ++b) {
+    const auto& shapes = world.body(b).shapes;
+    for (size_t k = 0; k < shapes.size(); ++k)
+      if (!shapes[k].name.empty())
+        geoms.emplace(shapes[k].name, std::pair{b, static_cast<Index>(k)});
+  }
   auto body_index = [&](const ContactRule& r, const char* key) {
-    const std::string name = r.attributes.at(key).value;
-    for (size_t i = 0; i < bodies_.size(); ++i)
-      if (bodies_[i].name == name) return moreau_body[i];
-    reader_.fail(*r.element, key, "no body of that name");
+    const auto it = bodies.find(r.attributes.at(key).value);
+    if (it == bodies.end()) reader_.fail(*r.element, key, "no body of that name");
+    return it->second;
   };
   auto geom_index = [&](const ContactRule& r, const char* key) {
-    const std::string name = r.attributes.at(key).value;
-    for (Index b = 0; b < world.body_count(); ++b) {
-      const auto& shapes = world.body(b).shapes;
-      for (size_t k = 0; k < shapes.size(); ++k)
-        if (shapes[k].name == name) return std::pair<Index, Index>{b, static_cast<Index>(k)};
-    }
-    reader_.fail(*r.element, key, "no geom of that name");
+    const auto it = geoms.find(r.attributes.at(key).value);
+    if (it == geoms.end()) reader_.fail(*r.element, key, "no geom of that name");
+    return it->second;
   };
   for (const ContactRule& r : contact_rules_) {
     if (r.exclude) {

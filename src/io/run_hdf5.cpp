@@ -26,6 +26,14 @@ constexpr hsize_t kCompressAbove = 4096;
 constexpr unsigned kDeflateLevel = 4;
 constexpr hsize_t kChunk = 1 << 16;
 
+// The variable-length UTF-8 string type of run.h5's strings (file and memory alike).
+H5Id utf8_variable_string() {
+  H5Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  return type;
+}
+
 class RunWriter {
  public:
   RunWriter(hid_t file, std::string target) : file_(file), target_(std::move(target)) {}
@@ -98,11 +106,11 @@ class RunWriter {
     }
     std::vector<const char*> p;
     for (const auto& s : v) p.push_back(s.c_str());
-    H5Id type = string_type();
+    H5Id type = utf8_variable_string();
     whole(name, type.get(), type.get(), p.data(), v.size());
   }
   void text(const char* name, const std::string& s) const {
-    H5Id type = string_type();
+    H5Id type = utf8_variable_string();
     H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
     H5Id set = create(name, type.get(), space.get());
     const char* p = s.c_str();
@@ -114,7 +122,7 @@ class RunWriter {
                         const std::vector<std::string>& v) const {
     std::vector<const char*> p;
     for (const auto& s : v) p.push_back(s.c_str());
-    H5Id type = string_type();
+    H5Id type = utf8_variable_string();
     const hsize_t n = v.size();
     H5Id space(H5Screate_simple(1, &n, nullptr), H5Sclose);
     H5Id set(H5Dopen2(file_, name, H5P_DEFAULT), H5Dclose);
@@ -132,12 +140,6 @@ class RunWriter {
   }
 
  private:
-  static H5Id string_type() {
-    H5Id type(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(type.get(), H5T_VARIABLE);
-    H5Tset_cset(type.get(), H5T_CSET_UTF8);
-    return type;
-  }
   // A dataset; numeric ones of more than kCompressAbove values are chunked (`chunk`, rank
   // dims) and stored with the shuffle and deflate filters (any HDF5 reader, h5py included,
   // decompresses them transparently).
@@ -305,7 +307,7 @@ class RunReader {
       return out;
     }
     std::vector<char*> p(static_cast<size_t>(rows), nullptr);
-    H5Id mem = variable_string();
+    H5Id mem = utf8_variable_string();
     if (rows > 0 && H5Dread(set.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) < 0)
       fail("cannot read dataset {}", name);
     std::vector<std::string> out;
@@ -328,7 +330,7 @@ class RunReader {
     if (!set.valid() || H5Tget_class(type.get()) != H5T_STRING ||
         H5Tis_variable_str(type.get()) <= 0 || H5Sget_simple_extent_npoints(space.get()) != 1)
       fail("dataset {} is not one variable-length string", name);
-    H5Id mem = variable_string();
+    H5Id mem = utf8_variable_string();
     char* data = nullptr;
     if (H5Dread(set.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data) < 0)
       fail("cannot read dataset {}", name);
@@ -338,13 +340,6 @@ class RunReader {
   }
 
  private:
-  static H5Id variable_string() {
-    H5Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(mem.get(), H5T_VARIABLE);
-    H5Tset_cset(mem.get(), H5T_CSET_UTF8);
-    return mem;
-  }
-
   std::string path_;
   H5Id file_;
 };

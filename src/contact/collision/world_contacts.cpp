@@ -40,10 +40,8 @@ void append_limit_contacts(const RigidWorld& world, const Vector& q, Index k, do
   const Vector3 anchor = pa.apply(j.anchor_a);
   Vector3 axis = world.dimension() == 2 ? Vector3::UnitZ() : Vector3(pa.orientation * j.axis_a);
   if (j.kind == JointKind::ball) {
-    // the rotation axis of a relative to b, in world axes (joint_coordinate's Rot, in a's frame)
-    const Pose pb = world.body_pose(q, j.body_b);
-    Quaternion rot = j.relative_orientation * pb.orientation.conjugate() * pa.orientation;
-    if (rot.w() < 0) rot.coeffs() *= -1;
+    // the rotation axis of a relative to b (joint_rotation, in a's frame), in world axes
+    const Quaternion rot = world.joint_rotation(q, k);
     if (rot.vec().norm() < 1e-12) return;  // s = 0: no direction, and far from upper > 0
     axis = pa.orientation * rot.vec().normalized();
   }
@@ -225,15 +223,15 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   const Pose pa = world.body_pose(q, A), pb = world.body_pose(q, B);
   const Vector3 ra = c.point_a - pa.position, rb = c.point_b - pb.position;
   const Vector3 wa = world.body_angular_velocity(v, A), wb = world.body_angular_velocity(v, B);
-  // a joint limit has no shapes: its points are material points of both bodies (radius 0)
-  static const Shape kPoint = make_sphere(1.0);
+  // a joint limit has no shapes: its points are material points of both bodies, a one-vertex
+  // convex shape (core radius 0, not a sphere)
+  static const Shape kPoint = make_convex({Vector3::Zero()});
   const Shape& sa = c.joint >= 0 ? kPoint : world.body(A).shapes.at(static_cast<size_t>(c.shape_a));
   const Shape& sb = c.joint >= 0 ? kPoint : world.body(B).shapes.at(static_cast<size_t>(c.shape_b));
   // the bias uses the material CORE points (sphere centres, capsule axis points), which keep
   // their distance to the other surface when a rounded body rolls: x_core = x ± r n
   const Vector3 nrm = c.frame.col(0);
-  const double rad_a = c.joint >= 0 ? 0.0 : sa.core_radius();
-  const double rad_b = c.joint >= 0 ? 0.0 : sb.core_radius();
+  const double rad_a = sa.core_radius(), rad_b = sb.core_radius();
   const Vector3 rca = ra + rad_a * nrm, rcb = rb - rad_b * nrm;
   const double gcore = c.gap + rad_a + rad_b;
   const Vector3 dv = (world.body_linear_velocity(v, A) + wa.cross(rca)) -
@@ -263,7 +261,7 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
     rows.bias[k] = bias;
   }
   // exact normal term for sphere–sphere (disk–disk): c_n = ‖Δṗ_⊥‖²/‖Δp‖ + n·(ω×ω× of the centres)
-  if (c.joint < 0 && sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
+  if (sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere) {
     const Vector3 ca = pa.apply(sa.offset.position), cb = pb.apply(sb.offset.position);
     const Vector3 rca = ca - pa.position, rcb = cb - pb.position;
     const Vector3 dp = ca - cb;

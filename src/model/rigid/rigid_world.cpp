@@ -455,21 +455,30 @@ double RigidWorld::potential_energy(const Vector& q) const {
   return V;
 }
 
-// s = the rotation angle of a relative to b about the axis: with R_a0 = R_b R_relᵀ (a's
-// orientation at s = 0), R_a = R_a0 Rot(axis_a, s), so Rot = R_rel R_bᵀ R_a and s = 2 atan2(vec·
-// axis_a, w) of its quaternion (planar: θ_a + θ_rel − θ_b). Prismatic: s = axis·(x_a − x_b),
-// axis = R_a axis_a. Ball: the angle of Rot, in [0, π].
+// With R_a0 = R_b R_relᵀ (a's orientation at the start), R_a = R_a0 Rot, so Rot = R_rel R_bᵀ R_a
+// (in a's frame), returned with w ≥ 0.
+Quaternion RigidWorld::joint_rotation(const Vector& q, Index jk) const {
+  const Joint& j = joints_.at(static_cast<size_t>(jk));
+  const Quaternion qb = j.body_b >= 0 ? body_pose(q, j.body_b).orientation : Quaternion::Identity();
+  Quaternion rot = j.relative_orientation * qb.conjugate() * body_pose(q, j.body_a).orientation;
+  if (rot.w() < 0) rot.coeffs() *= -1;
+  return rot;
+}
+
+// s = the rotation angle of a relative to b about the axis: 2 atan2(vec·axis_a, w) of
+// joint_rotation (planar: θ_a + θ_rel − θ_b). Prismatic: s = axis·(x_a − x_b), axis = R_a axis_a.
+// Ball: the angle of joint_rotation, in [0, π].
 double RigidWorld::joint_coordinate(const Vector& q, Index jk) const {
   const Joint& j = joints_.at(static_cast<size_t>(jk));
-  const Pose pa = body_pose(q, j.body_a);
-  const Pose pb = j.body_b >= 0 ? body_pose(q, j.body_b) : Pose{};
   switch (j.kind) {
-    case JointKind::prismatic:
+    case JointKind::prismatic: {
+      const Pose pa = body_pose(q, j.body_a);
+      const Pose pb = j.body_b >= 0 ? body_pose(q, j.body_b) : Pose{};
       return (pa.orientation * j.axis_a).dot(pa.apply(j.anchor_a) - pb.apply(j.anchor_b));
+    }
     case JointKind::revolute:
     case JointKind::ball: {
-      Quaternion rot = j.relative_orientation * pb.orientation.conjugate() * pa.orientation;
-      if (rot.w() < 0) rot.coeffs() *= -1;
+      const Quaternion rot = joint_rotation(q, jk);
       if (j.kind == JointKind::ball) return 2.0 * std::atan2(rot.vec().norm(), rot.w());
       const Vector3 axis = dimension_ == 2 ? Vector3::UnitZ() : j.axis_a;
       return 2.0 * std::atan2(rot.vec().dot(axis), rot.w());

@@ -175,6 +175,9 @@ class RigidWorld {
   // The coordinate s of joint j at q that its limits bound (joint.hpp): revolute angle (rad, in
   // (−π, π]), prismatic displacement (m), ball rotation angle (rad, in [0, π]); 0 for fixed.
   double joint_coordinate(const Vector& q, Index j) const;
+  // The rotation of body a relative to its starting pose on body b, in a's frame (w ≥ 0):
+  // Rot = R_rel R_bᵀ R_a; revolute and ball coordinates are its angle.
+  Quaternion joint_rotation(const Vector& q, Index j) const;
 
   // Throws std::invalid_argument when q, v have the wrong size or non-finite entries.
   void check_state(const Vector& q, const Vector& v) const;

@@ -177,7 +177,7 @@ class BodyBlockStepContacts final : public StepContacts {
 
   // Violation: penetration at the detected contacts and |residual| of the joints.
   double detect(const Vector& q, const Vector& /*v*/, double /*t*/, double& penetration) override {
-    contacts_ = detect_contacts(world_, q, cs_);
+    detector_.detect(world_, q, cs_, contacts_);
     penetration = 0.0;
     for (const Contact& c : contacts_) penetration = std::max(penetration, -c.gap);
     double worst = penetration;
@@ -251,6 +251,7 @@ class BodyBlockStepContacts final : public StepContacts {
   BodyBlockNsgsSettings ns_;
   std::map<ContactKey, Index> ids_;                  // contact identity → index into names()
   std::vector<Contact> contacts_;                    // the last detection
+  ContactDetector detector_;                         // its working memory
   std::vector<Identity> current_ids_, history_ids_;  // alongside current_ and history_
   std::vector<StepContact> active_;
   BodyBlockFrictionContactProblem prob_;

@@ -32,6 +32,16 @@ RigidBody dynamic(const std::string& name, const Shape& s, const Pose& pose, dou
   return b;
 }
 
+// Five 0.2 m cubes stacked exactly on a floor.
+std::shared_ptr<RigidWorld> cube_stack() {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(ground(3));
+  for (int i = 0; i < 5; ++i)
+    w->add_body(dynamic("cube" + std::to_string(i), make_box(Vector3::Constant(0.1)),
+                        Pose{Vector3(0, 0, 0.1 + 0.2 * i), Quaternion::Identity()}));
+  return w;
+}
+
 }  // namespace
 
 // 500 random spheres: the grid broad phase returns exactly the brute-force pair list.
@@ -112,11 +122,7 @@ TEST(CollisionBroadPhase, GridEqualsBruteForceForMixedSizesAndTouchingBoxes) {
 // have the floor as B (normal +z), cube pairs the lower index as A (the lower cube, normal −z
 // from the upper cube B to A); broad phase and brute force agree.
 TEST(CollisionWorld, BoxStackContacts) {
-  auto w = std::make_shared<RigidWorld>(3);
-  w->add_body(ground(3));
-  for (int i = 0; i < 5; ++i)
-    w->add_body(dynamic("cube" + std::to_string(i), make_box(Vector3::Constant(0.1)),
-                        Pose{Vector3(0, 0, 0.1 + 0.2 * i), Quaternion::Identity()}));
+  auto w = cube_stack();
   const Vector q = w->initial_positions();
   const auto c = detect_contacts(*w, q);
   ASSERT_EQ(c.size(), 20u);
@@ -138,6 +144,34 @@ TEST(CollisionWorld, BoxStackContacts) {
   v[2] = -1.0;
   const Vector u = Matrix(H).transpose() * v;
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(u[3 * i], -1.0, 1e-14);
+}
+
+// A ContactDetector reused from call to call (its buffers and the output vector kept) returns
+// what a fresh detect_contacts returns, as the stack opens from the top (k cubes lifted by 1 cm:
+// 4 × (5 − k) face contacts within the 1 mm margin) and closes again, on 1 and 2 threads.
+TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
+  auto w = cube_stack();
+  const Vector q0 = w->initial_positions();
+  for (int threads : {1, 2}) {
+    const CollisionSettings cs{.margin = 1e-3, .threads = threads};
+    ContactDetector detector;
+    std::vector<Contact> found;
+    for (int lifted : {0, 1, 3, 5, 2, 0}) {
+      Vector q = q0;
+      for (int i = 5 - lifted; i < 5; ++i) q[7 * i + 2] += 0.01 * (i - (5 - lifted) + 1);
+      detector.detect(*w, q, cs, found);
+      const auto fresh = detect_contacts(*w, q, cs);
+      ASSERT_EQ(found.size(), static_cast<size_t>(4 * (5 - lifted))) << lifted << " lifted";
+      ASSERT_EQ(found.size(), fresh.size());
+      for (size_t k = 0; k < found.size(); ++k) {
+        EXPECT_TRUE(contact_key_equal(found[k], fresh[k])) << k;
+        EXPECT_EQ(found[k].gap, fresh[k].gap);
+        EXPECT_EQ(found[k].frame, fresh[k].frame);
+        EXPECT_EQ(found[k].point_a, fresh[k].point_a);
+        EXPECT_EQ(found[k].name, fresh[k].name);
+      }
+    }
+  }
 }
 
 // u = J v is the relative velocity of the witness points (material points of A and B) in the

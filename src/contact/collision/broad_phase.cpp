@@ -48,13 +48,6 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
 
 namespace {
 
-// One cell of the uniform grid covered by a box: the cell's key (its integer coordinates
-// ⌊x/c⌋ relative to the lowest cell, 21 bits each) and the box's index.
-struct CellEntry {
-  std::uint64_t key;
-  Index box;
-};
-
 // Cell coordinates of a point, or false when they do not fit the grid (|x/c| ≥ 2⁵⁰).
 bool cell_of(const Vector3& p, double c, std::int64_t out[3]) {
   for (int k = 0; k < 3; ++k) {
@@ -84,11 +77,21 @@ std::uint64_t cell_key(const std::int64_t* cell, const std::int64_t* base) {
 // against every box. O(n log n + k) for bodies of similar size, without the n^{5/3} of a sweep
 // along one axis of a 3D pile.
 std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& boxes) {
+  BroadPhaseBuffers buffers;
   std::vector<std::pair<Index, Index>> pairs;
+  broad_phase_pairs(boxes, buffers, pairs);
+  return pairs;
+}
+
+void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
+                       std::vector<std::pair<Index, Index>>& pairs) {
+  pairs.clear();
   const Index n = static_cast<Index>(boxes.size());
-  std::vector<Index> finite;
-  std::vector<char> large(boxes.size(), 0);
-  std::vector<double> extents;
+  auto& finite = buf.finite;
+  auto& large = buf.large;
+  auto& extents = buf.extents;
+  finite.clear(), extents.clear();
+  large.assign(boxes.size(), 0);
   for (Index i = 0; i < n; ++i) {
     const auto& b = boxes[i];
     if (b.lower.allFinite() && b.upper.allFinite()) {
@@ -106,7 +109,8 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
   }
   // the cells each box covers; boxes beyond 4 cells per axis, or outside the 2²¹ cells per axis
   // that a key holds from the lowest corner, count as large
-  std::vector<std::array<std::int64_t, 6>> range(boxes.size());
+  auto& range = buf.range;
+  range.resize(boxes.size());
   std::int64_t base[3] = {INT64_MAX, INT64_MAX, INT64_MAX};
   for (Index i : finite) {
     std::int64_t* r = range[i].data();
@@ -117,8 +121,8 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
     }
     for (int k = 0; k < 3; ++k) base[k] = std::min(base[k], r[k]);
   }
-  std::vector<CellEntry> cells;
-  cells.reserve(finite.size() * 4);
+  auto& cells = buf.cells;  // (key, box): one cell of the grid that a box covers
+  cells.clear();
   for (Index i : finite) {
     if (large[i]) continue;
     const std::int64_t* r = range[i].data();
@@ -129,23 +133,23 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
     std::int64_t cell[3];
     for (cell[0] = r[0]; cell[0] <= r[3]; ++cell[0])
       for (cell[1] = r[1]; cell[1] <= r[4]; ++cell[1])
-        for (cell[2] = r[2]; cell[2] <= r[5]; ++cell[2]) cells.push_back({cell_key(cell, base), i});
+        for (cell[2] = r[2]; cell[2] <= r[5]; ++cell[2])
+          cells.emplace_back(cell_key(cell, base), i);
   }
-  std::sort(cells.begin(), cells.end(), [](const CellEntry& a, const CellEntry& b) {
-    return a.key != b.key ? a.key < b.key : a.box < b.box;
-  });
+  std::sort(cells.begin(), cells.end());
   for (size_t begin = 0; begin < cells.size();) {
     size_t end = begin + 1;
-    while (end < cells.size() && cells[end].key == cells[begin].key) ++end;
+    while (end < cells.size() && cells[end].first == cells[begin].first) ++end;
     for (size_t a = begin; a < end; ++a)
       for (size_t b = a + 1; b < end; ++b) {
-        const Aabb &A = boxes[cells[a].box], &B = boxes[cells[b].box];
+        const Aabb &A = boxes[cells[a].second], &B = boxes[cells[b].second];
         if (!A.overlaps(B)) continue;
         // the lower corner of the intersection lies in exactly one cell: report the pair there
-        std::int64_t home[3];
+        std::int64_t home[3] = {0, 0, 0};
         cell_of(A.lower.cwiseMax(B.lower), c, home);
-        if (cell_key(home, base) == cells[a].key)
-          pairs.emplace_back(cells[a].box, cells[b].box);  // a < b: sorted by box within a cell
+        if (cell_key(home, base) == cells[a].first)
+          pairs.emplace_back(cells[a].second,
+                             cells[b].second);  // a < b: sorted by box within a cell
       }
     begin = end;
   }
@@ -155,7 +159,6 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
       if (j != i && !(large[j] && j < i) && boxes[i].overlaps(boxes[j]))
         pairs.emplace_back(std::min(i, j), std::max(i, j));
   }
-  return pairs;
 }
 
 std::vector<std::pair<Index, Index>> brute_force_pairs(const std::vector<Aabb>& boxes) {

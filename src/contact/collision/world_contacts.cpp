@@ -78,26 +78,31 @@ void append_limit_contacts(const RigidWorld& world, const Vector& q, Index k, do
 
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings) {
+  std::vector<Contact> out;
+  ContactDetector().detect(world, q, settings, out);
+  return out;
+}
+
+void ContactDetector::detect(const RigidWorld& world, const Vector& q,
+                             const CollisionSettings& settings, std::vector<Contact>& out) {
   MOREAU_REQUIRE(q.size() == world.position_size(),
                  "detect_contacts: q has {} entries, expected {}", q.size(), world.position_size());
   MOREAU_REQUIRE(!std::isnan(settings.margin), "detect_contacts: margin must not be NaN");
   // shape list
-  struct Item {
-    Index body, shape;
-    Pose pose;
-  };
-  std::vector<Item> items;
-  std::vector<Aabb> boxes;
+  poses_.clear(), shapes_.clear(), boxes_.clear();
   for (Index i = 0; i < world.body_count(); ++i) {
     const Pose bp = world.body_pose(q, i);
     const auto& shapes = world.body(i).shapes;
     for (Index s = 0; s < static_cast<Index>(shapes.size()); ++s) {
-      items.push_back({i, s, bp.compose(shapes[s].offset)});
-      boxes.push_back(shape_aabb(shapes[s], items.back().pose, settings.margin));
+      shapes_.emplace_back(i, s);
+      poses_.push_back(bp.compose(shapes[s].offset));
+      boxes_.push_back(shape_aabb(shapes[s], poses_.back(), settings.margin));
     }
   }
-  const auto candidates =
-      settings.use_broad_phase ? broad_phase_pairs(boxes) : brute_force_pairs(boxes);
+  if (settings.use_broad_phase)
+    broad_phase_pairs(boxes_, broad_, candidates_);
+  else
+    candidates_ = brute_force_pairs(boxes_);
   // a body and the body it is jointed to do not collide, unless that body is static (MuJoCo's
   // rule, XML reference §contact: a body collides with the world it hangs from)
   const bool with_exclusions = !world.excluded_pairs().empty();
@@ -108,14 +113,19 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
     return false;
   };
   const bool with_pairs = !world.contact_pairs().empty();
+  struct Item {
+    Index body, shape;
+    Pose pose;
+  };
   // The points of shape A of body a against shape B of body b (B static, or a < b), into out.
-  auto add_points = [&](Item A, Item B, double margin, Index pair, std::vector<Contact>& out) {
+  auto add_points = [&](const Item& A, const Item& B, double margin, Index pair,
+                        std::vector<Contact>& into) {
     const Shape& shA = world.body(A.body).shapes[A.shape];
     const Shape& shB = world.body(B.body).shapes[B.shape];
     NarrowPhaseSettings np{.margin = margin, .dimension = world.dimension()};
     const auto points = collide(shA, A.pose, shB, B.pose, np);
     for (const auto& p : points) {
-      Contact c;
+      Contact& c = into.emplace_back();
       c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
       c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature,
       c.normal_on_a = p.normal_on_a;
@@ -125,18 +135,20 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
       c.material = cp && cp->material ? *cp->material : world.material(A.body, B.body);
       if (!(cp && cp->material)) c.material.mu = combined_mu(shA, shB, c.material.mu);
       if (settings.with_names) c.name = contact_name(world, c);
-      out.push_back(std::move(c));
     }
   };
   // the narrow phase in chunks of the candidate list, concatenated in chunk order: the same
   // list for any number of threads
   const int chunks = std::max(1, settings.threads);
-  std::vector<std::vector<Contact>> found(static_cast<size_t>(chunks));
-  const Index n_candidates = static_cast<Index>(candidates.size());
+  found_.resize(static_cast<size_t>(chunks));
+  for (auto& part : found_) part.clear();
+  const Index n_candidates = static_cast<Index>(candidates_.size());
   parallel_for(chunks, chunks, [&](Index first, Index last) {
     for (Index k = first; k < last; ++k)
       for (Index c = n_candidates * k / chunks; c < n_candidates * (k + 1) / chunks; ++c) {
-        Item A = items[candidates[c].first], B = items[candidates[c].second];
+        const auto [ia, ib] = candidates_[c];
+        Item A{shapes_[ia].first, shapes_[ia].second, poses_[ia]};
+        Item B{shapes_[ib].first, shapes_[ib].second, poses_[ib]};
         if (A.body == B.body) continue;
         const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
         if (sa && sb) continue;
@@ -147,26 +159,33 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
           continue;
         if (with_pairs && world.find_contact_pair(A.body, A.shape, B.body, B.shape) >= 0) continue;
         if (sa || (!sb && A.body > B.body)) std::swap(A, B);
-        add_points(A, B, settings.margin, -1, found[k]);
+        add_points(A, B, settings.margin, -1, found_[k]);
       }
   });
-  std::vector<Contact> out;
-  for (auto& part : found) {
-    out.insert(out.end(), std::make_move_iterator(part.begin()),
-               std::make_move_iterator(part.end()));
-  }
+  std::vector<Contact>& extra = found_.front();  // explicit pairs and limits, after the chunk's
+  const size_t first_extra = extra.size();
   for (Index k = 0; k < static_cast<Index>(world.contact_pairs().size()); ++k) {
     const ContactPair& cp = world.contact_pairs()[k];
     auto item = [&](Index body, Index shape) {
       const Shape& sh = world.body(body).shapes[shape];
       return Item{body, shape, world.body_pose(q, body).compose(sh.offset)};
     };
-    add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k, out);
+    add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k, extra);
   }
   for (Index k = 0; k < static_cast<Index>(world.joints().size()); ++k)
-    if (world.joints()[k].limited) append_limit_contacts(world, q, k, settings.margin, out);
-  std::stable_sort(out.begin(), out.end(), contact_key_less);
-  return out;
+    if (world.joints()[k].limited) append_limit_contacts(world, q, k, settings.margin, extra);
+  // detection order: the chunks in order, then the explicit pairs and limits; sorted by key,
+  // ties kept in that order (a stable sort of pointers, so no contact is copied twice)
+  order_.clear();
+  for (size_t k = 0; k < found_.size(); ++k) {
+    const size_t end = k == 0 ? first_extra : found_[k].size();
+    for (size_t i = 0; i < end; ++i) order_.push_back(&found_[k][i]);
+  }
+  for (size_t i = first_extra; i < extra.size(); ++i) order_.push_back(&extra[i]);
+  std::stable_sort(order_.begin(), order_.end(),
+                   [](const Contact* x, const Contact* y) { return contact_key_less(*x, *y); });
+  out.resize(order_.size());
+  for (size_t i = 0; i < order_.size(); ++i) out[i] = std::move(*order_[i]);
 }
 
 std::string contact_name(const RigidWorld& world, const Contact& c) {

@@ -38,6 +38,7 @@
 // H = [J_1ᵀ … J_ncᵀ] (n × d·nc) and M block diagonal.
 #include <vector>
 
+#include "moreau/contact/collision/broad_phase.hpp"
 #include "moreau/contact/collision/contact.hpp"
 #include "moreau/contact/collision/narrow_phase.hpp"
 
@@ -59,6 +60,25 @@ struct CollisionSettings {
 // normals of ground contacts point out of the ground. Order: by pair, then by feature.
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings = {});
+
+// detect_contacts with its working memory kept between calls: a stepper that detects at every
+// step keeps one, so that a warm detection allocates (and page-faults) only for what it returns.
+class ContactDetector {
+ public:
+  // The contacts of detect_contacts(world, q, settings), in its order, into `out` (its previous
+  // contents replaced, its capacity reused).
+  void detect(const RigidWorld& world, const Vector& q, const CollisionSettings& settings,
+              std::vector<Contact>& out);
+
+ private:
+  std::vector<Pose> poses_;                      // pose of each shape
+  std::vector<std::pair<Index, Index>> shapes_;  // (body, shape) of each
+  std::vector<Aabb> boxes_;
+  BroadPhaseBuffers broad_;
+  std::vector<std::pair<Index, Index>> candidates_;
+  std::vector<std::vector<Contact>> found_;  // per chunk of the narrow phase
+  std::vector<Contact*> order_;              // the found contacts in detection order
+};
 
 // "A/B:<shape a>-<shape b>:<feature>" (Contact::name): stable while the same features touch;
 // for an explicit pair its name at feature 0 (a point or a disk on a plane has only that one),

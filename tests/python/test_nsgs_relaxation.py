@@ -41,5 +41,5 @@ def test_every_step_of_the_packing_pile_reaches_the_tolerance():
     assert s["steps"] == 500
     assert s["event_counts"]["impact"] > 1000  # the pile did land and pack
     assert s["solver_failures"] == 0, s["message"]
-    assert s["max_penetration"] < 1e-6
+    assert s["max_penetration"] <= 1e-8  # the projection tolerance (post-stabilization)
     assert s["energy_max_gain"] == 0.0

@@ -82,15 +82,21 @@ using StepSolution = FrictionContactResult;
 //   min ½ ΔvᵀMΔv  s.t.  g_i + J_n,i Δv ≥ 0 (unilateral, g_i < margin),  h_b + ∇h_bᵀΔv = 0,
 // i.e. Δv = M⁻¹ Jᵀ δ with the MLCP  0 ≤ δ_i ⊥ g_i + (J M⁻¹ Jᵀ δ)_i ≥ 0, δ_b free, solved by
 // projected Gauss–Seidel keeping Δv up to date; the caller applies q ← q + q̇(q, Δv).
+// A sweep ends the iteration when its updates are below 1e-3·tol or when no row it visited was
+// violated by more than ½tol (a unilateral value ≥ −½tol, so with its target aimed ½tol inside,
+// the linearized gap is ≥ 0; a bilateral |value| ≤ ½tol): a projection, not a minimum-norm one to
+// round-off; the caller detects again and projects again while the violation exceeds tol.
 template <class Row>
 Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tolerance) {
   Vector dv = Vector::Zero(n);
   std::vector<double> delta(rows.size(), 0.0);
   for (int sweep = 0; sweep < 200; ++sweep) {
-    double change = 0.0;
+    double change = 0.0, violation = 0.0;
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
-      double nd = delta[i] - r.value(dv) / r.diag;
+      const double value = r.value(dv);
+      violation = std::max(violation, r.bilateral ? std::abs(value) : -value);
+      double nd = delta[i] - value / r.diag;
       if (!r.bilateral) nd = std::max(0.0, nd);
       const double step = nd - delta[i];
       if (step == 0.0) continue;
@@ -98,7 +104,7 @@ Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tole
       r.add(dv, step);
       change = std::max(change, std::abs(step) * r.diag);
     }
-    if (change < 1e-3 * tolerance) break;
+    if (change < 1e-3 * tolerance || violation <= 0.5 * tolerance) break;
   }
   return dv;
 }

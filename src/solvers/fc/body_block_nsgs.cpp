@@ -445,6 +445,10 @@ class Solver {
   }
   static void solve_local(const ContactBlock& block, const VecD& q, double mu, VecD& r) {
     if constexpr (D == 3) {
+      if (block.decoupled_isotropic) {
+        solve_decoupled_isotropic(block, q, mu, r);
+        return;
+      }
       Vector3 rr = r;
       solve_one_contact_3d(block, Vector3(q), mu, rr);
       r = rr;

@@ -24,6 +24,7 @@ ContactBlock make_contact_block(int dimension, const Matrix3& W) {
                             std::abs(W(1, 0)) <= tol && std::abs(W(2, 0)) <= tol &&
                             std::abs(W(1, 2)) <= tol && std::abs(W(2, 1)) <= tol &&
                             std::abs(W(1, 1) - W(2, 2)) <= tol && W(1, 1) > 0.0;
+    if (b.decoupled_isotropic) b.inv_wn = 1.0 / W(0, 0), b.inv_wt = 1.0 / W(1, 1);
   } else {
     const Matrix2 W2 = W.topLeftCorner<2, 2>();
     const double det = W2.determinant();
@@ -148,13 +149,7 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
     return true;
   }
   if (block.decoupled_isotropic) {
-    // W = diag(w_n, w_t, w_t): r_n = −q_n/w_n, r_t = −q_t/w_t projected on the disc ‖r_t‖ ≤ μ r_n,
-    // which is exact here: sliding gives u_t = q_t (1 − μ r_n w_t/‖q_t‖), opposite to r_t.
-    const double rn = -q[0] / W(0, 0);
-    Vector2 rt = -q.tail<2>() / W(1, 1);
-    const double nt = rt.norm();
-    if (nt > mu * rn) rt *= mu * rn / nt;
-    r = Vector3(rn, rt[0], rt[1]);
+    solve_decoupled_isotropic(block, q, mu, r);
     return true;
   }
   Vector3 stick = Vector3::Zero();

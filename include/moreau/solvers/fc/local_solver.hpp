@@ -15,6 +15,8 @@
 // whose roots are bracketed on a grid and refined by safeguarded Newton; the admissible root
 // (W_n·d > 0, u_T·(c, s) < 0) nearest the warm start is kept. In 2D the slide case has the two
 // candidates r_t = ±μ r_n, checked in closed form. The returned r is exact up to round-off.
+#include <cmath>
+
 #include "moreau/common/types.hpp"
 
 namespace moreau {
@@ -25,7 +27,30 @@ struct ContactBlock {
   Matrix3 Winv = Matrix3::Zero();    // its inverse when invertible
   bool invertible = false;           // |det W| > 1e-14·‖W‖_max^d (Winv is then set)
   bool decoupled_isotropic = false;  // 3D: W = diag(w_n, w_t, w_t) to 1e-12 (closed-form case)
+  // 1/w_n when decoupled_isotropic.
+  double inv_wn = 0.0;
+  double inv_wt = 0.0;  // 1/w_t when decoupled_isotropic
 };
+
+// The one-contact problem of a decoupled isotropic block (W = diag(w_n, w_t, w_t): spheres,
+// points on planes), in closed form and inline for the Gauss–Seidel sweeps: r = 0 when q_n ≥ 0,
+// else r_n = −q_n/w_n and r_t = −q_t/w_t projected on the disc ‖r_t‖ ≤ μ r_n, which is exact
+// (sliding gives u_t = q_t (1 − μ r_n w_t/‖q_t‖), opposite to r_t).
+inline void solve_decoupled_isotropic(const ContactBlock& b, const Vector3& q, double mu,
+                                      Vector3& r) {
+  if (q[0] >= 0.0) {
+    r.setZero();
+    return;
+  }
+  const double rn = -q[0] * b.inv_wn;
+  double t1 = -q[1] * b.inv_wt, t2 = -q[2] * b.inv_wt;
+  const double nt2 = t1 * t1 + t2 * t2, bound = mu * rn;
+  if (nt2 > bound * bound) {
+    const double scale = bound / std::sqrt(nt2);
+    t1 *= scale, t2 *= scale;
+  }
+  r = Vector3(rn, t1, t2);
+}
 
 // Precomputes the block data of the d×d diagonal block W (d = dimension, 2 or 3).
 ContactBlock make_contact_block(int dimension, const Matrix3& W);

@@ -99,6 +99,31 @@ TEST(FcSolvers, RandomProblemsAllSolversAgree) {
   }
 }
 
+// One contact (2D and 3D, random W = Hᵀ M⁻¹ H, random μ, separating, sticking and sliding
+// cases): auto (hybrid) solves it in one exact local solve, to the same r as NSGS run to 1e-12,
+// and says so in its message.
+TEST(FcSolvers, OneContactIsOneExactLocalSolve) {
+  int sliding = 0;
+  for (int d : {2, 3})
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+      FrictionContactProblem p = condense(random_global(d, 1, 6, seed));
+      p.mu[0] = 0.1 + 0.05 * (seed % 20);
+      FrictionContactSettings s;
+      const FrictionContactResult one = solve_friction_contact(p, "auto", s);
+      ASSERT_TRUE(one.converged()) << "d=" << d << " seed=" << seed << " " << one.message;
+      EXPECT_EQ(one.iterations, 1);
+      EXPECT_NE(one.message.find("one contact"), std::string::npos) << one.message;
+      EXPECT_LE(friction_contact_residual(p, one.r), s.tolerance);
+      s.tolerance = 1e-12;
+      const FrictionContactResult ref = solve_friction_contact(p, "nsgs", s);
+      ASSERT_TRUE(ref.converged());
+      EXPECT_LE((one.r - ref.r).norm(), 1e-8 * std::max(1.0, ref.r.norm())) << "seed " << seed;
+      const double rt = one.r.tail(d - 1).norm();
+      if (one.r[0] > 0.0 && rt >= p.mu[0] * one.r[0] * (1.0 - 1e-9)) ++sliding;
+    }
+  EXPECT_GT(sliding, 0);  // the slide case was exercised
+}
+
 TEST(FcSolvers, PyramidIn3DIsInscribedAndClose) {
   const FrictionContactProblem p = condense(random_global(3, 4, 24, 11));
   const FrictionContactResult lp = solve_lemke_pyramid(p, {.edges = 16});

@@ -50,7 +50,11 @@ constexpr double kDense = 12.0;
 
 // The rule: the registry name and the sentence that explains it.
 const char* pick(const FrictionContactSolverChoice& c, const char** why) {
-  if (c.contacts <= 1 || c.coupling < kCoupled) {
+  if (c.contacts <= 1) {
+    *why = "one contact: hybrid solves it with the exact one-contact solver in one call";
+    return "hybrid";
+  }
+  if (c.coupling < kCoupled) {
     *why = "weakly coupled contacts (coupling < 4.4): Gauss-Seidel converges in few sweeps";
     return "hybrid";
   }
@@ -86,6 +90,7 @@ std::string choose_friction_contact_solver(const FrictionContactProblem& p) {
 }
 
 std::string fc_detail::choose_solver_of_valid_problem(const FrictionContactProblem& p) {
+  if (p.contacts() <= 1) return "hybrid";  // pick's first case, without measuring W
   FrictionContactSolverChoice c;
   measure(p, c);
   const char* why = "";

@@ -17,6 +17,7 @@
 
 #include "moreau/io/fclib.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/newton.hpp"
 
 namespace moreau {
 namespace {
@@ -117,6 +118,29 @@ TEST_P(FclibGlobalRegression, CondensedAutoSolverReachesTolerance) {
     const Vector u = g.H.transpose() * res.v + g.w;
     EXPECT_LE((res.u - u).norm(), 1e-10 * std::max(u.norm(), 1.0)) << c.file;
   }
+}
+
+// The newton schedule's first Alart-Curnier stage stops when its residual enters a 2-cycle
+// (NewtonSettings::cycle_window): on Capsules-i101-404 AC alternates between 3e-3 and 4e-4 from
+// iteration 9 (it converges only after 122 iterations), so the stage ends by iteration 20, and
+// Fischer-Burmeister finishes (13 iterations); on Capsules-i100-1090, where AC converges in 31
+// through an irregular oscillation, the test must not fire.
+TEST(FclibNewtonSchedule, AlartCurnierCycleIsLeftEarly) {
+  const FrictionContactProblem cycling =
+      read_fclib_local(kData / "from-siconos-dat/Capsules-i101-404.hdf5");
+  const FrictionContactResult ac =
+      solve_newton_ac(cycling, {.tolerance = kTol, .max_iterations = 40, .cycle_window = 8});
+  EXPECT_FALSE(ac.converged());
+  EXPECT_LE(ac.iterations, 20) << ac.message;
+  EXPECT_NE(ac.message.find("cycling"), std::string::npos) << ac.message;
+  const FrictionContactResult all = solve_friction_contact(cycling, "newton", {.tolerance = kTol});
+  EXPECT_TRUE(all.converged()) << all.message;
+  EXPECT_LE(all.iterations, 35) << all.message;  // was 53 with the full 40 AC iterations
+  const FrictionContactProblem irregular =
+      read_fclib_local(kData / "from-siconos-dat/Capsules-i100-1090.hdf5");
+  const FrictionContactResult ac2 =
+      solve_newton_ac(irregular, {.tolerance = kTol, .max_iterations = 40, .cycle_window = 8});
+  EXPECT_TRUE(ac2.converged()) << ac2.message;
 }
 
 // A solution written with the problem can be checked by anyone: read it back and recompute the

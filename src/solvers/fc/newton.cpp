@@ -11,6 +11,18 @@ namespace moreau {
 
 namespace {
 
+// NewtonSettings::cycle_window: each of the last `window` residuals within 25 % of the one two
+// iterations before (e_k / e_{k−2} ∈ (1/1.25, 1.25)).
+bool cycling(const std::vector<double>& h, int window) {
+  const size_t n = h.size(), w = static_cast<size_t>(window);
+  if (window <= 0 || n < w + 2) return false;
+  for (size_t k = n - w; k < n; ++k) {
+    const double ratio = h[k] / h[k - 2];
+    if (!(ratio < 1.25 && ratio > 1.0 / 1.25)) return false;
+  }
+  return true;
+}
+
 using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
 // Per-contact value Φ_i and partial Jacobians A_i = ∂Φ_i/∂r_i, B_i = ∂Φ_i/∂u_i (d×d in the
@@ -327,6 +339,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       u = problem.W * r + problem.q;
       e = friction_contact_residual(problem, r, u);
       if (e <= s.tolerance) res.status = Status::converged;
+    }
+    if (res.status != Status::converged && cycling(res.residual_history, s.cycle_window)) {
+      res.message = fmt::format("cycling from iteration {}", k - s.cycle_window - 1);
+      break;
     }
   }
   if (stalls > 0 && res.message.empty())

@@ -35,6 +35,11 @@ struct NewtonSettings {
   double armijo = 1e-4;           // sufficient decrease σ of ½‖Φ‖²
   int max_backtracks = 20;        // halvings of the step
   int nsgs_fallback_sweeps = 10;  // NSGS sweeps taken when the line search stalls (0 = none)
+  // Cycle stop (0 = off): end with max_iterations ("cycling") once the residual of each of the
+  // last cycle_window iterations is within 25 % of the one two iterations before, the 2-cycle in
+  // which the semismooth Newton iterate can get caught (Alart–Curnier on Capsules-i101-404 from
+  // iteration 9 on).
+  int cycle_window = 0;
 };
 
 // Semismooth Newton on the Alart–Curnier function (registry name "newton_ac").

@@ -137,10 +137,8 @@ bool solve_single_contact(const FrictionContactProblem& p, const FrictionContact
   res = fc_detail::start(p, s, "hybrid");  // the problem, settings and guess checked as usual
   const Vector r0 = fc_detail::initial_r(p, g);
   const int d = p.dimension;
-  Matrix3 W = Matrix3::Zero();
-  for (int a = 0; a < d; ++a)
-    for (SparseMatrix::InnerIterator it(p.W, a); it; ++it) W(a, it.col()) = it.value();
-  const ContactBlock block = make_contact_block(d, W);
+  const ContactBlock block = fc_detail::diagonal_blocks(p).front();
+  const Matrix3& W = block.W;
   const double mu = p.mu[0];
   Vector3 r = Vector3::Zero(), q = Vector3::Zero();
   q.head(d) = p.q;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "moreau/problems/coulomb_cone.hpp"
 
@@ -51,14 +52,33 @@ struct SlideFunction {
   }
   double derivative(double t) const {
     const double c = std::cos(t), s = std::sin(t);
+    return derivative(c, s);
+  }
+  double derivative(double c, double s) const {
     return -ac * s + as * c + 2.0 * (bss - bcc) * s * c + bcs * (c * c - s * s);
   }
 };
 
-// Candidate slide solution at angle θ; true when admissible (W_n·d > 0, u_T·(c, s) ≤ 0).
-bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double t, double utol,
+// (cos, sin) of the scan's grid angles 2πk/N, k = 0 … N, computed once per N (32 and 1024):
+// the scan evaluates F there on every slide solve, and the cosines cost more than F itself.
+struct AngleGrid {
+  std::vector<double> c, s;
+  explicit AngleGrid(int N) : c(N + 1), s(N + 1) {
+    for (int k = 0; k <= N; ++k) {
+      const double t = kTwoPi * k / N;
+      c[k] = std::cos(t), s[k] = std::sin(t);
+    }
+  }
+};
+const AngleGrid& angle_grid(int N) {
+  static const AngleGrid coarse(32), fine(1024);
+  return N == 32 ? coarse : fine;
+}
+
+// Candidate slide solution at the direction (c, s) = (cos θ, sin θ); true when admissible
+// (W_n·d > 0, u_T·(c, s) ≤ 0).
+bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double c, double s, double utol,
                      Vector3& r) {
-  const double c = std::cos(t), s = std::sin(t);
   const Vector3 d(1.0, mu * c, mu * s);
   const double D = W.row(0).dot(d);
   if (!(D > 0.0)) return false;
@@ -73,7 +93,8 @@ bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double t, do
 double refine_root(const SlideFunction& F, double a, double b, double fa) {
   double x = 0.5 * (a + b);
   for (int k = 0; k < 80; ++k) {
-    const double fx = F.value(x);
+    const double c = std::cos(x), s = std::sin(x);
+    const double fx = F.value(c, s);
     if (fx == 0.0) return x;
     if ((fx < 0.0) == (fa < 0.0)) {
       a = x;
@@ -81,11 +102,15 @@ double refine_root(const SlideFunction& F, double a, double b, double fa) {
     } else {
       b = x;
     }
-    const double dfx = F.derivative(x);
+    const double dfx = F.derivative(c, s);
     double xn = dfx != 0.0 ? x - fx / dfx : 0.5 * (a + b);
+    // a Newton step below a few ulps: x is the root to rounding (testing this before the bracket
+    // check matters: once x has become an end of the bracket, the step lands on it and the
+    // bisection fallback would crawl on for another ~40 halvings)
+    if (dfx != 0.0 && std::abs(xn - x) <= 1e-15 * (1.0 + std::abs(x)))
+      return xn > a && xn < b ? xn : x;
     if (!(xn > a && xn < b)) xn = 0.5 * (a + b);
-    if (std::abs(xn - x) <= 1e-16 * (1.0 + std::abs(x)) || b - a <= 4e-16 * (1.0 + std::abs(a)))
-      return xn;
+    if (b - a <= 4e-16 * (1.0 + std::abs(a))) return xn;
     x = xn;
   }
   return x;
@@ -102,10 +127,11 @@ bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, doub
   double best = std::numeric_limits<double>::infinity();
   bool found = false;
   Vector3 cand;
-  double t_prev = 0.0, f_prev = F.value(0.0);
+  const AngleGrid& grid = angle_grid(N);
+  double t_prev = 0.0, f_prev = F.value(grid.c[0], grid.s[0]);
   for (int k = 1; k <= N; ++k) {
     const double t = kTwoPi * k / N;
-    const double f = F.value(t);
+    const double f = F.value(grid.c[k], grid.s[k]);
     double root;
     bool has = false;
     if (f_prev == 0.0) {
@@ -115,7 +141,7 @@ bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, doub
       root = refine_root(F, t_prev, t, f_prev);
       has = true;
     }
-    if (has && slide_candidate(W, q, mu, root, utol, cand)) {
+    if (has && slide_candidate(W, q, mu, std::cos(root), std::sin(root), utol, cand)) {
       const double dist = have_theta0 ? angular_distance(root, theta0) : 0.0;
       if (dist < best) {
         best = dist;
@@ -172,19 +198,32 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
   const double utol = 1e-11 * (q.norm() + W.norm() * std::abs(qn) / a);
   const double tn0 = std::sqrt(r[1] * r[1] + r[2] * r[2]);
   const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
-  const double theta0 = have_theta0 ? std::atan2(r[2], r[1]) : 0.0;
   Vector3 cand;
   if (have_theta0) {
-    // Fast path: Newton from the previous sliding angle.
-    double t = theta0;
+    // Fast path: Newton on F from the previous sliding direction, carried as the unit vector
+    // (c, s) = (cos θ, sin θ) and turned by each step δ: (c, s) ← (c cos δ + s sin δ,
+    // s cos δ − c sin δ), θ ← θ − δ. Small turns (|δ| < 1e-3) use the Taylor series of cos and
+    // sin to δ⁵ (error below δ⁷/5040 < 1e-24), so a converging solve calls no trigonometric
+    // function; |θ| ≤ π, so the step test 4e-15 is the angle test 1e-15·(1 + |θ|).
+    double c = r[1] / tn0, s = r[2] / tn0;
     for (int k = 0; k < 12; ++k) {
-      const double f = F.value(t), df = F.derivative(t);
+      const double f = F.value(c, s), df = F.derivative(c, s);
       if (df == 0.0) break;
       const double step = f / df;
       if (std::abs(step) > 0.5) break;
-      t -= step;
-      if (std::abs(step) <= 1e-15 * (1.0 + std::abs(t))) {
-        if (slide_candidate(W, q, mu, t, utol, cand)) {
+      double cd, sd;
+      if (std::abs(step) < 1e-3) {
+        const double d2 = step * step;
+        cd = 1.0 - 0.5 * d2 * (1.0 - d2 / 12.0);
+        sd = step * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0));
+      } else {
+        cd = std::cos(step), sd = std::sin(step);
+      }
+      const double cn = c * cd + s * sd, sn = s * cd - c * sd;
+      const double inv_norm = 1.0 / std::sqrt(cn * cn + sn * sn);
+      c = cn * inv_norm, s = sn * inv_norm;
+      if (std::abs(step) <= 4e-15) {
+        if (slide_candidate(W, q, mu, c, s, utol, cand)) {
           r = cand;
           return true;
         }
@@ -192,6 +231,7 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
       }
     }
   }
+  const double theta0 = have_theta0 ? std::atan2(r[2], r[1]) : 0.0;
   if (scan_slide(F, W, q, mu, utol, 32, theta0, have_theta0, r)) return true;
   if (scan_slide(F, W, q, mu, utol, 1024, theta0, have_theta0, r)) return true;
   // No certified case: return the projection of the stick solution (or keep r).

@@ -172,6 +172,7 @@ class BodyBlockStepContacts final : public StepContacts {
     ns_.max_iterations = solver.max_iterations;
     ns_.relaxation = st_.nsgs_relaxation;
     ns_.relaxation_after = kPlainSweeps;
+    ns_.anderson_memory = st_.nsgs_anderson_memory;
     ns_.threads = cs_.threads = std::max(1, st_.threads);
   }
 
@@ -258,8 +259,12 @@ class BodyBlockStepContacts final : public StepContacts {
   Vector p_previous_;  // joint impulses of the last step
 };
 
-// One projection (model/step_contacts.hpp) on body blocks: rows J_n of the contacts with
-// g < margin (target g − ½tol) and g_j of the joint rows with |h_j| > tol (target h_j).
+// One projection (model/step_contacts.hpp) on body blocks: rows J_n of every detected contact
+// (target g − ½tol) and g_j of the joint rows with |h_j| > tol (target h_j). A contact that is
+// still open (0 < g ≤ the detection margin) takes no correction unless the others' would close
+// it: with only the contacts within the activation margin as rows, a projection pushed spheres
+// into neighbours a fraction of a millimetre away, and a 1000-sphere landing kept 0.12 mm of
+// penetration after its four projections (1.6e-9 m with every detected contact).
 Vector BodyBlockStepContacts::projection(const Vector& q) {
   blocks_.update(world_, q);
   const Index m = blocks_.m;
@@ -279,7 +284,6 @@ Vector BodyBlockStepContacts::projection(const Vector& q) {
     if (r.diag > 1e-300) rows.push_back(r);
   };
   for (const Contact& c : contacts_) {
-    if (c.gap >= st_.activation_margin) continue;
     ContactBodyRows Ja, Jb;
     contact_jacobian_blocks(world_, q, c, Ja, Jb);
     BodyRow r;

@@ -86,6 +86,10 @@ const std::vector<IntegratorKey>& integrator_keys() {
        false, "κ of the joints' velocity feedback u_b = −κ h_b/h (timestepping)"},
       {"relaxation", +[](S& s) -> double& { return s.time_stepping.contacts.nsgs_relaxation; }, 0,
        2, true, true, "over-relaxation ω of body-block NSGS (timestepping)"},
+      {"anderson", +[](S& s) -> int& { return s.time_stepping.contacts.nsgs_anderson_memory; }, 0,
+       16, false, false,
+       "Anderson acceleration of body-block NSGS on islands of at least 64 contacts: its memory, "
+       "0 = off (timestepping)"},
       {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
        kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},
       {"threads", +[](S& s) -> int& { return s.time_stepping.contacts.threads; }, 1, 1024, false,

@@ -187,26 +187,26 @@ TEST(SceneLoad, RejectsBadDocuments) {
   json events = ball_scene();
   events["integrator"]["max_events"] = 0;
   expect_error(events, "integrator.max_events = 0: must be ≥ 1");
+  json anderson = ball_scene();
+  anderson["integrator"]["anderson"] = 17;
+  expect_error(anderson, "integrator.anderson = 17: must lie in [0, 16]");
 }
 
 // Every key of the integrator object lands in its SimulationSettings field; absent keys keep the
 // defaults of sim/simulation.hpp.
 TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   json d = ball_scene();
-  d["integrator"] = {{"kind", "timestepping"},
-                     {"dt", 2e-3},
-                     {"relaxation", 1.2},
-                     {"tolerance", 1e-7},
-                     {"max_iterations", 50},
-                     {"solver", "nsgs"},
-                     {"zeno_velocity", 0.01},
-                     {"painleve_policy", "stop"},
-                     {"projection_tolerance", 1e-7},
+  d["integrator"] = {{"kind", "timestepping"},    {"dt", 2e-3},
+                     {"relaxation", 1.2},         {"anderson", 5},
+                     {"tolerance", 1e-7},         {"max_iterations", 50},
+                     {"solver", "nsgs"},          {"zeno_velocity", 0.01},
+                     {"painleve_policy", "stop"}, {"projection_tolerance", 1e-7},
                      {"body_blocks", false}};
   const SimulationSettings st = parse_scene(d).settings;
   EXPECT_EQ(st.integrator, Integrator::time_stepping);
   EXPECT_EQ(st.time_stepping.dt, 2e-3);
   EXPECT_EQ(st.time_stepping.contacts.nsgs_relaxation, 1.2);
+  EXPECT_EQ(st.time_stepping.contacts.nsgs_anderson_memory, 5);
   EXPECT_EQ(st.solver.tolerance, 1e-7);
   EXPECT_EQ(st.solver.max_iterations, 50);
   EXPECT_EQ(st.solver.name, "nsgs");

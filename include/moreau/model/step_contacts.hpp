@@ -19,6 +19,7 @@
 #include "moreau/model/contact_state.hpp"
 #include "moreau/model/vocabulary.hpp"
 #include "moreau/problems/friction_contact.hpp"
+#include "moreau/solvers/anderson_acceleration.hpp"
 
 namespace moreau {
 
@@ -38,7 +39,9 @@ struct StepContactSettings {
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
   double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
   double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)
-  bool body_blocks = true;             // false: the dense layer for every system
+  // Anderson memory of body-block NSGS on islands of ≥ 64 contacts (0 = off; BodyBlockNsgsSettings)
+  int nsgs_anderson_memory = 0;
+  bool body_blocks = true;  // false: the dense layer for every system
   // Threads of the body-block layer: the narrow phase and a coloured NSGS
   // (solvers/fc/body_block_nsgs.hpp); 1 = sequential. Reproducible for a given count.
   int threads = 1;
@@ -79,32 +82,44 @@ using StepSolution = FrictionContactResult;
 // One row of the projection below, in velocity form: target + J Δv and Δv += step · M⁻¹Jᵀ are
 // the Row's value() and add(); target is g (aimed) or h_b, diag = J M⁻¹ Jᵀ > 0.
 // Post-stabilization (Acary & Brogliato 2008 §10.4.2, "projection onto the constraints"):
-//   min ½ ΔvᵀMΔv  s.t.  g_i + J_n,i Δv ≥ 0 (unilateral, g_i < margin),  h_b + ∇h_bᵀΔv = 0,
+//   min ½ ΔvᵀMΔv  s.t.  g_i + J_n,i Δv ≥ 0 (unilateral, every detected contact),
+//   h_b + ∇h_bᵀΔv = 0,
 // i.e. Δv = M⁻¹ Jᵀ δ with the MLCP  0 ≤ δ_i ⊥ g_i + (J M⁻¹ Jᵀ δ)_i ≥ 0, δ_b free, solved by
 // projected Gauss–Seidel keeping Δv up to date; the caller applies q ← q + q̇(q, Δv).
 // A sweep ends the iteration when its updates are below 1e-3·tol or when no row it visited was
 // violated by more than ½tol (a unilateral value ≥ −½tol, so with its target aimed ½tol inside,
 // the linearized gap is ≥ 0; a bilateral |value| ≤ ½tol): a projection, not a minimum-norm one to
 // round-off; the caller detects again and projects again while the violation exceeds tol.
+// From the sixth sweep on, the sweeps are Anderson-accelerated (solvers/anderson_acceleration.hpp,
+// memory kProjectionAndersonMemory; Δv is affine in δ and follows): in a packed pile the
+// correction travels down a stack one contact per plain sweep, and 61 of the 827 projections of
+// a 1000-sphere landing had stopped at the 200-sweep cap with the violation still above tol.
+inline constexpr int kProjectionAndersonMemory = 10;  // memory m of the projection's acceleration
+// Δv of the projection above over the rows (n velocity entries, violation tolerance tol).
 template <class Row>
 Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tolerance) {
   Vector dv = Vector::Zero(n);
-  std::vector<double> delta(rows.size(), 0.0);
+  Vector delta = Vector::Zero(static_cast<Index>(rows.size()));
+  AndersonAcceleration aa(kProjectionAndersonMemory);
+  Vector before;
   for (int sweep = 0; sweep < 200; ++sweep) {
+    const bool accelerate = sweep >= 5;
+    if (accelerate) before = delta;
     double change = 0.0, violation = 0.0;
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       const double value = r.value(dv);
       violation = std::max(violation, r.bilateral ? std::abs(value) : -value);
-      double nd = delta[i] - value / r.diag;
+      double nd = delta[static_cast<Index>(i)] - value / r.diag;
       if (!r.bilateral) nd = std::max(0.0, nd);
-      const double step = nd - delta[i];
+      const double step = nd - delta[static_cast<Index>(i)];
       if (step == 0.0) continue;
-      delta[i] = nd;
+      delta[static_cast<Index>(i)] = nd;
       r.add(dv, step);
       change = std::max(change, std::abs(step) * r.diag);
     }
     if (change < 1e-3 * tolerance || violation <= 0.5 * tolerance) break;
+    if (accelerate) aa.extrapolate(before, delta, dv);
   }
   return dv;
 }

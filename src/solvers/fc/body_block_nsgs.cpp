@@ -8,8 +8,9 @@
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
 #include "moreau/common/timer.hpp"
-#include "moreau/solvers/fc/local_solver.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
+#include "moreau/solvers/fc/local_solver.hpp"
+#include "moreau/solvers/anderson_acceleration.hpp"
 
 namespace moreau {
 namespace {
@@ -211,6 +212,7 @@ class Solver {
   // bilateral row; its contacts and rows in index order, and ‖q‖² over them (q = Hᵀv_free + w).
   struct Island {
     std::vector<Index> contacts, bilateral;
+    std::vector<Index> velocities;  // velocity offsets (body·Mb) of its dynamic bodies
     double q2 = 0.0;
   };
   struct IslandOutcome {
@@ -235,15 +237,25 @@ class Solver {
       }
       return islands_[island_of[r]];
     };
+    std::vector<char> listed(static_cast<size_t>(bodies), 0);
+    auto list = [&](Island& is, Index a, Index b) {
+      for (const Index off : {a, b})
+        if (off >= 0 && !listed[off / Mb]) {
+          listed[off / Mb] = 1;
+          is.velocities.push_back(off);
+        }
+    };
     for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
       Island& is = island(contacts_[c].a, contacts_[c].b);
       is.contacts.push_back(c);
       is.q2 += local_velocity(p_.v_free, c).squaredNorm();
+      list(is, contacts_[c].a, contacts_[c].b);
     }
     for (size_t j = 0; j < bilateral_.size(); ++j) {
       Island& is = island(bilateral_[j].a, bilateral_[j].b);
       is.bilateral.push_back(static_cast<Index>(j));
       is.q2 += std::pow(bilateral_velocity(p_.v_free, j), 2);
+      list(is, bilateral_[j].a, bilateral_[j].b);
     }
   }
 
@@ -290,8 +302,39 @@ class Solver {
     // sweeps only, so the result stays deterministic.
     int next_measure = 1, last_measure = 0;
     double last_gs = 0.0;
+    // Anderson acceleration of the sweeps (settings): x the island's (r, p) before a sweep; after
+    // it, (r, p) and the velocities of its bodies are replaced by the extrapolation.
+    const bool anderson =
+        st.anderson_memory > 0 && static_cast<Index>(is.contacts.size()) >= st.anderson_contacts;
+    AndersonAcceleration aa(std::max(1, st.anderson_memory));
+    Vector x, g, y;
+    auto gather = [&](Vector& out) {
+      out.resize(D * static_cast<Index>(is.contacts.size()) +
+                 static_cast<Index>(is.bilateral.size()));
+      Index k = 0;
+      for (const Index c : is.contacts)
+        out.template segment<D>(k) = r.template segment<D>(D * c), k += D;
+      for (const Index j : is.bilateral) out[k++] = pb[j];
+    };
+    auto accelerate = [&]() {
+      gather(g);
+      y.resize(Mb * static_cast<Index>(is.velocities.size()));
+      for (size_t b = 0; b < is.velocities.size(); ++b)
+        y.template segment<Mb>(Mb * static_cast<Index>(b)) =
+            v.template segment<Mb>(is.velocities[b]);
+      aa.extrapolate(x, g, y);
+      Index k = 0;
+      for (const Index c : is.contacts)
+        r.template segment<D>(D * c) = g.template segment<D>(k), k += D;
+      for (const Index j : is.bilateral) pb[j] = g[k++];
+      for (size_t b = 0; b < is.velocities.size(); ++b)
+        v.template segment<Mb>(is.velocities[b]) =
+            y.template segment<Mb>(Mb * static_cast<Index>(b));
+    };
     for (int it = 1; it <= st.max_iterations; ++it) {
       const double omega = it > st.relaxation_after ? relaxed : 1.0;
+      const bool accelerated = anderson && it > st.relaxation_after && it < st.max_iterations;
+      if (accelerated) gather(x);
       const bool measure = it >= next_measure || it == st.max_iterations;
       // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
       double err2 = 0.0, u2 = 0.0;
@@ -324,7 +367,10 @@ class Solver {
           }
       }
       o.sweeps = it;
-      if (!measure) continue;
+      if (!measure) {
+        if (accelerated) accelerate();
+        continue;
+      }
       const double bound = island_bound(is, scale_of(u2));
       const double gs = bound > 1e-300 ? std::sqrt(err2) / bound : std::sqrt(err2);
       if (!std::isfinite(gs)) {
@@ -339,12 +385,14 @@ class Solver {
         if (!(gs < checkpoint)) {
           relaxed = 1.0 + 0.5 * (relaxed - 1.0);
           if (std::abs(relaxed - 1.0) < 0.05) relaxed = 1.0;
+          aa.reset();  // another map: its differences do not mix with the last one's
         }
         checkpoint = gs;
         checked_at = it;
       }
       next_measure = it + measure_gap(last_measure, last_gs, it, gs, tol);
       last_measure = it, last_gs = gs;
+      if (accelerated) accelerate();
       if (watch.seconds() > st.time_limit) {
         o.status = Status::time_limit;
         break;

@@ -88,7 +88,7 @@ const std::vector<IntegratorKey>& integrator_keys() {
        2, true, true, "over-relaxation ω of body-block NSGS (timestepping)"},
       {"anderson", +[](S& s) -> int& { return s.time_stepping.contacts.nsgs_anderson_memory; }, 0,
        16, false, false,
-       "Anderson acceleration of body-block NSGS on islands of at least 64 contacts: its memory, "
+       "Anderson acceleration of body-block NSGS on islands of at least 16 contacts: its memory, "
        "0 = off (timestepping)"},
       {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
        kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},

@@ -197,7 +197,7 @@ TEST(SceneLoad, RejectsBadDocuments) {
 TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   json d = ball_scene();
   d["integrator"] = {{"kind", "timestepping"},    {"dt", 2e-3},
-                     {"relaxation", 1.2},         {"anderson", 5},
+                     {"relaxation", 1.2},         {"anderson", 3},
                      {"tolerance", 1e-7},         {"max_iterations", 50},
                      {"solver", "nsgs"},          {"zeno_velocity", 0.01},
                      {"painleve_policy", "stop"}, {"projection_tolerance", 1e-7},
@@ -206,7 +206,7 @@ TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   EXPECT_EQ(st.integrator, Integrator::time_stepping);
   EXPECT_EQ(st.time_stepping.dt, 2e-3);
   EXPECT_EQ(st.time_stepping.contacts.nsgs_relaxation, 1.2);
-  EXPECT_EQ(st.time_stepping.contacts.nsgs_anderson_memory, 5);
+  EXPECT_EQ(st.time_stepping.contacts.nsgs_anderson_memory, 3);
   EXPECT_EQ(st.solver.tolerance, 1e-7);
   EXPECT_EQ(st.solver.max_iterations, 50);
   EXPECT_EQ(st.solver.name, "nsgs");

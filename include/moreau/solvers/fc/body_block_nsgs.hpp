@@ -59,7 +59,7 @@ struct BodyBlockNsgsSettings {
   // whose differences best cancel the sweep's change, and the velocities follow (they are affine
   // in the impulses). Counted in sweeps: deterministic.
   int anderson_memory = 0;
-  int anderson_contacts = 64;  // smallest island (contacts) that is accelerated
+  int anderson_contacts = 16;  // smallest island (contacts) that is accelerated
 };
 
 // Result of body-block NSGS: the report, contact impulses and bilateral impulses p.

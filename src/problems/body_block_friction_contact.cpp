@@ -1,6 +1,9 @@
 #include "moreau/problems/body_block_friction_contact.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <vector>
 
 #include "moreau/common/error.hpp"
 
@@ -109,31 +112,66 @@ FrictionContactProblem BodyBlockFrictionContactProblem::condensed() const {
       bilateral.size());
   const int d = dimension;
   const Index m = body_size(), nc = contact_count();
-  // contacts touching each body
-  std::vector<std::vector<std::pair<Index, const ContactBodyRows*>>> at(
-      static_cast<size_t>(bodies()));
-  for (Index c = 0; c < nc; ++c) {
-    if (contacts[c].body_a >= 0) at[contacts[c].body_a].push_back({c, &contacts[c].J_a});
-    if (contacts[c].body_b >= 0) at[contacts[c].body_b].push_back({c, &contacts[c].J_b});
-  }
-  std::vector<Triplet> t;
-  for (Index b = 0; b < bodies(); ++b) {
-    const Matrix Minv = mass_inverse[b].topLeftCorner(m, m);
-    for (const auto& [c, Jc] : at[b]) {
-      const Matrix X = Minv * Jc->topLeftCorner(d, m).transpose();  // m × d
-      for (const auto& [e, Je] : at[b]) {
-        const Matrix B = Je->topLeftCorner(d, m) * X;  // d × d: block (e, c)
-        for (int i = 0; i < d; ++i)
-          for (int k = 0; k < d; ++k) t.emplace_back(d * e + i, d * c + k, B(i, k));
-      }
-    }
-  }
+  // W block row by block row, straight into the compressed row-major matrix: block (e, c) =
+  // Σ over the dynamic bodies β that e and c share of J_{e,β} M_β⁻¹ J_{c,β}ᵀ. (Triplets needed
+  // ~20× the memory of W itself: 3 GB for the one island of a packed 27,000-sphere pile.)
+  std::vector<std::vector<std::pair<Index, int>>> at(static_cast<size_t>(bodies()));  // (c, side)
+  std::vector<Eigen::Matrix<double, 6, 3>> X(static_cast<size_t>(2 * nc));  // M_β⁻¹ J_{c,β}ᵀ
   for (Index c = 0; c < nc; ++c)
-    if (compliance_of(c) != 0.0) t.emplace_back(d * c, d * c, compliance_of(c));
+    for (int side = 0; side < 2; ++side) {
+      const Index b = side == 0 ? contacts[c].body_a : contacts[c].body_b;
+      if (b < 0) continue;
+      const ContactBodyRows& J = side == 0 ? contacts[c].J_a : contacts[c].J_b;
+      at[b].push_back({c, side});
+      X[2 * c + side].setZero();
+      X[2 * c + side].topLeftCorner(m, d) =
+          mass_inverse[b].topLeftCorner(m, m) * J.topLeftCorner(d, m).transpose();
+    }
   FrictionContactProblem p;
   p.dimension = d;
   p.W.resize(d * nc, d * nc);
-  p.W.setFromTriplets(t.begin(), t.end());  // duplicates (two shared bodies) are summed
+  std::vector<std::pair<Index, Matrix3>> row;  // (c, block (e, c)) of one block row
+  std::vector<int> outer{0}, inner;            // W's compressed row-major arrays
+  std::vector<double> values;
+  for (Index e = 0; e < nc; ++e) {
+    row.clear();
+    for (int side = 0; side < 2; ++side) {
+      const Index b = side == 0 ? contacts[e].body_a : contacts[e].body_b;
+      if (b < 0) continue;
+      const ContactBodyRows& Je = side == 0 ? contacts[e].J_a : contacts[e].J_b;
+      for (const auto& [c, c_side] : at[b]) {
+        Matrix3 B = Matrix3::Zero();
+        B.topLeftCorner(d, d) = Je.topLeftCorner(d, m) * X[2 * c + c_side].topLeftCorner(m, d);
+        row.emplace_back(c, B);
+      }
+    }
+    // blocks in column order, the two halves of a contact sharing both bodies summed
+    std::sort(row.begin(), row.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    size_t kept = 0;
+    for (size_t k = 0; k < row.size(); ++k)
+      if (kept > 0 && row[kept - 1].first == row[k].first)
+        row[kept - 1].second += row[k].second;
+      else
+        row[kept++] = row[k];
+    row.resize(kept);
+    for (int i = 0; i < d; ++i) {
+      for (const auto& [c, B] : row)
+        for (int k = 0; k < d; ++k) {
+          double value = B(i, k);
+          if (c == e && i == 0 && k == 0) value += compliance_of(e);
+          inner.push_back(static_cast<int>(d * c + k));
+          values.push_back(value);
+        }
+      MOREAU_REQUIRE(values.size() < static_cast<size_t>(INT_MAX),
+                     "body-block frictional contact: W has more than {} nonzeros", INT_MAX);
+      outer.push_back(static_cast<int>(inner.size()));
+    }
+  }
+  p.W.resizeNonZeros(static_cast<Index>(values.size()));
+  std::copy(outer.begin(), outer.end(), p.W.outerIndexPtr());
+  std::copy(inner.begin(), inner.end(), p.W.innerIndexPtr());
+  std::copy(values.begin(), values.end(), p.W.valuePtr());
   p.q = w;
   for (Index c = 0; c < nc; ++c) {
     const auto& k = contacts[c];

@@ -40,7 +40,7 @@ struct StepContactSettings {
   double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
   double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)
   // Anderson memory of body-block NSGS on islands of ≥ 16 contacts (0 = off; BodyBlockNsgsSettings)
-  int nsgs_anderson_memory = 5;
+  int nsgs_anderson_memory = 0;
   bool body_blocks = true;  // false: the dense layer for every system
   // Threads of the body-block layer: the narrow phase and a coloured NSGS
   // (solvers/fc/body_block_nsgs.hpp); 1 = sequential. Reproducible for a given count.

@@ -40,19 +40,12 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
-// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header) and its derivative.
+// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header) and its derivative dF/dθ,
+// both taken at (c, s) = (cos θ, sin θ), which the callers already hold.
 struct SlideFunction {
   double ac, as, bcc, bss, bcs;
-  double value(double t) const {
-    const double c = std::cos(t), s = std::sin(t);
-    return ac * c + as * s + bcc * c * c + bss * s * s + bcs * c * s;
-  }
   double value(double c, double s) const {
     return ac * c + as * s + bcc * c * c + bss * s * s + bcs * c * s;
-  }
-  double derivative(double t) const {
-    const double c = std::cos(t), s = std::sin(t);
-    return derivative(c, s);
   }
   double derivative(double c, double s) const {
     return -ac * s + as * c + 2.0 * (bss - bcc) * s * c + bcs * (c * c - s * s);

@@ -53,7 +53,7 @@ struct BodyBlockNsgsSettings {
   // ≥ 2 gives the same bits; 1 and 2 threads visit a large island's contacts in different orders
   // and agree within the tolerance.
   int threads = 1;
-  // Anderson acceleration (solvers/fc/anderson.hpp) of the sweeps of islands of at least
+  // Anderson acceleration (solvers/anderson_acceleration.hpp) of the sweeps of islands of at least
   // anderson_contacts contacts, with this memory (0 = off), from the sweep after relaxation_after:
   // after each sweep the island's impulses become the combination of the last sweeps' results
   // whose differences best cancel the sweep's change, and the velocities follow (they are affine

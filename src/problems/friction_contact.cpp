@@ -5,6 +5,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 
@@ -75,7 +76,7 @@ double friction_contact_residual(const FrictionContactProblem& p, const Vector& 
                  r.size(), u.size(), p.q.size());
   const double err = natural_map_error(p.dimension, p.mu, r, u);
   const double scale = std::max({p.q.norm(), r.norm(), u.norm()});
-  return scale > 1e-300 ? err / scale : err;
+  return relative_error(err, scale);
 }
 
 double friction_contact_residual(const FrictionContactProblem& p, const Vector& r) {
@@ -97,7 +98,7 @@ double global_friction_contact_residual(const GlobalFrictionContactProblem& p, c
   const Vector Mv = p.M * v, Hr = p.H * r;
   const double eq = (Mv - Hr - p.f).norm();
   const double eq_scale = std::max({p.f.norm(), Mv.norm(), Hr.norm()});
-  return (scale > 1e-300 ? err / scale : err) + (eq_scale > 1e-300 ? eq / eq_scale : eq);
+  return relative_error(err, scale) + relative_error(eq, eq_scale);
 }
 
 }  // namespace moreau

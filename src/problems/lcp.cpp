@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "moreau/common/error.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 
@@ -20,8 +21,8 @@ double lcp_residual(const Lcp& problem, const Vector& z) {
                  z.size(), problem.size());
   const Vector w = problem.M * z + problem.q;
   const double err = z.cwiseMin(w).norm();
-  const double scale = std::max({problem.q.norm(), z.norm(), w.norm(), 1e-300});
-  return err / scale;
+  const double scale = std::max({problem.q.norm(), z.norm(), w.norm()});
+  return relative_error(err, scale);
 }
 
 }  // namespace moreau

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 
@@ -29,8 +30,8 @@ double mlcp_residual(const Mlcp& p, const Vector& u, const Vector& v) {
   const Vector eq = p.A * u + p.C * v + p.a;
   const Vector w = p.D * u + p.B * v + p.b;
   const double err = std::sqrt(eq.squaredNorm() + v.cwiseMin(w).squaredNorm());
-  const double scale = std::max({p.a.norm(), p.b.norm(), v.norm(), w.norm(), 1e-300});
-  return err / scale;
+  const double scale = std::max({p.a.norm(), p.b.norm(), v.norm(), w.norm()});
+  return relative_error(err, scale);
 }
 
 }  // namespace moreau

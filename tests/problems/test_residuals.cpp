@@ -1,6 +1,7 @@
 // Residuals of the problem families: analytic cases and cone-projection properties.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "moreau/problems/coulomb_cone.hpp"
@@ -64,6 +65,32 @@ TEST(FrictionContactResidual, SticksAndSlidesAnalytic) {
   p.q = Vector3(-1.0, 2.0, 0.0);
   EXPECT_NEAR(friction_contact_residual(p, Vector3(1.0, -0.5, 0.0)), 0.0, 1e-15);
   EXPECT_GT(friction_contact_residual(p, Vector3(1.0, 0.5, 0.0)), 0.1);
+}
+
+// A diverged iterate has no residual. Before the fix, err / max(‖q‖, ‖r‖, ‖u‖) read 0 whenever
+// the error stayed finite while a norm overflowed or an entry was infinite, and ADMM reported an
+// iterate with ‖r‖ = ∞ on PerioBox as converged.
+TEST(Residuals, AreNotSmallForADivergedIterate) {
+  const double inf = std::numeric_limits<double>::infinity();
+  // LCP with M = 0: w = q = (-1, 2), so z = (1e300, 1e300) leaves min(z, w) = (-1, 2) finite
+  // while ‖z‖ overflows (an infinite z would make M z = 0·∞ = NaN, which was caught already).
+  const Lcp lcp{Matrix::Zero(2, 2), Vector2(-1.0, 2.0)};
+  EXPECT_FALSE(lcp_residual(lcp, Vector2(1e300, 1e300)) <= 1.0);
+  // MLCP with B = D = 0: w = b = -0.5, so v = 1e300 leaves min(v, w) finite (A = C = 0).
+  const Mlcp m{Matrix::Zero(1, 1), Matrix::Zero(1, 1),       Matrix::Zero(1, 1),
+               Matrix::Zero(1, 1), Vector::Constant(1, 0.0), Vector::Constant(1, -0.5)};
+  EXPECT_FALSE(mlcp_residual(m, Vector::Constant(1, 0.0), Vector::Constant(1, 1e300)) <= 1.0);
+  // Frictional contact, W = 0 (u = q): r = (1e200, 0, 0) lies inside the cone, so
+  // r − P_K(r − û) = û stays finite while ‖r‖ overflows; no tolerance may accept it.
+  FrictionContactProblem p;
+  p.W = SparseMatrix(3, 3);
+  p.q = Vector3(-1.0, 0.2, 0.0);
+  p.mu = Vector::Constant(1, 0.5);
+  EXPECT_FALSE(friction_contact_residual(p, Vector3(1e200, 0.0, 0.0)) <= 1.0);
+  EXPECT_FALSE(friction_contact_residual(p, Vector3(inf, 0.0, 0.0)) <= 1.0);
+  // A finite iterate keeps its value (z = 0, M = I: 1/√5, as in LcpResidual above).
+  const Lcp unit{Matrix::Identity(2, 2), Vector2(-1.0, 2.0)};
+  EXPECT_NEAR(lcp_residual(unit, Vector2(0.0, 0.0)), 1.0 / std::sqrt(5.0), 1e-15);
 }
 
 TEST(FrictionContactValidate, RejectsNegativeMu) {

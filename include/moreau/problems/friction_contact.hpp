@@ -50,7 +50,8 @@ struct FrictionContactResult : SolverReport {
 
 // The one residual of the frictional contact family (the natural-map error Siconos reports):
 //   e = ‖r − P_K(r − û)‖₂ / max(‖q‖₂, ‖r‖₂, ‖u‖₂)   with u = W r + q,
-// the norm taken over all contacts; the division is skipped when the max is below 1e-300.
+// the norm taken over all contacts; the division is skipped when the max is below 1e-300, and
+// an iterate with a non-finite entry gets +∞ or NaN (never the 0 of err / ∞).
 double friction_contact_residual(const FrictionContactProblem& problem, const Vector& r);
 // Same with u already computed (u = W r + q), to avoid a product in solver loops.
 double friction_contact_residual(const FrictionContactProblem& problem, const Vector& r,

@@ -26,7 +26,8 @@ struct LcpResult : SolverReport {
 };
 
 // The one LCP residual (natural map, scale-free):
-//   ‖min(z, M z + q)‖₂ / max(‖q‖₂, ‖z‖₂, ‖M z + q‖₂, 1e-300)
+//   ‖min(z, M z + q)‖₂ / max(‖q‖₂, ‖z‖₂, ‖M z + q‖₂)
+// (no division below 1e-300; +∞ or NaN when z has a non-finite entry, never 0).
 // It is 0 exactly at solutions; every LCP solver, test and benchmark reports this number.
 double lcp_residual(const Lcp& problem, const Vector& z);
 

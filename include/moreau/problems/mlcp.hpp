@@ -32,7 +32,8 @@ struct MlcpResult : SolverReport {
 };
 
 // The one MLCP residual:
-//   sqrt(‖A u + C v + a‖² + ‖min(v, w)‖²) / max(‖a‖, ‖b‖, ‖v‖, ‖w‖, 1e-300)
+//   sqrt(‖A u + C v + a‖² + ‖min(v, w)‖²) / max(‖a‖, ‖b‖, ‖v‖, ‖w‖)
+// (no division below 1e-300; +∞ or NaN when u or v has a non-finite entry, never 0).
 double mlcp_residual(const Mlcp& problem, const Vector& u, const Vector& v);
 
 }  // namespace moreau

@@ -11,6 +11,7 @@
 #include "moreau/problems/coulomb_cone.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
 #include "moreau/solvers/anderson_acceleration.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 namespace {
@@ -135,7 +136,7 @@ class Solver {
     }
     const double scale =
         std::max({q_norm_, std::sqrt(r.squaredNorm() + pb.squaredNorm()), std::sqrt(u2)});
-    return scale > 1e-300 ? std::sqrt(err2) / scale : std::sqrt(err2);
+    return relative_error(std::sqrt(err2), scale);
   }
 
   BodyBlockSolution solve(const Vector& r_guess, const Vector& p_guess,
@@ -372,7 +373,7 @@ class Solver {
         continue;
       }
       const double bound = island_bound(is, scale_of(u2));
-      const double gs = bound > 1e-300 ? std::sqrt(err2) / bound : std::sqrt(err2);
+      const double gs = relative_error(std::sqrt(err2), bound);
       if (!std::isfinite(gs)) {
         o.status = Status::numerical_failure;
         break;
@@ -419,7 +420,7 @@ class Solver {
     }
     const double bound =
         island_bound(is, std::max({std::sqrt(is.q2), std::sqrt(rp2), std::sqrt(u2)}));
-    return bound > 1e-300 ? std::sqrt(err2) / bound : std::sqrt(err2);
+    return relative_error(std::sqrt(err2), bound);
   }
 
   MatM minv(Index body) const { return p_.mass_inverse[body].template topLeftCorner<Mb, Mb>(); }

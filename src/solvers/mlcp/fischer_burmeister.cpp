@@ -7,6 +7,7 @@
 #include "../line_search.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 
@@ -41,8 +42,9 @@ struct MlcpFbWork {
       const double t = std::min(v[i], w[i]);
       err2 += t * t;
     }
-    const double scale = std::max({p.a.norm(), p.b.norm(), v.norm(), w.norm(), 1e-300});
-    return {0.5 * F.squaredNorm(), std::sqrt(err2) / scale};
+    return {
+        0.5 * F.squaredNorm(),
+        relative_error(std::sqrt(err2), std::max({p.a.norm(), p.b.norm(), v.norm(), w.norm()}))};
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/timer.hpp"
+#include "moreau/problems/relative_error.hpp"
 
 namespace moreau {
 
@@ -22,8 +23,11 @@ namespace moreau {
 // decomposition, u = −A⁺(C v + a), and the equality then holds only in the least-squares sense:
 // the residual shows it). When some S_ii ≤ 0 but every B_ii > 0, the sweep falls back to
 // Siconos' scheme (u ← −A⁻¹(C v + a), then vᵢ ← max(0, vᵢ − ω(D_i·u + B_i·v + bᵢ)/B_ii) with u
-// frozen), which converges on deltasigma_mlcp.dat where S has zero diagonal entries.
-// Neither → numerical_failure. Non-convergence → max_iterations.
+// frozen). On deltasigma_mlcp.dat (S has zero diagonal entries) that scheme diverges: ‖u‖
+// reaches 8e153 in 120 sweeps and the run ends numerical_failure (until 26 Nov 2026 the residual
+// read 0 there, finite error over an overflowed norm, and the run was reported converged).
+// Neither scheme applicable → numerical_failure. Non-convergence → max_iterations; an iterate
+// with a non-finite entry or norm → numerical_failure.
 // The residual after each sweep is mlcp_residual, evaluated in preallocated vectors.
 MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
                           const Vector& guess_v) {
@@ -98,8 +102,7 @@ MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
       const double t = std::min(v[i], w[i]);
       err2 += t * t;
     }
-    const double scale = std::max({a.norm(), b.norm(), v.norm(), w.norm(), 1e-300});
-    return std::sqrt(err2) / scale;
+    return relative_error(std::sqrt(err2), std::max({a.norm(), b.norm(), v.norm(), w.norm()}));
   };
 
   u.noalias() = -AinvC * v;
@@ -126,7 +129,8 @@ MlcpResult solve_mlcp_pgs(const Mlcp& problem, const MlcpPgsSettings& settings,
     res = residual();
     result.residual_history.push_back(res);
     if (!std::isfinite(res))
-      return finish(Status::numerical_failure, "MLCP PGS iterate diverged (NaN or infinite entry)");
+      return finish(Status::numerical_failure,
+                    "MLCP PGS iterate diverged (NaN or infinite entry, or a norm past 1.8e308)");
     if (res <= settings.tolerance) return finish(Status::converged, {});
   }
   return finish(Status::max_iterations,

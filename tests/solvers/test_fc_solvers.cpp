@@ -245,7 +245,7 @@ TEST(FcSolvers, DefaultSolverReadsCouplingAndDensity) {
   EXPECT_EQ(strong.solver, "newton");
   EXPECT_EQ(choose_friction_contact_solver(chain(10, 2.0, 12.0, 0.3)), "newton");
   // every normal coupled to every other (dense W, 20 blocks per row; coupling 19·0.8/3 ≥ 4.4):
-  // Gauss-Seidel first
+  // Gauss-Seidel first, ADMM if it crawls
   Matrix W = Matrix::Identity(60, 60);
   for (int i = 0; i < 20; ++i)
     for (int j = 0; j < 20; ++j)
@@ -257,7 +257,7 @@ TEST(FcSolvers, DefaultSolverReadsCouplingAndDensity) {
   const FrictionContactSolverChoice d = explain_solver_choice(dense);
   EXPECT_DOUBLE_EQ(d.blocks_per_row, 20.0);
   EXPECT_DOUBLE_EQ(d.coupling, 19 * 0.8 / 3.0);
-  EXPECT_EQ(d.solver, "hybrid");
+  EXPECT_EQ(d.solver, "nsgs_admm");
   EXPECT_NE(d.reason.find("dense W"), std::string::npos) << d.reason;
 }
 

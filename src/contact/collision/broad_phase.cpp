@@ -112,6 +112,7 @@ void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
   auto& range = buf.range;
   range.resize(boxes.size());
   std::int64_t base[3] = {INT64_MAX, INT64_MAX, INT64_MAX};
+  std::int64_t top[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
   for (Index i : finite) {
     std::int64_t* r = range[i].data();
     if (!cell_of(boxes[i].lower, c, r) || !cell_of(boxes[i].upper, c, r + 3) || r[3] - r[0] > 4 ||
@@ -119,8 +120,26 @@ void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
       large[i] = 1;
       continue;
     }
-    for (int k = 0; k < 3; ++k) base[k] = std::min(base[k], r[k]);
+    for (int k = 0; k < 3; ++k)
+      base[k] = std::min(base[k], r[k]), top[k] = std::max(top[k], r[k + 3]);
   }
+  // Keys of cells, both increasing with (x, y, z) in lexicographic order: the index in the box of
+  // cells the boxes occupy when that box has at most 4 cells per entry (plus 1024), so that the
+  // entries are sorted by counting (a 216-sphere pile: ~500 cells for ~1700 entries); otherwise 21
+  // bits per axis and std::sort. Either way the entries end sorted by (key, box), the same order.
+  double cells_in_box = 1.0;
+  for (int k = 0; k < 3; ++k)
+    cells_in_box *= top[k] >= base[k] ? static_cast<double>(top[k] - base[k] + 1) : 1.0;
+  const bool dense = cells_in_box <= 4.0 * 8.0 * static_cast<double>(finite.size()) + 1024.0;
+  // (no finite box: top < base, the spans are unused and set to 1 to keep the arithmetic defined)
+  const std::int64_t span_y = top[1] >= base[1] ? top[1] - base[1] + 1 : 1;
+  const std::int64_t span_z = top[2] >= base[2] ? top[2] - base[2] + 1 : 1;
+  auto key_of = [&](const std::int64_t* cell) {
+    return dense ? static_cast<std::uint64_t>(((cell[0] - base[0]) * span_y + (cell[1] - base[1])) *
+                                                  span_z +
+                                              (cell[2] - base[2]))
+                 : cell_key(cell, base);
+  };
   auto& cells = buf.cells;  // (key, box): one cell of the grid that a box covers
   cells.clear();
   for (Index i : finite) {
@@ -133,24 +152,38 @@ void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
     std::int64_t cell[3];
     for (cell[0] = r[0]; cell[0] <= r[3]; ++cell[0])
       for (cell[1] = r[1]; cell[1] <= r[4]; ++cell[1])
-        for (cell[2] = r[2]; cell[2] <= r[5]; ++cell[2])
-          cells.emplace_back(cell_key(cell, base), i);
+        for (cell[2] = r[2]; cell[2] <= r[5]; ++cell[2]) cells.emplace_back(key_of(cell), i);
   }
-  std::sort(cells.begin(), cells.end());
+  if (dense) {  // counting sort, stable: boxes were entered in increasing order
+    auto& start = buf.counts;
+    start.assign(static_cast<size_t>(cells_in_box) + 1, 0);
+    for (const auto& e : cells) ++start[e.first + 1];
+    for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+    buf.sorted.resize(cells.size());
+    for (const auto& e : cells) buf.sorted[start[e.first]++] = e;
+    cells.swap(buf.sorted);
+  } else {
+    std::sort(cells.begin(), cells.end());
+  }
   for (size_t begin = 0; begin < cells.size();) {
     size_t end = begin + 1;
     while (end < cells.size() && cells[end].first == cells[begin].first) ++end;
-    for (size_t a = begin; a < end; ++a)
+    for (size_t a = begin; a < end; ++a) {
+      const std::int64_t* ra = range[cells[a].second].data();
       for (size_t b = a + 1; b < end; ++b) {
         const Aabb &A = boxes[cells[a].second], &B = boxes[cells[b].second];
         if (!A.overlaps(B)) continue;
-        // the lower corner of the intersection lies in exactly one cell: report the pair there
-        std::int64_t home[3] = {0, 0, 0};
-        cell_of(A.lower.cwiseMax(B.lower), c, home);
-        if (cell_key(home, base) == cells[a].first)
+        // the lower corner of the intersection, max(lower_A, lower_B), lies in exactly one cell:
+        // report the pair there. floor(x / c) is monotone, so that cell is the componentwise
+        // max of the two boxes' lowest cells.
+        const std::int64_t* rb = range[cells[b].second].data();
+        const std::int64_t home[3] = {std::max(ra[0], rb[0]), std::max(ra[1], rb[1]),
+                                      std::max(ra[2], rb[2])};
+        if (key_of(home) == cells[a].first)
           pairs.emplace_back(cells[a].second,
                              cells[b].second);  // a < b: sorted by box within a cell
       }
+    }
     begin = end;
   }
   for (Index i = 0; i < n; ++i) {

@@ -34,11 +34,13 @@ std::vector<std::pair<Index, Index>> broad_phase_pairs(const std::vector<Aabb>& 
 // Working memory of the grid broad phase, kept by a caller that detects at every step so that a
 // warm call allocates nothing (the contents are scratch between calls).
 struct BroadPhaseBuffers {
-  std::vector<Index> finite;                           // boxes with finite corners
-  std::vector<char> large;                             // 1: tested against every box
-  std::vector<double> extents;                         // largest extent of each finite box
-  std::vector<std::array<std::int64_t, 6>> range;      // cells each box covers (lower, upper)
-  std::vector<std::pair<std::uint64_t, Index>> cells;  // (cell key, box), sorted
+  std::vector<Index> finite;                            // boxes with finite corners
+  std::vector<char> large;                              // 1: tested against every box
+  std::vector<double> extents;                          // largest extent of each finite box
+  std::vector<std::array<std::int64_t, 6>> range;       // cells each box covers (lower, upper)
+  std::vector<std::pair<std::uint64_t, Index>> cells;   // (cell key, box), sorted
+  std::vector<std::pair<std::uint64_t, Index>> sorted;  // counting sort's output
+  std::vector<size_t> counts;                           // counting sort's bucket starts
 };
 
 // The same pairs in the same order as broad_phase_pairs(boxes), into `pairs` (cleared first),

@@ -292,8 +292,8 @@ const std::vector<Entry>& registry() {
        "dense W with redundant contacts",
        run_nsgs_admm},
       {"newton", true, true,
-       "semismooth Newton: Alart-Curnier (40 iterations), then Fischer-Burmeister, then "
-       "Alart-Curnier from the best iterate",
+       "semismooth Newton: Alart-Curnier (40 iterations), then Fischer-Burmeister from its best "
+       "iterate and from the start point, then Alart-Curnier from the best iterate",
        run_newton},
       {"nsgs", true, true,
        "nonsmooth Gauss-Seidel over contacts, exact one-contact solver (Coulomb cone)",

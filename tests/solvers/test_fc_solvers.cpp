@@ -5,6 +5,7 @@
 #include <random>
 
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/newton.hpp"
 #include "moreau/solvers/fc/solver_choice.hpp"
 #include "moreau/solvers/fc/lemke_pyramid.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
@@ -259,6 +260,20 @@ TEST(FcSolvers, DefaultSolverReadsCouplingAndDensity) {
   EXPECT_DOUBLE_EQ(d.coupling, 19 * 0.8 / 3.0);
   EXPECT_EQ(d.solver, "nsgs_admm");
   EXPECT_NE(d.reason.find("dense W"), std::string::npos) << d.reason;
+}
+
+// Alart–Curnier with spectral penalties (ρ_n = ρ_t = 1/√(λ_min λ_max) of W_ii = diag(2, 1, 1):
+// 1/√2, where the diagonal rule gives ρ_n = 1/2, ρ_t = 1) reaches the same unique solution as NSGS
+// on a strongly coupled chain; the penalties change the path, not the fixed point.
+TEST(FcSolvers, AlartCurnierWithSpectralPenaltiesSolvesACoupledChain) {
+  const FrictionContactProblem p = chain(30, 2.0, 0.9, 0.4);
+  const FrictionContactResult n =
+      solve_newton_ac(p, {.tolerance = 1e-10, .penalty = AlartCurnierPenalty::spectral}, Vector());
+  const FrictionContactResult g =
+      solve_friction_contact(p, "nsgs", {.tolerance = 1e-12, .max_iterations = 100000});
+  ASSERT_TRUE(n.converged() && g.converged()) << n.message;
+  EXPECT_LE(friction_contact_residual(p, n.r), 1e-10);
+  EXPECT_LE((n.r - g.r).norm(), 1e-7 * g.r.norm());
 }
 
 // The "newton" schedule on a strongly coupled chain: certified by the residual, and the same

@@ -1,8 +1,10 @@
 #include "moreau/solvers/fc/newton.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "detail.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
@@ -24,6 +26,26 @@ bool cycling(const std::vector<double>& h, int window) {
 }
 
 using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
+
+// AlartCurnierPenalty::spectral: 1/√(λ_min λ_max) of the symmetric part of the d×d block W_ii
+// (the penalty that balances its extreme eigenvalues, as the step size √(λ_min λ_max)⁻¹ of a
+// proximal method on a quadratic does), λ_min floored at 1e-12 λ_max; NaN when λ_max ≤ 0.
+double spectral_penalty(const Matrix3& W, int d) {
+  Eigen::Vector3d lambda = Eigen::Vector3d::Zero();
+  if (d == 3) {
+    lambda = Eigen::SelfAdjointEigenSolver<Matrix3>(Matrix3(0.5 * (W + W.transpose())),
+                                                    Eigen::EigenvaluesOnly)
+                 .eigenvalues();
+  } else {
+    const Matrix2 S = 0.5 * (W.topLeftCorner<2, 2>() + W.topLeftCorner<2, 2>().transpose());
+    lambda.head<2>() =
+        Eigen::SelfAdjointEigenSolver<Matrix2>(S, Eigen::EigenvaluesOnly).eigenvalues();
+  }
+  const double lmax = lambda.head(d).maxCoeff();
+  if (!(lmax > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double lmin = std::max(lambda.head(d).minCoeff(), 1e-12 * lmax);
+  return 1.0 / std::sqrt(lmin * lmax);
+}
 
 // Per-contact value Φ_i and partial Jacobians A_i = ∂Φ_i/∂r_i, B_i = ∂Φ_i/∂u_i (d×d in the
 // top-left of 3×3 matrices).
@@ -240,6 +262,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     if (!(wt > 0.0)) wt = wn;
     st.rho_n[i] = 1.0 / wn;
     st.rho_t[i] = 1.0 / wt;
+    if (s.penalty == AlartCurnierPenalty::spectral) {
+      const double rho = spectral_penalty(Wi, d);
+      if (std::isfinite(rho) && rho > 0.0) st.rho_n[i] = st.rho_t[i] = rho;
+    }
   }
   SparseMatrix A = block_diagonal_pattern(nc, d), B = A;
   Vector u = problem.W * r + problem.q, phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),

@@ -27,6 +27,13 @@
 
 namespace moreau {
 
+// Alart–Curnier's penalties (ρ_n, ρ_t) of contact i, from its diagonal block W_ii: `diagonal`
+// ρ_n = 1/W_nn, ρ_t = 1/max_t W_tt; `spectral` ρ_n = ρ_t = 1/√(λ_min λ_max) of the symmetric part
+// of W_ii (λ_min floored at 1e-12 λ_max). Neither is better on every problem (docs/benchmarks.md
+// §FCLIB: spectral solves Capsules-i101-404 in 14 iterations where diagonal cycles, and is 4–6×
+// slower on BoxesStack1 and OneObject).
+enum class AlartCurnierPenalty { diagonal, spectral };
+
 // Settings of the semismooth Newton solvers (tolerance, iterations, line search).
 struct NewtonSettings {
   double tolerance = 1e-8;                                      // on friction_contact_residual
@@ -40,6 +47,8 @@ struct NewtonSettings {
   // which the semismooth Newton iterate can get caught (Alart–Curnier on Capsules-i101-404 from
   // iteration 9 on).
   int cycle_window = 0;
+  // Penalties of the Alart–Curnier function (unused by Fischer–Burmeister).
+  AlartCurnierPenalty penalty = AlartCurnierPenalty::diagonal;
 };
 
 // Semismooth Newton on the Alart–Curnier function (registry name "newton_ac").

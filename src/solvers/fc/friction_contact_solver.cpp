@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "detail.hpp"
+#include "newton_workspace.hpp"
 #include "moreau/solvers/fc/admm.hpp"
 #include "moreau/solvers/fc/lemke_pyramid.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
@@ -280,15 +281,17 @@ FrictionContactResult run_newton(const FrictionContactProblem& p, const Friction
                           .penalty = penalty};
   };
   auto going = [&] { return !run.best().converged() && run.left(1) > 0 && !run.out_of_time(); };
-  FrictionContactResult first = solve_newton_ac(p, settings(40, 8), g);
+  fc_detail::NewtonWorkspace ws;  // one ordering of J for every stage
+  FrictionContactResult first = fc_detail::solve_newton_ac(p, settings(40, 8), g, ws);
   const bool cycled = first.message.rfind("cycling", 0) == 0;
   const Vector after_ac = first.r;
   run.take(std::move(first));
   if (cycled && going())
-    run.take(solve_newton_ac(p, settings(40, 8, AlartCurnierPenalty::spectral), g));
-  if (going()) run.take(solve_newton_fb(p, settings(400), after_ac));
-  if (going()) run.take(solve_newton_fb(p, settings(400), g));
-  if (going()) run.take(solve_newton_ac(p, settings(s.max_iterations), Vector(run.best().r)));
+    run.take(fc_detail::solve_newton_ac(p, settings(40, 8, AlartCurnierPenalty::spectral), g, ws));
+  if (going()) run.take(fc_detail::solve_newton_fb(p, settings(400), after_ac, ws));
+  if (going()) run.take(fc_detail::solve_newton_fb(p, settings(400), g, ws));
+  if (going())
+    run.take(fc_detail::solve_newton_ac(p, settings(s.max_iterations), Vector(run.best().r), ws));
   return run.finish("newton");
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "detail.hpp"
+#include "newton_workspace.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
 
 namespace moreau {
@@ -242,7 +243,8 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
 }
 
 FrictionContactResult solve_newton(const FrictionContactProblem& problem, const NewtonSettings& s,
-                                   const Vector& guess, Formulation form, const char* name) {
+                                   const Vector& guess, Formulation form, const char* name,
+                                   fc_detail::NewtonWorkspace& ws) {
   const Stopwatch clock;
   FrictionContactResult res = fc_detail::start(problem, s, name);
   MOREAU_REQUIRE(s.armijo > 0.0 && s.armijo < 0.5, "Newton armijo must be in (0, 0.5), got {}",
@@ -272,9 +274,9 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
          Wdelta(m);
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
-  Eigen::SparseLU<ColMajorSparse> lu;
-  bool analyzed = false;
-  Index pattern_nnz = -1;
+  auto& lu = ws.lu;
+  bool& analyzed = ws.analyzed;
+  Index& pattern_nnz = ws.pattern_nnz;
   int stalls = 0;
   // Non-monotone Armijo (Grippo, Lampariello & Lucidi 1986): reference = max of the last merits.
   constexpr int kWindow = 8;
@@ -305,14 +307,18 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       step_ok = delta.allFinite();
     }
     if (!step_ok) {
-      // Retry with a small diagonal shift.
+      // Retry with a small diagonal shift. J holds its diagonal (A's full blocks), so J + shift I
+      // has J's pattern and the ordering already computed serves (re-analysing it had been a
+      // third of a Capsules-i101-404 solve: two orderings per singular J).
       ColMajorSparse I(m, m);
       I.setIdentity();
       const double shift = 1e-10 * std::max(1.0, J.coeffs().cwiseAbs().maxCoeff());
       ColMajorSparse Js = J + shift * I;
-      lu.analyzePattern(Js);
+      if (Js.nonZeros() != pattern_nnz) {
+        lu.analyzePattern(Js);
+        analyzed = false;
+      }
       lu.factorize(Js);
-      analyzed = false;
       if (lu.info() == Eigen::Success) {
         delta = lu.solve(-phi);
         step_ok = delta.allFinite();
@@ -381,12 +387,26 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
 
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess) {
-  return solve_newton(problem, settings, guess, Formulation::alart_curnier, "newton_ac");
+  fc_detail::NewtonWorkspace ws;
+  return solve_newton(problem, settings, guess, Formulation::alart_curnier, "newton_ac", ws);
 }
 
 FrictionContactResult solve_newton_fb(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess) {
-  return solve_newton(problem, settings, guess, Formulation::fischer_burmeister, "newton_fb");
+  fc_detail::NewtonWorkspace ws;
+  return solve_newton(problem, settings, guess, Formulation::fischer_burmeister, "newton_fb", ws);
+}
+
+FrictionContactResult fc_detail::solve_newton_ac(const FrictionContactProblem& problem,
+                                                 const NewtonSettings& settings,
+                                                 const Vector& guess, NewtonWorkspace& ws) {
+  return solve_newton(problem, settings, guess, Formulation::alart_curnier, "newton_ac", ws);
+}
+
+FrictionContactResult fc_detail::solve_newton_fb(const FrictionContactProblem& problem,
+                                                 const NewtonSettings& settings,
+                                                 const Vector& guess, NewtonWorkspace& ws) {
+  return solve_newton(problem, settings, guess, Formulation::fischer_burmeister, "newton_fb", ws);
 }
 
 }  // namespace moreau

@@ -283,7 +283,7 @@ FrictionContactResult run_newton(const FrictionContactProblem& p, const Friction
   auto going = [&] { return !run.best().converged() && run.left(1) > 0 && !run.out_of_time(); };
   fc_detail::NewtonWorkspace ws;  // one ordering of J for every stage
   FrictionContactResult first = fc_detail::solve_newton_ac(p, settings(40, 8), g, ws);
-  const bool cycled = first.message.rfind("cycling", 0) == 0;
+  const bool cycled = first.message.rfind(fc_detail::kCyclingMessage, 0) == 0;
   const Vector after_ac = first.r;
   run.take(std::move(first));
   if (cycled && going())

@@ -373,7 +373,8 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       if (e <= s.tolerance) res.status = Status::converged;
     }
     if (res.status != Status::converged && cycling(res.residual_history, s.cycle_window)) {
-      res.message = fmt::format("cycling from iteration {}", k - s.cycle_window - 1);
+      res.message =
+          fmt::format("{} from iteration {}", fc_detail::kCyclingMessage, k - s.cycle_window - 1);
       break;
     }
   }
@@ -388,13 +389,13 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess) {
   fc_detail::NewtonWorkspace ws;
-  return solve_newton(problem, settings, guess, Formulation::alart_curnier, "newton_ac", ws);
+  return fc_detail::solve_newton_ac(problem, settings, guess, ws);
 }
 
 FrictionContactResult solve_newton_fb(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess) {
   fc_detail::NewtonWorkspace ws;
-  return solve_newton(problem, settings, guess, Formulation::fischer_burmeister, "newton_fb", ws);
+  return fc_detail::solve_newton_fb(problem, settings, guess, ws);
 }
 
 FrictionContactResult fc_detail::solve_newton_ac(const FrictionContactProblem& problem,

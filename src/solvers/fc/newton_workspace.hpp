@@ -18,6 +18,10 @@ struct NewtonWorkspace {
   Index pattern_nnz = -1;
 };
 
+// How a Newton run stopped by NewtonSettings::cycle_window begins its message ("cycling from
+// iteration k"); the newton schedule reads it to choose its next stage.
+inline constexpr const char* kCyclingMessage = "cycling";
+
 // solve_newton_ac and solve_newton_fb with the caller's workspace.
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess,

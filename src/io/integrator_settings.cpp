@@ -41,6 +41,8 @@ const std::vector<IntegratorKey>& integrator_keys() {
        "the integrator: \"timestepping\" (Moreau–Jean) or \"event\" (event-driven)"},
       {"record_interval", +[](S& s) -> double& { return s.record_interval; }, 0, kInf, false, false,
        "s, time between recorded states; 0 records every step and event"},
+      {"max_logged_events", +[](S& s) -> int& { return s.max_logged_events; }, 0, kInf, false,
+       false, "events kept in the run's event log; every event is counted in event_counts"},
       {"zeno_velocity", +[](S& s) -> double& { return s.zeno_velocity; }, 0, kInf, false, false,
        "m/s, impacts slower than this are plastic (e := 0)"},
       {"solver", +[](S& s) -> std::string& { return s.solver.name; }, -kInf, kInf, false, false,

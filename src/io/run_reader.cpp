@@ -235,6 +235,16 @@ RunFolder read_folder(const std::string& folder) {
   if (run.summary.contains("status") && run.summary.at("status").is_string())
     r.status = enum_from_name<SimulationStatus>(run.summary.at("status").get<std::string>(),
                                                 "summary: status");
+  // Event counts: of the logged events, unless the summary counts the whole run (a run that
+  // logged fewer events than it had, SimulationSettings::max_logged_events).
+  for (const SimulationEvent& e : r.events) ++r.event_counts[e.kind];
+  if (run.summary.contains("event_counts") && run.summary.at("event_counts").is_object())
+    for (const auto& [name, n] : run.summary.at("event_counts").items()) {
+      MOREAU_REQUIRE(n.is_number_unsigned(),
+                     "{}: summary: event_counts.{} = {} is not a count (an integer ≥ 0)", folder,
+                     name, n.dump());
+      r.event_counts[enum_from_name<EventKind>(name, "summary: event_counts")] = n.get<long>();
+    }
   return run;
 }
 

@@ -168,16 +168,16 @@ class EventDrivenRun {
 // again (nothing excluded: the velocities jumped). False (run stops) when the impact fails.
 bool EventDrivenRun::tangential_impact_then_choose(ModeChoice& choice, std::vector<bool>& impacted,
                                                    ModeExclusions& excl) {
-  std::string detail;
+  std::string how;
   Vector vv = v(y_);
   const Index pc = choice.painleve_contact;
-  const bool applied = tangential_impact(impact_, t_, q(y_), vv, pc, detail);
+  const bool applied = tangential_impact(impact_, t_, q(y_), vv, pc, how);
   if (applied) y_.tail(nv_) = vv;
-  res_.events.push_back(
-      {t_, EventKind::painleve, pc, choice.painleve + "; policy: tangential impact: " + detail});
+  detail::log_event(res_, st_, t_, EventKind::painleve, pc,
+                    [&] { return choice.painleve + "; policy: tangential impact: " + how; });
   if (!applied)
     return stop(SimulationStatus::painleve,
-                choice.painleve + "; the tangential impact failed: " + detail);
+                choice.painleve + "; the tangential impact failed: " + how);
   if (pc >= 0) impacted[pc] = true;
   std::fill(excl.begin(), excl.end(), ModeExclusion{});
   choice = choose_modes(select_, t_, q(y_), v(y_), excl);
@@ -205,7 +205,8 @@ bool EventDrivenRun::resolve(ModeExclusions excl, bool emit) {
       !tangential_impact_then_choose(choice, impacted, excl))
     return false;
   if (!choice.painleve.empty())
-    res_.events.push_back({t_, EventKind::painleve, choice.painleve_contact, choice.painleve});
+    detail::log_event(res_, st_, t_, EventKind::painleve, choice.painleve_contact,
+                      [&] { return choice.painleve; });
   if (!choice.ok) {
     if (!choice.unsupported.empty()) return stop(SimulationStatus::unsupported, choice.unsupported);
     if (choice.painleve.empty())
@@ -220,8 +221,9 @@ bool EventDrivenRun::resolve(ModeExclusions excl, bool emit) {
     if (!unilateral(i)) continue;
     const std::optional<EventKind> kind = transition_kind(old[i], modes_[i], impacted[i]);
     if (!kind || !emit) continue;
-    res_.events.push_back(
-        {t_, *kind, i, fmt::format("{} -> {}", to_string(old[i].mode), to_string(modes_[i].mode))});
+    detail::log_event(res_, st_, t_, *kind, i, [&] {
+      return fmt::format("{} -> {}", to_string(old[i].mode), to_string(modes_[i].mode));
+    });
   }
   return true;
 }
@@ -287,7 +289,7 @@ bool EventDrivenRun::event_at(const Crossing& x, const std::vector<Root>& roots)
     events_here_ = 0;
     last_event_t_ = t_;
   }
-  if (static_cast<int>(res_.events.size()) > ed_.max_events)
+  if (res_.event_total() > ed_.max_events)
     return stop(SimulationStatus::event_limit, fmt::format("more than {} events", ed_.max_events));
   record();
   return true;
@@ -355,11 +357,12 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
           k1 = rhs(t_, y_, nullptr);
           continue;
         }
-        res_.events.push_back(
-            {t_, EventKind::zeno, i,
-             fmt::format("accumulation rule: the contact did not open since it last closed (apex "
-                         "g = {:.3g} m <= 0); closed without impact, u_n = {:.3g} m/s",
-                         sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)))});
+        detail::log_event(res_, st_, t_, EventKind::zeno, i, [&] {
+          return fmt::format(
+              "accumulation rule: the contact did not open since it last closed (apex g = {:.3g} "
+              "m <= 0); closed without impact, u_n = {:.3g} m/s",
+              sa.constraints[i].gap, sa.constraints[i].normal.dot(v(y_)));
+        });
       }
       if (x.fired < roots.size() || x.missed >= 0) {
         // (after an apex t_ = t_star already, so this reads the dense output at t_star, as it

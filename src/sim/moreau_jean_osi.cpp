@@ -197,11 +197,11 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
     ++res_.solver_failures;
     res_.worst_solver_residual = std::max(res_.worst_solver_residual, residual);
     if (res_.solver_failures <= 20)
-      res_.events.push_back(
-          {t_next, EventKind::solver_failure, -1,
-           fmt::format("Newton's method stopped after {} iterations at ‖R‖ = "
-                       "{:.3e} (newton_tolerance {:.1e})",
-                       ts_.newton_max_iterations, residual, ts_.newton_tolerance)});
+      detail::log_event(res_, st_, t_next, EventKind::solver_failure, -1, [&] {
+        return fmt::format(
+            "Newton's method stopped after {} iterations at ‖R‖ = {:.3e} (newton_tolerance {:.1e})",
+            ts_.newton_max_iterations, residual, ts_.newton_tolerance);
+      });
   }
   P_ = sol.r;
   u_plus_ = sol.u - w;  // Hᵀ v_{k+1} without the restitution term
@@ -219,8 +219,8 @@ void MoreauJeanOsiRun::contact_events(double t) {
     const ContactMode pm = mode_[c.id];
     const ContactMode m = detail::contact_mode(d, P_.data() + d * a, u_plus_.data() + d * a, rn_max,
                                                ts_.mode_velocity, pm);
-    detail::push_step_event(res_, t, c.id, pm, m, c.u_k[0], u_plus_[d * a], P_[d * a], c.mu, c.e,
-                            st_.zeno_velocity);
+    detail::push_step_event(res_, st_, t, c.id, pm, m, c.u_k[0], u_plus_[d * a], P_[d * a], c.mu,
+                            c.e);
     mode_[c.id] = m;
     seen[c.id] = true;
     last_r_[c.id] = P_.segment(d * a, d);
@@ -228,8 +228,8 @@ void MoreauJeanOsiRun::contact_events(double t) {
   for (size_t id = 0; id < mode_.size(); ++id)
     if (!seen[id]) {
       if (mode_[id] != ContactMode::separate)
-        res_.events.push_back(
-            {t, EventKind::separation, static_cast<Index>(id), "left the index set"});
+        detail::log_event(res_, st_, t, EventKind::separation, static_cast<Index>(id),
+                          [] { return "left the index set"; });
       mode_[id] = ContactMode::separate;
       last_r_[id] = Vector();
     }

@@ -68,24 +68,35 @@ inline ContactMode contact_mode(int d, const double* r, const double* u, double 
   return ut > v_tol ? ContactMode::slip : ContactMode::stick;
 }
 
+// An event of the run: counted in res.event_counts, and logged in res.events (its text formatted
+// by detail()) while the log holds fewer than st.max_logged_events.
+template <class Detail>
+void log_event(SimulationResult& res, const SimulationSettings& st, double t, EventKind kind,
+               Index contact, Detail&& detail) {
+  ++res.event_counts[kind];
+  if (res.events.size() < static_cast<size_t>(std::max(0, st.max_logged_events)))
+    res.events.push_back({t, kind, contact, std::string(detail())});
+}
+
 // The event of one contact between two time steps, from its mode before (pm) and after (m):
 // impact when it was open and closes approaching faster than zeno_velocity (u_n⁻ < −zeno),
 // stick_to_slip, slip_to_stick, and separation when it opens.
-inline void push_step_event(SimulationResult& res, double t, Index id, ContactMode pm,
-                            ContactMode m, double un_minus, double un_plus, double r_n, double mu,
-                            double e, double zeno_velocity) {
+inline void push_step_event(SimulationResult& res, const SimulationSettings& st, double t, Index id,
+                            ContactMode pm, ContactMode m, double un_minus, double un_plus,
+                            double r_n, double mu, double e) {
   using M = ContactMode;
-  if (pm == M::separate && m != M::separate && un_minus < -zeno_velocity)
-    res.events.push_back(
-        {t, EventKind::impact, id,
-         fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e)});
+  if (pm == M::separate && m != M::separate && un_minus < -st.zeno_velocity)
+    log_event(res, st, t, EventKind::impact, id, [&] {
+      return fmt::format("u_n- = {:.6g} m/s, u_n+ = {:.6g} m/s, e = {}", un_minus, un_plus, e);
+    });
   else if (pm == M::stick && m == M::slip)
-    res.events.push_back(
-        {t, EventKind::stick_to_slip, id, fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu)});
+    log_event(res, st, t, EventKind::stick_to_slip, id,
+              [&] { return fmt::format("|r_t| = mu r_n = {:.6g} N·s", r_n * mu); });
   else if (pm == M::slip && m == M::stick)
-    res.events.push_back({t, EventKind::slip_to_stick, id, "sliding velocity vanished"});
+    log_event(res, st, t, EventKind::slip_to_stick, id, [] { return "sliding velocity vanished"; });
   else if (pm != M::separate && m == M::separate)
-    res.events.push_back({t, EventKind::separation, id, "r_n reached 0 and the contact separates"});
+    log_event(res, st, t, EventKind::separation, id,
+              [] { return "r_n reached 0 and the contact separates"; });
 }
 
 // A time step's contact solve that stopped above 10³ × its tolerance: counted, and the first 20
@@ -96,9 +107,10 @@ inline void count_failure(SimulationResult& res, const FrictionContactResult& so
   ++res.solver_failures;
   res.worst_solver_residual = std::max(res.worst_solver_residual, sol.residual);
   if (res.solver_failures <= 20)
-    res.events.push_back({t, EventKind::solver_failure, -1,
-                          fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
-                                      to_string(sol.status), sol.residual)});
+    log_event(res, st, t, EventKind::solver_failure, -1, [&] {
+      return fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
+                         to_string(sol.status), sol.residual);
+    });
 }
 
 // The progress of a time-stepping run at t: reported at each new percent of [0, t_end] and at each

@@ -11,6 +11,12 @@
 
 namespace moreau {
 
+long SimulationResult::event_total() const {
+  long n = 0;
+  for (const auto& [kind, count] : event_counts) n += count;
+  return n;
+}
+
 Matrix SimulationResult::q_matrix() const {
   const Index n = q.empty() ? 0 : q.front().size();
   Matrix Q(records(), n);
@@ -138,6 +144,8 @@ void validate(const SimulationSettings& s) {
                  "simulation: Baumgarte α = {} and β = {} must be ≥ 0", ed.baumgarte_alpha,
                  ed.baumgarte_beta);
   MOREAU_REQUIRE(ed.max_events > 0, "simulation: max_events = {} must be > 0", ed.max_events);
+  MOREAU_REQUIRE(s.max_logged_events >= 0, "simulation: max_logged_events = {} must be ≥ 0",
+                 s.max_logged_events);
 }
 
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
@@ -195,6 +203,11 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   const double tolerance = scale * (settings.integrator == Integrator::time_stepping
                                         ? 10.0 * settings.time_stepping.dt
                                         : std::max(1e-6, 100.0 * settings.event_driven.rtol));
+  if (res.event_total() > static_cast<long>(res.events.size()))
+    res.warnings.push_back(
+        fmt::format("the event log holds the first {} of the run's {} events (max_logged_events); "
+                    "event_counts counts them all",
+                    res.events.size(), res.event_total()));
   if (res.max_energy_gain > tolerance)
     res.warnings.push_back(
         fmt::format("energy gained {:.3g} J, more than the integration tolerance {:.3g} J",

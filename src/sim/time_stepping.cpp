@@ -85,8 +85,8 @@ void contact_events(SimulationResult& res, StepContacts& layer,
     cur.mode =
         detail::contact_mode(d, cur.r.data(), u_plus.data(), rn_max, st.time_stepping.mode_velocity,
                              matched ? std::optional<ContactMode>(pm) : std::nullopt);
-    detail::push_step_event(res, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu,
-                            c.restitution, st.zeno_velocity);
+    detail::push_step_event(res, st, t, c.id, pm, cur.mode, c.un_minus, u_plus[0], cur.r[0], c.mu,
+                            c.restitution);
   }
 }
 
@@ -105,7 +105,8 @@ std::vector<Index> ghosts(SimulationResult& res, StepContacts& layer, double t, 
     if (++g.steps_out <= st.time_stepping.separation_steps)
       kept.push_back(static_cast<Index>(i));
     else
-      res.events.push_back({g.left_t, EventKind::separation, g.id, "left the index set"});
+      detail::log_event(res, st, g.left_t, EventKind::separation, g.id,
+                        [] { return "left the index set"; });
   }
   return kept;
 }

@@ -104,3 +104,24 @@ def test_large_worlds_store_names_fixed_length_and_numbers_compressed(tmp_path):
         # free fall from rest: z = 1 − g t²/2 at the recorded times, to the θ-scheme's O(h) offset
         z = f["q"][:, 2]
         assert np.allclose(z, 1 - 0.5 * 9.81 * f["t"][()] ** 2, atol=2e-5)
+
+
+def test_a_limited_event_log_counts_every_event_in_both_formats(tmp_path):
+    # integrator.max_logged_events: the first events are logged, all are counted; the reference
+    # counts are those of the unlimited run's own list
+    s = scene("bouncing_ball.json", t_end=3.0)
+    full = moreau.simulate(s)
+    counts = {}
+    for e in full.events:
+        counts[e["kind"]] = counts.get(e["kind"], 0) + 1
+    assert counts.get("impact", 0) >= 3
+    s["integrator"]["max_logged_events"] = 2
+    for fmt in ("csv", "hdf5"):
+        ran = moreau.simulate(s, out=tmp_path / fmt, format=fmt)
+        loaded = moreau.load_run(tmp_path / fmt)
+        for r in (ran, loaded):
+            assert [(e["t"], e["kind"]) for e in r.events] == [(e["t"], e["kind"]) for e in full.events[:2]]
+            assert r.summary["events_logged"] == 2
+            for kind, n in r.summary["event_counts"].items():
+                assert n == counts.get(kind, 0), (fmt, kind)
+        assert any(f"the first 2 of the run's {len(full.events)} events" in w for w in ran.summary["warnings"])

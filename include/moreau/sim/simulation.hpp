@@ -7,6 +7,7 @@
 // recorder.hpp writes to disk. The library never prints: progress is reported through a callback.
 #include <atomic>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -121,8 +122,11 @@ struct SimulationSettings {
   Integrator integrator = Integrator::time_stepping;  // which simulator runs
   double t_end = 1.0;                                 // s, final time (start is 0)
   double record_interval = 0.0;                       // s; 0 records every step (and every event)
-  double zeno_velocity = 1e-4;     // m/s: impacts slower than this are plastic (e := 0) and, in
-                                   // time stepping, not reported as impact events
+  double zeno_velocity = 1e-4;  // m/s: impacts slower than this are plastic (e := 0) and, in
+                                // time stepping, not reported as impact events
+  // Events kept in SimulationResult::events; every event is counted in event_counts, the first
+  // max_logged_events are logged (a 1 s landing of 27,000 spheres has ~10⁷, ~3 GB as text).
+  int max_logged_events = 1000000;
   ContactSolverSettings solver{};  // frictional-contact solver of the steps and of the impacts
   TimeSteppingSettings time_stepping{};  // used when integrator is time_stepping
   EventDrivenSettings event_driven{};    // used when integrator is event_driven
@@ -159,13 +163,14 @@ struct SimulationResult {
   std::vector<std::string> velocity_names;  // one per generalized velocity v_i
   std::vector<std::string> contact_names;   // one per constraint index of the records and events
 
-  std::vector<double> t;                // s, recorded times
-  std::vector<Vector> q;                // positions at each recorded time
-  std::vector<Vector> v;                // velocities at each recorded time
-  std::vector<double> kinetic;          // J, kinetic energy at each recorded time
-  std::vector<double> potential;        // J, potential energy at each recorded time
-  std::vector<ContactRecord> contacts;  // closed contacts at each recorded time
-  std::vector<SimulationEvent> events;  // in time order
+  std::vector<double> t;                   // s, recorded times
+  std::vector<Vector> q;                   // positions at each recorded time
+  std::vector<Vector> v;                   // velocities at each recorded time
+  std::vector<double> kinetic;             // J, kinetic energy at each recorded time
+  std::vector<double> potential;           // J, potential energy at each recorded time
+  std::vector<ContactRecord> contacts;     // closed contacts at each recorded time
+  std::vector<SimulationEvent> events;     // in time order: the first max_logged_events of the run
+  std::map<EventKind, long> event_counts;  // every event of the run by kind, logged or not
 
   long steps = 0;                      // accepted steps
   long rejected_steps = 0;             // event-driven: rejected by the error control
@@ -180,6 +185,8 @@ struct SimulationResult {
 
   // The number of recorded times.
   Index records() const { return static_cast<Index>(t.size()); }
+  // The number of events of the run, logged or not (Σ event_counts).
+  long event_total() const;
   Matrix q_matrix() const;  // records × position_size
   Matrix v_matrix() const;  // records × velocity_size
 };

@@ -7,6 +7,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/model/velocity_level.hpp"
 #include "moreau/sim/impact_law.hpp"
+#include "../sim_internal.hpp"
 
 namespace moreau::event {
 
@@ -94,12 +95,12 @@ bool apply_impacts(const ImpactContext& ctx, double t, const Vector& q, Vector& 
     const Index i = set.in.unilateral[a];
     const auto& c = s.constraints[i];
     impacted[i] = true;
-    res.events.push_back(
-        {t, EventKind::impact, i,
-         fmt::format("u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}",
-                     set.unm[a], c.normal.dot(j.v_post), plastic[a] ? 0.0 : c.restitution,
-                     plastic[a] ? " (zeno rule: plastic)" : "", j.pn[static_cast<Index>(a)],
-                     to_string(law))});
+    detail::log_event(res, ctx.st, t, EventKind::impact, i, [&] {
+      return fmt::format(
+          "u_n- = {:.9g} m/s, u_n+ = {:.9g} m/s, e = {}{}, P_n = {:.6g} N·s, law = {}", set.unm[a],
+          c.normal.dot(j.v_post), plastic[a] ? 0.0 : c.restitution,
+          plastic[a] ? " (zeno rule: plastic)" : "", j.pn[static_cast<Index>(a)], to_string(law));
+    });
   }
   v = j.v_post;
   return true;

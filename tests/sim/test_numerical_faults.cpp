@@ -120,4 +120,33 @@ TEST(NumericalFaults, OverflowInAStepProblemEndsTheRunAsDiverged) {
 }
 
 }  // namespace
+// A rigid world whose contacts come and go (finite margin) given to the event-driven integrator:
+// its modes are per constraint of the start, so the run stops with an error naming both counts
+// (it looped on out-of-range modes before) instead of integrating with the wrong constraints.
+TEST(NumericalFaults, EventDrivenRefusesAConstraintSetThatChanges) {
+  ContactMaterial mat;
+  mat.restitution = 0.5;
+  auto w = test::world_with_floor(3, mat);
+  RigidBody b;
+  b.name = "ball";
+  b.mass = 0.1;
+  b.inertia = Matrix3::Identity() * 1e-4;
+  b.pose.position = Vector3(0.0, 0.0, 0.55);  // its contact appears 0.02 m above the floor
+  Shape s;
+  s.kind = ShapeKind::sphere;
+  s.radius = 0.05;
+  b.shapes.push_back(s);
+  w->add_body(b);
+  RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "ball");
+  SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.9};
+  try {
+    simulate(sys, st);
+    FAIL() << "the event-driven run accepted a changing constraint set";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("had 0 at the start and has 1 at t = 0.3"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace moreau

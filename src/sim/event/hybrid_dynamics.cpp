@@ -56,6 +56,13 @@ Vector slip_of(const AccelerationProblem& p, const Modes& modes, Index j) {
 Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v,
                                     const Modes& modes) const {
   ContactState s = sys_.contact_state(q, v, t);
+  // The modes are per constraint of the run's start: a system whose constraint set changes on
+  // the way (a rigid world with a finite CollisionSettings::margin) cannot be integrated by events.
+  MOREAU_REQUIRE(s.size() == static_cast<Index>(modes.size()),
+                 "event-driven integration needs a fixed set of constraints: the system '{}' had "
+                 "{} at the start and has {} at t = {} s (a rigid world needs "
+                 "CollisionSettings::margin = ∞, as a scene with the event integrator sets)",
+                 sys_.name(), modes.size(), s.size(), t);
   for (auto& c : s.constraints) {
     c.baumgarte_alpha = baumgarte_alpha(c, st_);
     c.baumgarte_beta = baumgarte_beta(c, st_);

@@ -22,8 +22,10 @@ class SimulationResult:
     """Arrays of one simulation.
 
     t (k,), q (k, nq), v (k, nv), kinetic / potential / energy (k,), position_names,
-    velocity_names, contact_names, events (list of dicts t, kind, contact, name, detail),
-    contacts (dict of arrays t, contact, gap, r_n, r_t, mode), summary (dict), out (folder or None).
+    velocity_names, contact_names, events (list of dicts t, kind, contact, name, detail: the run's
+    first integrator.max_logged_events), event_counts (dict kind -> count of every event of the
+    run, logged or not), contacts (dict of arrays t, contact, gap, r_n, r_t, mode), summary (dict),
+    out (folder or None).
     """
 
     def __init__(self, data, out=None):
@@ -40,6 +42,7 @@ class SimulationResult:
         self.events = list(data["events"])
         self.contacts = data["contacts"]
         self.summary = data["summary"]
+        self.event_counts = dict(self.summary.get("event_counts", {}))
         self.out = out
 
     def __repr__(self):

@@ -122,6 +122,7 @@ def test_a_limited_event_log_counts_every_event_in_both_formats(tmp_path):
         for r in (ran, loaded):
             assert [(e["t"], e["kind"]) for e in r.events] == [(e["t"], e["kind"]) for e in full.events[:2]]
             assert r.summary["events_logged"] == 2
-            for kind, n in r.summary["event_counts"].items():
+            assert r.event_counts == r.summary["event_counts"]
+            for kind, n in r.event_counts.items():
                 assert n == counts.get(kind, 0), (fmt, kind)
         assert any(f"the first 2 of the run's {len(full.events)} events" in w for w in ran.summary["warnings"])

@@ -18,8 +18,8 @@ struct RunFolder {
   std::string folder;                       // as given
   OutputFormat format = OutputFormat::csv;  // run.h5 present: hdf5, else the CSV files
   // t, q, v (split by geometry.json's position_size; else half and half), kinetic and potential
-  // energies, the contact names and records, the events, the dimension, system, integrator and
-  // status (from the summary).
+  // energies, the contact names and records, the events, the dimension, system, integrator,
+  // status and event_counts (the whole run's, from the summary; else those of the logged events).
   SimulationResult result;
   nlohmann::json summary;  // summary.json (or run.h5's /summary), an object
   // geometry.json or run.h5's /geometry (io/run_geometry.hpp); null when the run has none

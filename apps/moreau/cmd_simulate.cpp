@@ -124,18 +124,14 @@ void run(const SimulateOptions& opt) {
         plotted = true;
     }
   }
-  // every event of the run, logged or not (SimulationResult::event_counts)
-  const auto count = [&res](EventKind k) {
-    const auto it = res.event_counts.find(k);
-    return it == res.event_counts.end() ? 0L : it->second;
-  };
   std::printf("%s: %s integrator, t = %g s, %ld steps, status %s%s%s\n", scene.name.c_str(),
               to_string(res.integrator).c_str(), res.t.empty() ? 0.0 : res.t.back(), res.steps,
               to_string(res.status).c_str(), res.message.empty() ? "" : ": ", res.message.c_str());
   std::printf(
       "events: %ld impact, %ld stick_to_slip, %ld slip_to_stick, %ld separation, %ld painleve\n",
-      count(EventKind::impact), count(EventKind::stick_to_slip), count(EventKind::slip_to_stick),
-      count(EventKind::separation), count(EventKind::painleve));
+      res.event_count(EventKind::impact), res.event_count(EventKind::stick_to_slip),
+      res.event_count(EventKind::slip_to_stick), res.event_count(EventKind::separation),
+      res.event_count(EventKind::painleve));
   std::printf(
       "energy: %.6g J -> %.6g J (largest gain %.3g J); largest penetration %.3g m; wall time %.3g "
       "s\n",

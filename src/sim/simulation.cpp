@@ -11,6 +11,11 @@
 
 namespace moreau {
 
+long SimulationResult::event_count(EventKind kind) const {
+  const auto it = event_counts.find(kind);
+  return it == event_counts.end() ? 0 : it->second;
+}
+
 long SimulationResult::event_total() const {
   long n = 0;
   for (const auto& [kind, count] : event_counts) n += count;

@@ -38,6 +38,20 @@ inline RigidBody box_body(std::string name, double mass, const Vector3& half_ext
   return b;
 }
 
+// A solid sphere named `name`: mass m (kg), radius r (m), inertia ⅖ m r², centred at p, at rest.
+inline RigidBody sphere_body(std::string name, double m, double r, const Vector3& p) {
+  RigidBody b;
+  b.name = std::move(name);
+  b.mass = m;
+  b.inertia = Matrix3::Identity() * (0.4 * m * r * r);
+  b.pose.position = p;
+  Shape s;
+  s.kind = ShapeKind::sphere;
+  s.radius = r;
+  b.shapes.push_back(s);
+  return b;
+}
+
 // Five 0.2 m cubes (1 kg) stacked exactly on the floor (z ≥ 0), μ = 0.8, as in the benchmark.
 inline std::shared_ptr<RigidWorld> box_stack() {
   ContactMaterial mat;

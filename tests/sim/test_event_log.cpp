@@ -23,16 +23,7 @@ RigidWorldSystem bouncing_ball(double margin) {
   mat.mu = 0.3;
   mat.restitution = 0.5;
   auto w = test::world_with_floor(3, mat);
-  RigidBody b;
-  b.name = "ball";
-  b.mass = 0.1;
-  b.inertia = Matrix3::Identity() * (0.4 * 0.1 * 0.05 * 0.05);
-  b.pose.position = Vector3(0.0, 0.0, 0.55);
-  Shape s;
-  s.kind = ShapeKind::sphere;
-  s.radius = 0.05;
-  b.shapes.push_back(s);
-  w->add_body(b);
+  w->add_body(test::sphere_body("ball", 0.1, 0.05, Vector3(0.0, 0.0, 0.55)));
   return RigidWorldSystem(w, CollisionSettings{.margin = margin}, "bouncing_ball");
 }
 

@@ -127,16 +127,8 @@ TEST(NumericalFaults, EventDrivenRefusesAConstraintSetThatChanges) {
   ContactMaterial mat;
   mat.restitution = 0.5;
   auto w = test::world_with_floor(3, mat);
-  RigidBody b;
-  b.name = "ball";
-  b.mass = 0.1;
-  b.inertia = Matrix3::Identity() * 1e-4;
-  b.pose.position = Vector3(0.0, 0.0, 0.55);  // its contact appears 0.02 m above the floor
-  Shape s;
-  s.kind = ShapeKind::sphere;
-  s.radius = 0.05;
-  b.shapes.push_back(s);
-  w->add_body(b);
+  // r = 0.05 m at 0.55 m: its contact appears 0.02 m above the floor
+  w->add_body(test::sphere_body("ball", 0.1, 0.05, Vector3(0.0, 0.0, 0.55)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "ball");
   SimulationSettings st{.integrator = Integrator::event_driven, .t_end = 0.9};
   try {

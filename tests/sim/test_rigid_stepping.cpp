@@ -52,20 +52,6 @@ std::shared_ptr<RigidWorld> rocking_block() {
   return w;
 }
 
-// Solid sphere of mass m and radius r centred at p.
-RigidBody ball(double m, double r, const Vector3& p) {
-  RigidBody b;
-  b.name = "ball";
-  b.mass = m;
-  b.inertia = Matrix3::Identity() * (0.4 * m * r * r);
-  b.pose.position = p;
-  Shape s;
-  s.kind = ShapeKind::sphere;
-  s.radius = r;
-  b.shapes.push_back(s);
-  return b;
-}
-
 }  // namespace
 
 // The body-block path and the dense path (dense M, condensed problem, registry solver) integrate
@@ -126,7 +112,7 @@ TEST(RigidTimeStepping, SofteningSinksAtGammaTimesWeight) {
   ContactMaterial mat;
   mat.gamma = 1e-4;  // m/(N·s)
   auto w = test::world_with_floor(3, mat);
-  w->add_body(ball(2.0, 0.1, Vector3(0, 0, 0.1)));
+  w->add_body(test::sphere_body("ball", 2.0, 0.1, Vector3(0, 0, 0.1)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "soft_ball");
   SimulationSettings st{
       .integrator = Integrator::time_stepping, .t_end = 0.05, .time_stepping = {.dt = 1e-3}};
@@ -141,7 +127,7 @@ TEST(RigidTimeStepping, OtherImpactLawsAreRefused) {
   ContactMaterial mat;
   mat.law = ImpactLaw::poisson;
   auto w = test::world_with_floor(3, mat);
-  w->add_body(ball(1.0, 0.1, Vector3(0, 0, 1.0)));
+  w->add_body(test::sphere_body("ball", 1.0, 0.1, Vector3(0, 0, 1.0)));
   RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02}, "ball");
   SimulationSettings st{.integrator = Integrator::time_stepping, .t_end = 0.1};
   try {

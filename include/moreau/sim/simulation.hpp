@@ -185,6 +185,8 @@ struct SimulationResult {
 
   // The number of recorded times.
   Index records() const { return static_cast<Index>(t.size()); }
+  // The number of events of this kind in the run, logged or not (0 when none).
+  long event_count(EventKind kind) const;
   // The number of events of the run, logged or not (Σ event_counts).
   long event_total() const;
   Matrix q_matrix() const;  // records × position_size

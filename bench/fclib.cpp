@@ -36,7 +36,7 @@
 #include <fmt/format.h>
 
 #include "moreau/common/timer.hpp"
-#include "moreau/io/fclib.hpp"
+#include "moreau/io/problems/fclib.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 #ifdef MOREAU_HAVE_SICONOS

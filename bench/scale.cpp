@@ -14,8 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "moreau/common/timer.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 #include "moreau/sim/simulation.hpp"
 
 #ifdef MOREAU_HAVE_MUJOCO

@@ -15,8 +15,8 @@
 
 #include "moreau/common/timer.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
-#include "moreau/io/atomic_file.hpp"
-#include "moreau/io/scene_write.hpp"
+#include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/scene/scene_write.hpp"
 #include "moreau/sim/simulation.hpp"
 
 #ifdef MOREAU_HAVE_MUJOCO

@@ -31,9 +31,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "moreau/io/atomic_file.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace {

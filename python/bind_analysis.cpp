@@ -8,7 +8,7 @@
 
 #include "bindings.hpp"
 #include "moreau/contact/velocity_problem.hpp"
-#include "moreau/io/analysis_report.hpp"
+#include "moreau/io/reports/analysis_report.hpp"
 
 namespace moreau::python {
 

@@ -1,5 +1,5 @@
-// Python bindings: FCLIB HDF5 I/O (moreau/io/fclib.hpp) and moreau.solve for local and global
-// frictional contact problems. The problem and result classes are bound in
+// Python bindings: FCLIB HDF5 I/O (moreau/io/problems/fclib.hpp) and moreau.solve for local and
+// global frictional contact problems. The problem and result classes are bound in
 // bind_friction_contact.cpp. Errors: a bad file is ValueError (std::invalid_argument), a failed
 // write is OSError; both messages name the file.
 #include <pybind11/eigen.h>
@@ -13,7 +13,7 @@
 #include <type_traits>
 
 #include "bindings.hpp"
-#include "moreau/io/fclib.hpp"
+#include "moreau/io/problems/fclib.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau::python {

@@ -7,7 +7,7 @@
 #include "bindings.hpp"
 #include "moreau/impact/energetic_consistency.hpp"
 #include "moreau/impact/impact_laws.hpp"
-#include "moreau/io/impact_spec.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
 
 namespace moreau::python {
 

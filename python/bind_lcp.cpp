@@ -8,7 +8,7 @@
 
 #include "bindings.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/siconos_text.hpp"
+#include "moreau/io/problems/siconos_text.hpp"
 #include "moreau/problems/lcp.hpp"
 #include "moreau/problems/mlcp.hpp"
 #include "moreau/solvers/lcp/enumeration.hpp"

@@ -8,15 +8,16 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "moreau/io/analysis_input.hpp"
-#include "moreau/io/analysis_report.hpp"
-#include "moreau/io/integrator_settings.hpp"
-#include "moreau/io/interrupt_guard.hpp"
-#include "moreau/io/json_reader.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/scene_write.hpp"
-#include "moreau/io/simulation_setup.hpp"
-#include "moreau/io/simulation_output.hpp"
+#include "moreau/io/reports/analysis_input.hpp"
+#include "moreau/io/reports/analysis_report.hpp"
+#include "moreau/io/scene/integrator_settings.hpp"
+#include "moreau/io/os/interrupt_guard.hpp"
+#include "moreau/io/json/json_reader.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/scene_write.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/run/simulation_output.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 namespace moreau::python {
 
@@ -78,7 +79,7 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
 }
 
 // Ctrl-C during a run (issue 15 §3): on the main thread SIGINT and SIGTERM stop the run at the end
-// of a step (io/interrupt_guard.hpp); the outputs so far are written (status `interrupted`) and
+// of a step (io/os/interrupt_guard.hpp); the outputs so far are written (status `interrupted`) and
 // KeyboardInterrupt is raised. Other threads keep Python's own handling.
 bool on_main_thread() {
   const py::module_ threading = py::module_::import("threading");

@@ -4,7 +4,7 @@
 // sliding LCP of 003 with its matrix-class tests and, with --all-sticking, the all-sticking
 // problem of 001. The JSON keys are listed in docs/cli.md (moreau analyze).
 //
-// Input files: io/analysis_input.hpp.
+// Input files: io/reports/analysis_input.hpp.
 // Bad input: one line naming the field and value, exit code 2 (main.cpp).
 #include <cmath>
 #include <cstdio>
@@ -20,8 +20,8 @@
 
 #include "commands.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/analysis_input.hpp"
-#include "moreau/io/analysis_report.hpp"
+#include "moreau/io/reports/analysis_input.hpp"
+#include "moreau/io/reports/analysis_report.hpp"
 #include "moreau/contact/gallery.hpp"
 
 namespace moreau::cli {

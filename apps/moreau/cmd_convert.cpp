@@ -1,15 +1,16 @@
 // `moreau convert MODEL -o SCENE.json [--floating-base] [--ground]`: writes the scene that an MJCF
-// or URDF model (or a scene file) loads into (io/scene_write.hpp), so that it can be read, edited
-// and run as `moreau simulate SCENE.json` with the same result as `moreau simulate MODEL`
+// or URDF model (or a scene file) loads into (io/scene/scene_write.hpp), so that it can be read,
+// edited and run as `moreau simulate SCENE.json` with the same result as `moreau simulate MODEL`
 // (docs/cli.md (moreau convert)). What the model had that moreau ignores is listed on stderr.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
-#include "moreau/io/atomic_file.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/scene_write.hpp"
+#include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/scene_write.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 namespace moreau::cli {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "moreau/io/impact_spec.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
 
 namespace moreau::cli {
 

@@ -22,11 +22,12 @@
 
 #include "commands.hpp"
 #include "moreau/common/parallel.hpp"
-#include "moreau/io/interrupt_guard.hpp"
-#include "moreau/io/json_reader.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_output.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/os/interrupt_guard.hpp"
+#include "moreau/io/json/json_reader.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/run/simulation_output.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 namespace moreau::cli {
 namespace {

@@ -18,8 +18,8 @@
 
 #include "commands.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/fclib.hpp"
-#include "moreau/io/interrupt_guard.hpp"
+#include "moreau/io/problems/fclib.hpp"
+#include "moreau/io/os/interrupt_guard.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/solvers/fc/solver_choice.hpp"
 

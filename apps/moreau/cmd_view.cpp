@@ -2,7 +2,7 @@
 // self-contained HTML page that plays the run in OUT_DIR (a CSV folder or run.h5 with its
 // geometry), docs/cli.md §moreau view. The page is the viewer template built from viewer/ by
 // npm and esbuild (three.js bundled in: no network needed) with the run filled in
-// (io/viewer_page.hpp). The template is looked up in $MOREAU_VIEWER_TEMPLATE, then next to the
+// (io/run/viewer_page.hpp). The template is looked up in $MOREAU_VIEWER_TEMPLATE, then next to the
 // program (<bin>/../viewer/viewer.html: the build tree), then <bin>/../share/moreau/viewer.html
 // (installed).
 #include <cstdio>
@@ -18,9 +18,9 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "moreau/io/atomic_file.hpp"
-#include "moreau/io/run_reader.hpp"
-#include "moreau/io/viewer_page.hpp"
+#include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/run/run_reader.hpp"
+#include "moreau/io/run/viewer_page.hpp"
 
 namespace moreau::cli {
 namespace {

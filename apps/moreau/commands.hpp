@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/io/scene/scene.hpp"
 
 namespace moreau::cli {
 
@@ -38,7 +38,7 @@ inline constexpr int kExitBadInput = 2;
 inline int verbosity = 1;
 
 // The exit code main() returns when a command ends without an exception: 0, kExitNotFinished for
-// a diverged simulation, or 128 + the signal of an interrupted run (io/interrupt_guard.hpp).
+// a diverged simulation, or 128 + the signal of an interrupted run (io/os/interrupt_guard.hpp).
 inline int exit_status = 0;
 
 }  // namespace moreau::cli

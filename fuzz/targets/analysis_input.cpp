@@ -1,12 +1,12 @@
-// Fuzz target: `moreau analyze` inputs (io/analysis_input.hpp) — parsing, validation and the full
-// report (io/analysis_report.hpp, with the all-sticking section) of the state they describe.
-// Contract: fuzz/support/fuzz_contract.hpp.
+// Fuzz target: `moreau analyze` inputs (io/reports/analysis_input.hpp) — parsing, validation and
+// the full report (io/reports/analysis_report.hpp, with the all-sticking section) of the state they
+// describe. Contract: fuzz/support/fuzz_contract.hpp.
 #include <cstdint>
 #include <string>
 
 #include "../support/fuzz_contract.hpp"
-#include "moreau/io/analysis_input.hpp"
-#include "moreau/io/analysis_report.hpp"
+#include "moreau/io/reports/analysis_input.hpp"
+#include "moreau/io/reports/analysis_report.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,7 +1,7 @@
-// Fuzz target: FCLIB HDF5 files (io/fclib.hpp). The input bytes do not become the file itself
-// (that would fuzz the HDF5 library, not our reader): they drive a generator that writes an HDF5
-// file in FCLIB's layout with the HDF5 C API — each group and dataset present or missing, of the
-// right or a wrong type, with sizes, storage codes (nz), indices and values that are sometimes
+// Fuzz target: FCLIB HDF5 files (io/problems/fclib.hpp). The input bytes do not become the file
+// itself (that would fuzz the HDF5 library, not our reader): they drive a generator that writes an
+// HDF5 file in FCLIB's layout with the HDF5 C API — each group and dataset present or missing, of
+// the right or a wrong type, with sizes, storage codes (nz), indices and values that are sometimes
 // consistent and sometimes not (negative, out of range, huge, NaN). read_fclib must then either
 // return a problem or refuse the file cleanly. Contract: fuzz/support/fuzz_contract.hpp.
 #include <unistd.h>
@@ -17,7 +17,7 @@
 #include <hdf5.h>
 
 #include "../support/fuzz_contract.hpp"
-#include "moreau/io/fclib.hpp"
+#include "moreau/io/problems/fclib.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-// Fuzz target: impact SPECs (io/impact_spec.hpp) — parsing, validation and running the law the
-// SPEC names, as `moreau impact SPEC.json` does. Contract: fuzz/support/fuzz_contract.hpp.
+// Fuzz target: impact SPECs (io/reports/impact_spec.hpp) — parsing, validation and running the law
+// the SPEC names, as `moreau impact SPEC.json` does. Contract: fuzz/support/fuzz_contract.hpp.
 #include <cstdint>
 #include <string>
 
 #include "../support/fuzz_contract.hpp"
-#include "moreau/io/impact_spec.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -12,8 +12,8 @@
 
 #include "../support/fuzz_contract.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/sim/simulation.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

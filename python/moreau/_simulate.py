@@ -378,7 +378,7 @@ def plot(result_or_dir, path=None):
     if shown:
         ax[2].legend(loc="best", fontsize=8)
     fig.tight_layout()
-    # the same rule as the C++ atomic writer (io/atomic_file.hpp): a uniquely named temporary
+    # the same rule as the C++ atomic writer (io/os/atomic_file.hpp): a uniquely named temporary
     # file beside the target, then an atomic rename
     import tempfile
 

@@ -36,4 +36,29 @@ expect_failure "an extra CMake link" "moreau_layer(linalg) links"
 fresh_copy
 echo '#include "../../src/sim/sim_internal.hpp"' >> "$scratch/tree/apps/moreau/main.cpp"
 expect_failure "apps including src/" "apps/moreau/main.cpp"
-echo "check_layers.py rejects all three back-edges"
+
+# 4. a relative include across layers: sim reaching into io's sources
+fresh_copy
+echo '#include "../io/scene/scene.cpp"' >> "$scratch/tree/src/sim/simulation.cpp"
+expect_failure "a relative include from sim into io" "src/sim/simulation.cpp"
+
+# 5. an io room including a later room: json reading the scene
+fresh_copy
+echo '#include "moreau/io/scene/scene.hpp"' >> "$scratch/tree/src/io/json/json_reader.cpp"
+expect_failure "io/json including io/scene" "io room 'json' includes"
+
+# 6. the same through a relative include inside io: run reaching into import
+fresh_copy
+echo '#include "../import/body_tree.hpp"' >> "$scratch/tree/src/io/run/run_reader.cpp"
+expect_failure "io/run including io/import relatively" "io room 'run' includes"
+
+# 7. a source file left in io's top folder
+fresh_copy
+echo '// stray' > "$scratch/tree/src/io/stray.cpp"
+expect_failure "a source in io's top folder" "src/io/stray.cpp"
+
+# 8. a room file including a forwarding header
+fresh_copy
+echo '#include "moreau/io/scene.hpp"' >> "$scratch/tree/src/io/import/urdf.cpp"
+expect_failure "a room including a forwarding header" "forwarding header"
+echo "check_layers.py rejects all eight faults"

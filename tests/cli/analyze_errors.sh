@@ -28,7 +28,7 @@ echo '{"M": [[1, 0.5], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1
 expect_error "symmetric" "$tmp/asym.json"
 echo '{"gallery": "wheel", "params": {"radius": "big"}}' > "$tmp/str.json"
 expect_error "radius" "$tmp/str.json"
-# the rules of the one JSON reader (io/json_reader.hpp): the file is named, then the field
+# the rules of the one JSON reader (io/json/json_reader.hpp): the file is named, then the field
 echo '{"M": [[1]], "F": [9.81], "F": [1], "constraints": []}' > "$tmp/dup.json"
 expect_error "dup.json: the key \"F\" is given twice" "$tmp/dup.json"
 echo '{"M": [[1]], "F": [NaN], "constraints": []}' > "$tmp/nan.json"

@@ -22,7 +22,7 @@ expect_error -1 0.5 -5 "[0,0,1]" "mass"
 expect_error 1 1.5 -5 "[0,0,1]" "1.5"
 expect_error 1 0.5 -5 "[0,0,0]" "zero length"
 "$bin" impact "$tmp/missing.json" > /dev/null 2>&1; [ $? -eq 2 ] || { echo "missing file: expected exit 2"; exit 1; }
-# the rules of the one JSON reader (io/json_reader.hpp), the file named first
+# the rules of the one JSON reader (io/json/json_reader.hpp), the file named first
 expect_error 1e999 0.5 -5 "[0,0,1]" "spec.json: number out of range at line 1"
 expect_error '1, "mass": 2' 0.5 -5 "[0,0,1]" 'spec.json: the key "mass" is given twice'
 expect_error null 0.5 -5 "[0,0,1]" "spec.json: bodies\[0\].mass = null: must be a number"

@@ -11,10 +11,11 @@
 
 #include <unistd.h>
 
-#include "moreau/io/run_reader.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_output.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/run/run_reader.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/run/simulation_output.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {

@@ -13,7 +13,7 @@ extern "C" {
 #include <limits>
 #include <string>
 
-#include "moreau/io/fclib.hpp"
+#include "moreau/io/problems/fclib.hpp"
 
 namespace moreau {
 namespace {

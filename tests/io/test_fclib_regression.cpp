@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "moreau/io/fclib.hpp"
+#include "moreau/io/problems/fclib.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/solvers/fc/newton.hpp"
 

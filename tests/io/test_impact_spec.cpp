@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "moreau/io/impact_spec.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
 
 namespace moreau {
 namespace {

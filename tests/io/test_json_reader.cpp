@@ -1,5 +1,5 @@
-// The one JSON reader (io/json_reader.hpp) and the one atomic writer (io/atomic_file.hpp): the
-// rules every input file and every output file share.
+// The one JSON reader (io/json/json_reader.hpp) and the one atomic writer (io/os/atomic_file.hpp):
+// the rules every input file and every output file share.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "moreau/io/atomic_file.hpp"
-#include "moreau/io/impact_spec.hpp"
-#include "moreau/io/json_reader.hpp"
+#include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
+#include "moreau/io/json/json_reader.hpp"
 
 namespace moreau {
 namespace {

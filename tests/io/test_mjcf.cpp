@@ -1,5 +1,5 @@
-// MJCF import (io/mjcf.hpp): orientations, default classes, mass properties, joints, warnings and
-// errors, each against MuJoCo's documented semantics worked out by hand.
+// MJCF import (io/import/mjcf.hpp): orientations, default classes, mass properties, joints,
+// warnings and errors, each against MuJoCo's documented semantics worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "moreau/io/mjcf.hpp"
-#include "moreau/io/scene_write.hpp"
+#include "moreau/io/import/mjcf.hpp"
+#include "moreau/io/scene/scene_write.hpp"
 
 namespace moreau {
 namespace {

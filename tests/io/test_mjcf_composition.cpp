@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "moreau/contact/collision/world_contacts.hpp"
-#include "moreau/io/mjcf.hpp"
+#include "moreau/io/import/mjcf.hpp"
 
 namespace moreau {
 namespace {

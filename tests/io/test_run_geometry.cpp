@@ -1,4 +1,4 @@
-// geometry.json (io/run_geometry.hpp): every shape kind of a scene goes out and comes back with
+// geometry.json (io/run/run_geometry.hpp): every shape kind of a scene goes out and comes back with
 // its sizes and offsets (and the explicit contact pairs), the world rebuilt from it finds the same
 // contacts at the same q (what `moreau view` relies on to place contact points), and bad documents
 // name the field.
@@ -8,8 +8,9 @@
 
 #include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
-#include "moreau/io/run_geometry.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/io/run/run_geometry.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 using namespace moreau;
 using json = nlohmann::json;

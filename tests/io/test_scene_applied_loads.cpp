@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace moreau {

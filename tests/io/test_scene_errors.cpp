@@ -9,8 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 using namespace moreau;
 

@@ -5,7 +5,8 @@
 #include <filesystem>
 
 #include "moreau/contact/rigid_world_system.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/import/load_scene.hpp"
 
 using namespace moreau;
 using json = nlohmann::json;

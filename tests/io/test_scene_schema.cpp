@@ -1,10 +1,11 @@
 // docs/scene.schema.json against the example scenes: every examples/scenes/*.json validates, and
 // the schema refuses what the loader refuses for the keywords it covers (an unknown law, an
-// unknown field), and its "integrator" object is the reader's table (io/integrator_settings.hpp):
-// the same keys, types, bounds, names and defaults. A small validator for the keywords the schema
-// uses ($ref, oneOf, enum, type, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
-// minItems, maxItems, items, required, properties, additionalProperties); Debian has no C++ JSON
-// Schema library and python3-jsonschema is not installed.
+// unknown field), and its "integrator" object is the reader's table
+// (io/scene/integrator_settings.hpp): the same keys, types, bounds, names and defaults. A small
+// validator for the keywords the schema uses ($ref, oneOf, enum, type, minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum, minLength, minItems, maxItems, items, required, properties,
+// additionalProperties); Debian has no C++ JSON Schema library and python3-jsonschema is not
+// installed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "moreau/io/integrator_settings.hpp"
-#include "moreau/io/vocabulary.hpp"
+#include "moreau/io/scene/integrator_settings.hpp"
+#include "moreau/io/json/vocabulary.hpp"
 
 using json = nlohmann::json;
 

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "moreau/io/siconos_text.hpp"
+#include "moreau/io/problems/siconos_text.hpp"
 #include "moreau/solvers/lcp/enumeration.hpp"
 #include "moreau/solvers/lcp/fischer_burmeister.hpp"
 #include "moreau/solvers/lcp/lemke.hpp"

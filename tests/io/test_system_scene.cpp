@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
 
 using namespace moreau;
 

@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "moreau/contact/rigid_world_system.hpp"
-#include "moreau/io/impact_spec.hpp"
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/reports/impact_spec.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/contact/gallery.hpp"
 #include "moreau/sim/simulation.hpp"
 

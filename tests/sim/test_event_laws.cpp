@@ -61,7 +61,8 @@ std::shared_ptr<RigidWorldSystem> ball_world(ImpactLaw law, double e, double mu 
   disk.radius = 0.1;
   ball.shapes.push_back(disk);
   w->add_body(ball);
-  // Event-driven: every feature pair, as the command line builds it (io/simulation_setup.hpp).
+  // Event-driven: every feature pair, as the command line builds it
+  // (io/scene/simulation_setup.hpp).
   return std::make_shared<RigidWorldSystem>(w, CollisionSettings{.margin = INFINITY}, "ball");
 }
 

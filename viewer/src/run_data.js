@@ -1,6 +1,6 @@
 // The run data of a `moreau view` page: the JSON document that `moreau view` writes into the
 // page's <script type="application/json" id="moreau-run"> element (its layout is documented in
-// include/moreau/io/viewer_page.hpp), checked and decoded into typed arrays, with the
+// include/moreau/io/run/viewer_page.hpp), checked and decoded into typed arrays, with the
 // kinematics the renderer needs. No three.js and no DOM here: Node's test runner tests this file
 // (viewer/test/run_data.test.mjs).
 

@@ -1,26 +1,4 @@
 #pragma once
-// The report of `moreau analyze` as JSON, one dictionary for the command line and for Python's
-// moreau.analyze (docs/cli.md (moreau analyze) lists every key).
-//
-// Sections: system/state, contacts (all constraints, with active/sliding flags), problem (the
-// acceleration-level data of contact/acceleration_problem.hpp), modes (analysis/contact_modes.hpp),
-// painleve + mu_critical (analysis/painleve.hpp, primary contact) and painleve_contacts (every
-// active unilateral 2D contact), sliding_lcp (003's D = G + P and its classification when every
-// active unilateral contact slides), matrix_tests (linalg/matrix_class.hpp on the Delassus and
-// the sliding matrix), quasi_velocities (analysis/kinetic_quasi_velocities.hpp) and, on request,
-// all_sticking (analysis/all_sticking.hpp). A section that cannot be computed for this state
-// (e.g. M singular for the mode LCP) holds {"error": "<sentence>"} instead.
-#include <string>
-
-#include <nlohmann/json.hpp>
-
-#include "moreau/model/contact_state.hpp"
-
-namespace moreau {
-
-// The report of one state; `system` labels it. Throws std::invalid_argument when the state
-// itself is invalid (ContactState::validate); failures of single sections are reported inside.
-nlohmann::json analysis_report(const ContactState& state, const std::string& system,
-                               bool with_all_sticking);
-
-}  // namespace moreau
+// Forwarding header: moreau 0.3 moved this header to moreau/io/reports/analysis_report.hpp
+// (docs/migration.md). Include the new path; this one stays until 1.0.
+#include "moreau/io/reports/analysis_report.hpp"

@@ -1,36 +1,4 @@
 #pragma once
-// Triangle meshes from STL and OBJ files (through assimp), and the mass properties of a closed
-// mesh, for MJCF and URDF mesh geometry (docs/mjcf.md, docs/urdf.md).
-#include <array>
-#include <string>
-#include <vector>
-
-#include "moreau/common/types.hpp"
-
-namespace moreau {
-
-// A triangle mesh: vertices (m, the file's frame times the scale) and triangles (vertex indices).
-struct TriangleMesh {
-  std::vector<Vector3> vertices;              // m
-  std::vector<std::array<int, 3>> triangles;  // indices into vertices, counter-clockwise outside
-};
-
-// Reads every mesh of an STL or OBJ file, scaled per axis. Throws std::invalid_argument naming
-// the file when it is missing, unreadable, or has no triangles.
-TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale = Vector3::Ones());
-
-// Volume, centroid and inertia of a homogeneous solid bounded by a closed triangle mesh.
-struct MeshMassProperties {
-  double volume = 0.0;                 // m³, > 0 (the orientation of the triangles is ignored)
-  Vector3 centroid = Vector3::Zero();  // m, the mesh's frame
-  Matrix3 inertia = Matrix3::Zero();   // about the centroid, mesh axes, per unit density, m⁵
-};
-
-// By the divergence theorem over the tetrahedra (0, a, b, c) of the triangles: with A = [a b c],
-// V = Σ det A / 6, ∫x dV = Σ det A (a + b + c) / 24, ∫x xᵀ dV = Σ det A · A K Aᵀ / 120,
-// K = [[2,1,1],[1,2,1],[1,1,2]]; I = tr(C) I₃ − C for C = ∫x xᵀ dV − V c cᵀ (about c).
-// Throws std::invalid_argument naming `source` when the volume is not positive (an open or flat
-// mesh).
-MeshMassProperties mesh_mass_properties(const TriangleMesh& mesh, const std::string& source);
-
-}  // namespace moreau
+// Forwarding header: moreau 0.3 moved this header to moreau/io/import/mesh_file.hpp
+// (docs/migration.md). Include the new path; this one stays until 1.0.
+#include "moreau/io/import/mesh_file.hpp"

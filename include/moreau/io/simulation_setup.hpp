@@ -1,29 +1,4 @@
 #pragma once
-// Scene → (system, settings): what `moreau simulate` (apps/moreau/cmd_simulate.cpp) and the Python
-// moreau.simulate (python/bind_sim.cpp) both run.
-#include <memory>
-#include <string>
-
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_output.hpp"
-#include "moreau/sim/simulation.hpp"
-
-namespace moreau {
-
-// What a scene runs: the system, the settings, where the outputs go and whether to plot.
-struct SceneRun {
-  std::shared_ptr<const LagrangianSystem> system;  // the rigid world or gallery system
-  SimulationSettings settings;                     // the scene's, with the overrides applied
-  std::string out_dir;                             // output folder (default out/<scene name>)
-  bool plot = true;                                // write plot.png
-  OutputFormat format = OutputFormat::csv;         // the scene's output.format
-};
-
-// Builds the system of a scene and the simulation settings (the scene's, read by
-// io/integrator_settings.hpp); `integrator` (a name: "timestepping" or "event") and `t_end`
-// override the scene's values when non-empty / not NaN (a given t_end must be finite and > 0);
-// the output's `every` > 1 records every k-th time step. The resulting settings are checked
-// (validate, simulation.hpp) before returning: std::invalid_argument names the scene.
-SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end);
-
-}  // namespace moreau
+// Forwarding header: moreau 0.3 moved this header to moreau/io/scene/simulation_setup.hpp
+// (docs/migration.md). Include the new path; this one stays until 1.0.
+#include "moreau/io/scene/simulation_setup.hpp"

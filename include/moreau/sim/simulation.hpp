@@ -117,7 +117,8 @@ struct EventDrivenSettings {
 };
 
 // Settings of simulate(): the integrator, what both integrators share, and each one's own part.
-// io/integrator_settings.hpp reads them from a scene's "integrator" object (one key per field).
+// io/scene/integrator_settings.hpp reads them from a scene's "integrator" object (one key per
+// field).
 struct SimulationSettings {
   Integrator integrator = Integrator::time_stepping;  // which simulator runs
   double t_end = 1.0;                                 // s, final time (start is 0)

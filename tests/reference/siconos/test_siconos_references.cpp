@@ -12,8 +12,9 @@
 #include <fstream>
 #include <string>
 
-#include "moreau/io/scene.hpp"
-#include "moreau/io/simulation_setup.hpp"
+#include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
+#include "moreau/io/import/load_scene.hpp"
 #include "moreau/sim/simulation.hpp"
 
 namespace {

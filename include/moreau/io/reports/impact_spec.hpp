@@ -1,0 +1,31 @@
+#pragma once
+// Impact problems described in JSON (the SPEC format of docs/cli.md (moreau impact)), shared by
+// `moreau impact SPEC.json` and the Python `moreau.impact(...)`:
+//   in:  {"law": "compliant"|"newton"|"poisson"|"moreau"|"restitution_matrix"|"frictional",
+//         "variant": "model"|"published" (compliant), "step": h (optional),
+//         "bodies": [{"name", "mass", "inertia" (3×3, world axes), "com", "velocity",
+//                     "angular_velocity"}],
+//         "contacts": [{"bodies": ["ball", "ground"], "point", "normal", "mu", "e",
+//                       "poisson_ratio" | "eta0_squared", "e_t", "stiffness"}], ...}
+//   out: {"law", "status", "bodies": [{"name", "velocity", "angular_velocity"}],
+//         "contacts": [{"impulse", "events": [{"kind", "normal_impulse"}], ...}],
+//         "kinetic_energy": {"before", "after", "change"}, ...}
+// Read by io/json/json_reader.hpp (unknown fields, non-finite numbers and duplicate keys are
+// refused). Invalid input throws std::invalid_argument starting with `source` and naming the field
+// and value.
+#include <string>
+
+#include "moreau/impact/rigid_bodies.hpp"
+
+namespace moreau {
+
+// Parses the bodies and contacts of a SPEC (JSON text); validate_scene is applied.
+RigidBodyScene parse_impact_scene(const std::string& spec_json,
+                                  const std::string& source = "impact SPEC");
+
+// Runs the law the SPEC names and returns the result as JSON text (indented by `indent` spaces,
+// −1 = compact).
+std::string run_impact_json(const std::string& spec_json, int indent = 2,
+                            const std::string& source = "impact SPEC");
+
+}  // namespace moreau

@@ -1,0 +1,85 @@
+#pragma once
+// JSON scene files (docs/scene-format.md, docs/scene.schema.json): a RigidWorld (bodies,
+// shapes, joints, contact materials, gravity), a gallery system by name or a linear system in
+// generalized coordinates (io/scene/system_scene.hpp), with the integrator
+// settings, t_end and the output options.
+//
+// Loading validates everything and throws std::invalid_argument with the field path and the
+// value, e.g. "bodies[2].mass = -1: mass must be > 0". Unknown fields are rejected, numbers must
+// be JSON numbers (strings, null, booleans in number places are errors), and an initial
+// configuration with a contact gap < −contact.tolerance is rejected with the pair named.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "moreau/contact/collision/world_contacts.hpp"
+#include "moreau/model/linear_system.hpp"
+#include "moreau/model/rigid/rigid_world.hpp"
+#include "moreau/sim/simulation.hpp"
+
+namespace moreau {
+
+// The "output" object.
+struct SceneOutput {
+  std::string dir;        // output folder ("" = chosen by the caller, e.g. out/<scene name>)
+  int every = 1;          // record every k-th step, ≥ 1
+  double interval = 0.0;  // s, > 0: record at t = k·interval (integrator.record_interval)
+  bool plot = true;       // write plot.png
+  // "csv" (four files) or "hdf5" (run.h5), io/run/simulation_output.hpp
+  std::string format = "csv";
+};
+
+// A scene file read and validated: the world (or gallery system), integrator and output.
+struct Scene {
+  std::string name;         // file stem, or "scene"
+  std::string source;       // the path (or source name) that starts every error message
+  std::string description;  // the one-line "description" field
+  int dimension = 3;        // 2 or 3
+  // The rigid world (null for a gallery scene).
+  std::shared_ptr<RigidWorld> world;
+  CollisionSettings collision;      // "contact": margin etc.
+  double contact_tolerance = 1e-6;  // m, largest initial penetration accepted
+  // Gallery scene: "gallery": NAME and "params": {…} (stored raw; the gallery's
+  // make_gallery_system(name, params) builds the system; not called here).
+  std::string gallery;                                       // gallery system name
+  nlohmann::json gallery_params = nlohmann::json::object();  // its "params" object
+  // System scene: "system": {…} (io/scene/system_scene.hpp), with its initial state.
+  std::shared_ptr<LinearSystem> system;
+  // The "integrator" object (io/scene/integrator_settings.hpp) and "t_end" (s, > 0).
+  SimulationSettings settings;
+  SceneOutput output;  // the "output" object
+  // What an imported model (MJCF, URDF) had that moreau cannot honour and ignored, one line per
+  // attribute ("FILE:LINE: <geom solref> ignored: …"); the command line prints them on stderr.
+  std::vector<std::string> warnings;
+
+  // True for a scene that names a gallery system instead of bodies.
+  bool is_gallery() const { return !gallery.empty(); }
+  // True for a scene in generalized coordinates (the "system" object).
+  bool is_system() const { return system != nullptr; }
+};
+
+// Contact detection margin of an imported model (MJCF, URDF), m: contacts are seen 1 cm ahead,
+// so that a body at up to 10 m/s does not cross it within a 1 ms step unseen (the scene default
+// of 1 mm suits hand-written scenes, which set their own).
+inline constexpr double kImportedContactMargin = 0.01;
+
+// How model files without a world of their own are placed (URDF: io/import/urdf.hpp).
+struct ModelImportOptions {
+  bool floating_base = false;  // false: the root link is welded to the world; true: it is free
+  bool ground = false;         // true: add the ground plane z = 0 (a static half-space z ≤ 0)
+};
+
+// Parses and validates a scene. `source` names the file in error messages.
+Scene parse_scene(const nlohmann::json& document, const std::string& source = "scene");
+// Same from JSON text (syntax errors → std::invalid_argument with the line).
+Scene parse_scene_text(const std::string& text, const std::string& source = "scene");
+// load_scene (a model file of any kind, by its extension) is in io/import/load_scene.hpp.
+
+// Throws std::invalid_argument when the world's initial configuration has a contact gap below
+// −contact_tolerance (naming the bodies), a joint outside its limits or a joint violated.
+void check_initial_configuration(const Scene& scene);
+
+}  // namespace moreau

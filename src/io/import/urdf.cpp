@@ -1,0 +1,250 @@
+// URDF → Scene (io/import/urdf.hpp, docs/urdf.md): links, collision geometry, inertials and joints
+// through urdfdom, turned into a RigidWorld by the body tree shared with the MJCF import.
+#include "moreau/io/import/urdf.hpp"
+
+#include <console_bridge/console.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <filesystem>
+#include <set>
+
+#include "body_tree.hpp"
+#include "moreau/common/error.hpp"
+#include "moreau/io/import/mesh_file.hpp"
+
+namespace moreau {
+namespace {
+
+// Coulomb coefficient of every contact (URDF describes none), docs/urdf.md.
+constexpr double kUrdfFriction = 0.5;
+
+using import::TreeBody;
+using import::TreeGeom;
+using import::TreeJoint;
+
+// Keeps urdfdom's error messages (console_bridge) instead of printing them.
+class MessageCapture : public console_bridge::OutputHandler {
+ public:
+  MessageCapture() { console_bridge::useOutputHandler(this); }
+  ~MessageCapture() override { console_bridge::restorePreviousOutputHandler(); }
+  MessageCapture(const MessageCapture&) = delete;
+  MessageCapture& operator=(const MessageCapture&) = delete;
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR)
+      errors += (errors.empty() ? "" : "; ") + text;
+  }
+  std::string errors;  // the error lines, joined
+};
+
+Pose to_pose(const urdf::Pose& p) {
+  return Pose{Vector3(p.position.x, p.position.y, p.position.z),
+              Quaternion(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized()};
+}
+
+class Importer {
+ public:
+  Importer(std::string path, const ModelImportOptions& options)
+      : path_(std::move(path)),
+        directory_(std::filesystem::path(path_).parent_path()),
+        options_(options) {}
+
+  Scene run();
+
+ private:
+  void add_link(const urdf::Link& link, int parent, const Pose& frame, TreeJoint joint,
+                const urdf::Joint* via);
+  TreeGeom collision_geom(const urdf::Link& link, const urdf::Collision& c) const;
+  void warn(const std::string& what, const std::string& reason);
+
+  std::string path_;
+  std::filesystem::path directory_;
+  ModelImportOptions options_;
+  std::vector<TreeBody> bodies_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
+};
+
+void Importer::warn(const std::string& what, const std::string& reason) {
+  if (warned_.insert(what).second)
+    warnings_.push_back(fmt::format("{}: {} ignored: {}", path_, what, reason));
+}
+
+TreeGeom Importer::collision_geom(const urdf::Link& link, const urdf::Collision& c) const {
+  TreeGeom g;
+  g.where = fmt::format("{}: link '{}' <collision>", path_, link.name);
+  MOREAU_REQUIRE(c.geometry != nullptr, "{}: no geometry", g.where);
+  const Pose origin = to_pose(c.origin);
+  switch (c.geometry->type) {
+    case urdf::Geometry::SPHERE:
+      g.shape = make_sphere(static_cast<const urdf::Sphere&>(*c.geometry).radius, origin);
+      break;
+    case urdf::Geometry::BOX: {
+      const urdf::Vector3& d = static_cast<const urdf::Box&>(*c.geometry).dim;
+      g.shape = make_box(0.5 * Vector3(d.x, d.y, d.z), origin);
+      break;
+    }
+    case urdf::Geometry::CYLINDER: {
+      const auto& cyl = static_cast<const urdf::Cylinder&>(*c.geometry);
+      g.shape = make_cylinder(cyl.radius, 0.5 * cyl.length, origin);
+      break;
+    }
+    case urdf::Geometry::MESH: {
+      const auto& m = static_cast<const urdf::Mesh&>(*c.geometry);
+      std::string file = m.filename;
+      if (file.rfind("file://", 0) == 0) file = file.substr(7);
+      MOREAU_REQUIRE(file.rfind("package://", 0) != 0,
+                     "{}: mesh '{}': package:// paths need ROS; give a path relative to the URDF "
+                     "file",
+                     g.where, m.filename);
+      const std::filesystem::path p = std::filesystem::path(file).is_absolute()
+                                          ? std::filesystem::path(file)
+                                          : directory_ / file;
+      try {
+        g.shape = make_convex(
+            load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z)).vertices, 0.0,
+            origin);
+      } catch (const std::invalid_argument& e) {
+        throw_invalid("{}: {}", g.where, e.what());
+      }
+      break;
+    }
+  }
+  try {
+    g.shape.validate(g.where, 3);
+  } catch (const std::invalid_argument& e) {
+    throw_invalid("{}", e.what());
+  }
+  if (!c.name.empty()) g.shape.name = c.name;
+  return g;  // URDF collision geometry has no mass: the link's <inertial> has it
+}
+
+void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, TreeJoint joint,
+                        const urdf::Joint* via) {
+  TreeBody b;
+  b.name = link.name;
+  b.where = fmt::format("{}: link '{}'", path_, link.name);
+  b.parent = parent;
+  b.frame = frame;
+  b.joint = joint;
+  if (link.inertial) {
+    const urdf::Inertial& in = *link.inertial;
+    const Pose o = to_pose(in.origin);
+    Matrix3 I;
+    I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+    MOREAU_REQUIRE(in.mass >= 0 && all_finite(I), "{}: <inertial> mass {} must be ≥ 0", b.where,
+                   in.mass);
+    b.has_inertial = true;
+    b.inertial.add(in.mass, o.position, o.rotation() * I * o.rotation().transpose());
+  }
+  for (const auto& c : link.collision_array) b.geoms.push_back(collision_geom(link, *c));
+  if (via) {
+    b.joint_name = via->name;
+    b.joint_axis = Vector3(via->axis.x, via->axis.y, via->axis.z);
+    const std::string where = fmt::format("{}: joint '{}'", path_, via->name);
+    if ((joint == TreeJoint::revolute || joint == TreeJoint::prismatic) &&
+        b.joint_axis.norm() < 1e-12)
+      throw_invalid("{}: the axis must be nonzero", where);
+    if (via->type != urdf::Joint::CONTINUOUS && via->limits &&
+        (joint == TreeJoint::revolute || joint == TreeJoint::prismatic)) {
+      MOREAU_REQUIRE(via->limits->lower <= via->limits->upper,
+                     "{}: <limit lower=\"{}\" upper=\"{}\">: needs lower ≤ upper", where,
+                     via->limits->lower, via->limits->upper);
+      b.limited = true;
+      b.lower = via->limits->lower;
+      b.upper = via->limits->upper;
+      warn("<limit effort, velocity>", "actuator limits (moreau simulates the passive robot)");
+    }
+    if (via->dynamics && via->dynamics->damping != 0)
+      warn("<dynamics damping>", "no joint damping in moreau (passive joints)");
+    if (via->dynamics && via->dynamics->friction != 0)
+      warn("<dynamics friction>", "no dry joint friction in moreau");
+    if (via->safety) warn("<safety_controller>", "controller settings");
+    if (via->calibration) warn("<calibration>", "sensor settings");
+    MOREAU_REQUIRE(via->mimic == nullptr,
+                   "{}: <mimic> couples two joints, which moreau does not model", where);
+  }
+  const int index = static_cast<int>(bodies_.size());
+  bodies_.push_back(std::move(b));
+  for (const auto& j : link.child_joints) {
+    TreeJoint kind = TreeJoint::none;
+    switch (j->type) {
+      case urdf::Joint::REVOLUTE:
+      case urdf::Joint::CONTINUOUS:
+        kind = TreeJoint::revolute;
+        break;
+      case urdf::Joint::PRISMATIC:
+        kind = TreeJoint::prismatic;
+        break;
+      case urdf::Joint::FIXED:
+        kind = TreeJoint::none;
+        break;
+      case urdf::Joint::FLOATING:
+        kind = TreeJoint::free;
+        break;
+      default:
+        throw_invalid(
+            "{}: joint '{}': type not supported (revolute, continuous, prismatic, "
+            "fixed, floating)",
+            path_, j->name);
+    }
+    urdf::LinkConstSharedPtr child;
+    for (const auto& l : link.child_links)
+      if (l->name == j->child_link_name) child = l;
+    MOREAU_REQUIRE(child != nullptr, "{}: joint '{}': no child link '{}'", path_, j->name,
+                   j->child_link_name);
+    const Pose child_frame = frame.compose(to_pose(j->parent_to_joint_origin_transform));
+    add_link(*child, index, child_frame, kind, j.get());
+  }
+}
+
+Scene Importer::run() {
+  MOREAU_REQUIRE(std::filesystem::is_regular_file(path_), "{}: no such file", path_);
+  urdf::ModelInterfaceSharedPtr model;
+  {
+    MessageCapture capture;
+    model = urdf::parseURDFFile(path_);
+    MOREAU_REQUIRE(model != nullptr && model->getRoot() != nullptr, "{}: not a valid URDF: {}",
+                   path_, capture.errors.empty() ? "urdfdom refused it" : capture.errors);
+  }
+  TreeBody world;
+  world.name = "world";
+  world.where = path_ + ": the world";
+  if (options_.ground) {
+    TreeGeom ground;
+    ground.shape = make_plane(Vector3::UnitZ(), 0.0);
+    ground.shape.name = "ground";
+    ground.is_plane = true;
+    ground.where = path_ + ": the ground plane";
+    world.geoms.push_back(ground);
+  }
+  bodies_.push_back(world);
+  add_link(*model->getRoot(), 0, Pose{}, options_.floating_base ? TreeJoint::free : TreeJoint::none,
+           nullptr);
+  Scene scene;
+  scene.source = path_;
+  scene.name = std::filesystem::path(path_).stem().string();
+  scene.dimension = 3;
+  scene.description = fmt::format("URDF robot {} ({} base{})", model->getName(),
+                                  options_.floating_base ? "floating" : "fixed",
+                                  options_.ground ? ", ground plane" : "");
+  scene.settings.integrator = Integrator::time_stepping;
+  scene.collision.margin = kImportedContactMargin;
+  scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false);
+  ContactMaterial contact;  // URDF has no friction of its own
+  contact.mu = kUrdfFriction;
+  scene.world->set_default_material(contact);
+  MOREAU_REQUIRE(scene.world->dynamic_body_count() > 0,
+                 "{}: no moving link (a fixed base with only fixed joints)", path_);
+  scene.warnings = warnings_;
+  return scene;
+}
+
+}  // namespace
+
+Scene load_urdf(const std::string& path, const ModelImportOptions& options) {
+  Scene scene = Importer(path, options).run();
+  check_initial_configuration(scene);
+  return scene;
+}
+
+}  // namespace moreau

@@ -6,7 +6,6 @@
 #include "moreau/common/timer.hpp"
 #include "moreau/sim/event_driven.hpp"
 #include "moreau/sim/impact_law.hpp"
-#include "moreau/sim/moreau_jean_osi.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -192,9 +191,7 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   SimulationResult res;
   if (settings.integrator == Integrator::event_driven)
     res = simulate_event_driven(system, settings, q0, v0, progress, stop);
-  else if (settings.time_stepping.scheme == TimeSteppingScheme::siconos)
-    res = simulate_moreau_jean_osi(system, settings, q0, v0, progress, stop);
-  else
+  else  // both schemes: the one loop, with the scheme as its step policy
     res = simulate_time_stepping(system, settings, q0, v0, progress, stop);
   res.wall_time = watch.seconds();
   // Energy gained beyond the integration tolerance, relative to the largest energy seen E_max

@@ -1,5 +1,6 @@
 #pragma once
-// Moreau–Jean time stepping as Siconos' MoreauJeanOSI computes it (TimeSteppingScheme::siconos;
+// Moreau–Jean time stepping as Siconos' MoreauJeanOSI computes it (TimeSteppingScheme::siconos, a
+// step policy of the one loop of sim/time_stepping.hpp;
 // ../shared/data/siconos-examples/README.md "Common definitions"; Acary & Brogliato 2008 §10.1,
 // the θ-method applied to the forces as well). In moreau's left-side convention
 // M(q) q̈ + F(q, v, t) = H(q) λ, one step from (q_k, v_k, t_k) with step h solves
@@ -25,7 +26,8 @@
 
 namespace moreau {
 
-// Runs the scheme above on any LagrangianSystem.
+// Runs the scheme above on any LagrangianSystem: simulate_time_stepping with the settings' scheme
+// set to TimeSteppingScheme::siconos.
 SimulationResult simulate_moreau_jean_osi(const LagrangianSystem& system,
                                           const SimulationSettings& settings, const Vector& q0,
                                           const Vector& v0, const ProgressCallback& progress,

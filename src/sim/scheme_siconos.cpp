@@ -1,6 +1,5 @@
-// Moreau–Jean time stepping with Siconos' MoreauJeanOSI conventions; see moreau_jean_osi.hpp.
-#include "moreau/sim/moreau_jean_osi.hpp"
-
+// Siconos' MoreauJeanOSI as a step policy of the one loop (step_scheme.hpp; the math in
+// sim/moreau_jean_osi.hpp).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -11,8 +10,9 @@
 #include "moreau/common/error.hpp"
 #include "moreau/model/velocity_level.hpp"
 #include "sim_internal.hpp"
+#include "step_scheme.hpp"
 
-namespace moreau {
+namespace moreau::detail {
 namespace {
 
 // The unilateral contacts of a step, fixed at its start: constraint names, U_k = H(q_k)ᵀ v_k
@@ -38,16 +38,53 @@ Vector generalized_impulse(const ContactState& cs, const std::vector<Index>& uni
   return out;
 }
 
-class MoreauJeanOsiRun {
+class SiconosScheme final : public StepScheme {
  public:
-  MoreauJeanOsiRun(const LagrangianSystem& sys, const SimulationSettings& st)
-      : sys_(sys), st_(st), ts_(st.time_stepping) {
+  SiconosScheme(const LagrangianSystem& sys, const SimulationSettings& st, SimulationResult& res)
+      : StepScheme(res), sys_(sys), st_(st), ts_(st.time_stepping) {
     fcs_.tolerance = st.solver.tolerance;
     fcs_.max_iterations = st.solver.max_iterations;
   }
 
-  SimulationResult run(Vector q, Vector v, const ProgressCallback& progress,
-                       const StopRequest* stop);
+  void start(Vector& q, const Vector& v) override {
+    s_ = sys_.contact_state(q, v, 0.0);
+    res_.dimension = s_.dimension;
+    track(s_);
+  }
+
+  // t_k = k·h (t_N = t_end), h = t_{k+1} − t_k.
+  StepTimes times(long k, long n, double t) const override {
+    const double t_next =
+        (k + 1 == n) ? st_.t_end : static_cast<double>(k + 1) * st_.time_stepping.dt;
+    return {t_next, t_next - t};
+  }
+
+  Vector solve(const Vector& q, const Vector& v, double, double t_next, double h) override {
+    Vector v_next = newton_step(q, v, s_, t_next, h);
+    count_failure(res_, report_, t_next, st_);
+    return v_next;
+  }
+
+  void check_impulses() const override {
+    for (Index i = 0; i < P_.size(); ++i)
+      if (!std::isfinite(P_[i]))
+        throw NonFiniteError(fmt::format("impulse of contact '{}' = {}",
+                                         active_.at(i / res_.dimension).name, P_[i]));
+  }
+
+  // The state after the step: the next step's start, and the gaps after this one.
+  void settle(Vector& q, const Vector& v, double t, double) override {
+    s_ = sys_.contact_state(q, v, t);
+    track(s_);
+    contact_events(t);
+  }
+
+  void record_contacts(double t) override;
+
+  std::string failure_note() const override {
+    return newton_failures_ > 0 ? fmt::format(" ({} of them in Newton's method)", newton_failures_)
+                                : "";
+  }
 
  private:
   // The contact id of a constraint name (new names are appended to the result's names).
@@ -68,18 +105,16 @@ class MoreauJeanOsiRun {
         res_.max_penetration = std::max(res_.max_penetration, -c.gap);
       }
   }
-  // One step from (q, v, s = state at t_k) to t_next: returns v_{k+1}; fills P_ (impulses of
-  // the active contacts), u_plus_ (Hᵀ v_{k+1} at the solve's H) and the solver report.
-  Vector step(const Vector& q, const Vector& v, const ContactState& s, double t_next, double h);
+  Vector newton_step(const Vector& q, const Vector& v, const ContactState& s, double t_next,
+                     double h);
   // Impacts, stick/slip changes and separations of the step that ended at t.
   void contact_events(double t);
-  void record_contacts(const ContactState& s, double t);
 
   const LagrangianSystem& sys_;
   const SimulationSettings& st_;
   const TimeSteppingSettings& ts_;
   FrictionContactSettings fcs_;
-  SimulationResult res_;
+  ContactState s_;  // the constraints at the start of the next step (after the last one)
   std::unordered_map<std::string, Index> ids_;
   std::vector<ContactMode> mode_;  // by contact id, after the last step
   std::vector<Vector> last_r_;     // by contact id, the last step's impulse (warm start; empty
@@ -90,8 +125,10 @@ class MoreauJeanOsiRun {
   int newton_failures_ = 0;
 };
 
-Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactState& s,
-                              double t_next, double h) {
+// v_{k+1} by Newton's method on R(v) = 0 (sim/moreau_jean_osi.hpp), each iterate's contact
+// problem with the iteration matrix W in place of M; fills P_, u_plus_ and report_.
+Vector SiconosScheme::newton_step(const Vector& q, const Vector& v, const ContactState& s,
+                                  double t_next, double h) {
   const double theta = ts_.theta;
   const int d = s.dimension;
   const bool linearized = ts_.newton == NewtonLoop::linearized;
@@ -197,7 +234,7 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
     ++res_.solver_failures;
     res_.worst_solver_residual = std::max(res_.worst_solver_residual, residual);
     if (res_.solver_failures <= 20)
-      detail::log_event(res_, st_, t_next, EventKind::solver_failure, -1, [&] {
+      log_event(res_, st_, t_next, EventKind::solver_failure, -1, [&] {
         return fmt::format(
             "Newton's method stopped after {} iterations at ‖R‖ = {:.3e} (newton_tolerance {:.1e})",
             ts_.newton_max_iterations, residual, ts_.newton_tolerance);
@@ -209,7 +246,7 @@ Vector MoreauJeanOsiRun::step(const Vector& q, const Vector& v, const ContactSta
   return vi;
 }
 
-void MoreauJeanOsiRun::contact_events(double t) {
+void SiconosScheme::contact_events(double t) {
   const int d = res_.dimension;
   double rn_max = 0.0;
   for (size_t a = 0; a < active_.size(); ++a) rn_max = std::max(rn_max, P_[d * a]);
@@ -217,10 +254,9 @@ void MoreauJeanOsiRun::contact_events(double t) {
   for (size_t a = 0; a < active_.size(); ++a) {
     const ActiveContact& c = active_[a];
     const ContactMode pm = mode_[c.id];
-    const ContactMode m = detail::contact_mode(d, P_.data() + d * a, u_plus_.data() + d * a, rn_max,
-                                               ts_.mode_velocity, pm);
-    detail::push_step_event(res_, st_, t, c.id, pm, m, c.u_k[0], u_plus_[d * a], P_[d * a], c.mu,
-                            c.e);
+    const ContactMode m =
+        contact_mode(d, P_.data() + d * a, u_plus_.data() + d * a, rn_max, ts_.mode_velocity, pm);
+    push_step_event(res_, st_, t, c.id, pm, m, c.u_k[0], u_plus_[d * a], P_[d * a], c.mu, c.e);
     mode_[c.id] = m;
     seen[c.id] = true;
     last_r_[c.id] = P_.segment(d * a, d);
@@ -228,8 +264,8 @@ void MoreauJeanOsiRun::contact_events(double t) {
   for (size_t id = 0; id < mode_.size(); ++id)
     if (!seen[id]) {
       if (mode_[id] != ContactMode::separate)
-        detail::log_event(res_, st_, t, EventKind::separation, static_cast<Index>(id),
-                          [] { return "left the index set"; });
+        log_event(res_, st_, t, EventKind::separation, static_cast<Index>(id),
+                  [] { return "left the index set"; });
       mode_[id] = ContactMode::separate;
       last_r_[id] = Vector();
     }
@@ -237,11 +273,11 @@ void MoreauJeanOsiRun::contact_events(double t) {
 
 // Every unilateral constraint at t (the state s after the step): its impulse of the step (0
 // when it was not active), its gap, its mode.
-void MoreauJeanOsiRun::record_contacts(const ContactState& s, double t) {
+void SiconosScheme::record_contacts(double t) {
   const int d = res_.dimension;
   std::unordered_map<std::string, size_t> slot;
   for (size_t a = 0; a < active_.size(); ++a) slot.emplace(active_[a].name, a);
-  for (const ContactConstraint& c : s.constraints) {
+  for (const ContactConstraint& c : s_.constraints) {
     if (c.kind == ConstraintKind::bilateral) continue;
     ContactRecord rec;
     rec.t = t;
@@ -258,76 +294,12 @@ void MoreauJeanOsiRun::record_contacts(const ContactState& s, double t) {
   }
 }
 
-SimulationResult MoreauJeanOsiRun::run(Vector q, Vector v, const ProgressCallback& progress,
-                                       const StopRequest* stop) {
-  ContactState s = sys_.contact_state(q, v, 0.0);
-  detail::start_result(res_, sys_, Integrator::time_stepping, s);
-  res_.contact_names.clear();
-  track(s);
-  double emin = 0.0;
-  double t = 0.0;
-  detail::record_state(res_, sys_, t, q, v, emin);
-  const double dt = ts_.dt;
-  const long nsteps = static_cast<long>(std::ceil(st_.t_end / dt - 1e-9));
-  double next_record = st_.record_interval;
-  int last_percent = -1, reported_failures = 0;
-  try {
-    for (long k = 0; k < nsteps; ++k) {
-      const double t_next = (k + 1 == nsteps) ? st_.t_end : static_cast<double>(k + 1) * dt;
-      const double h = t_next - t;
-      const Vector v_next = step(q, v, s, t_next, h);
-      detail::count_failure(res_, report_, t_next, st_);
-      q += h * sys_.position_rate(q, ts_.theta * v_next + (1.0 - ts_.theta) * v);
-      sys_.normalize_position(q);
-      v = v_next;
-      t = t_next;
-      ++res_.steps;
-      require_finite(v, "v");
-      require_finite(q, "q", true);
-      for (Index i = 0; i < P_.size(); ++i)
-        if (!std::isfinite(P_[i]))
-          throw NonFiniteError(fmt::format("impulse of contact '{}' = {}",
-                                           active_.at(i / res_.dimension).name, P_[i]));
-      s = sys_.contact_state(q, v, t);  // the next step's start, and the gaps after this one
-      track(s);
-      contact_events(t);
-      const bool interrupted = stop != nullptr && stop->load() && k + 1 < nsteps;
-      const bool last = (k + 1 == nsteps) || interrupted;
-      if (st_.record_interval <= 0.0 || t >= next_record - 1e-12 || last) {
-        detail::record_state(res_, sys_, t, q, v, emin);
-        record_contacts(s, t);
-        while (st_.record_interval > 0.0 && next_record <= t + 1e-12)
-          next_record += st_.record_interval;
-      }
-      detail::report_progress(progress, res_, t, st_.t_end, last_percent, reported_failures);
-      if (interrupted) {
-        res_.status = SimulationStatus::interrupted;
-        res_.message = fmt::format("interrupted at t = {} s", t);
-        break;
-      }
-    }
-  } catch (const NonFiniteError& e) {
-    res_.status = SimulationStatus::diverged;
-    res_.message = detail::diverged_message(res_, t, e);
-  }
-  std::stable_sort(res_.events.begin(), res_.events.end(),
-                   [](const SimulationEvent& x, const SimulationEvent& y) { return x.t < y.t; });
-  if (res_.solver_failures > 0 && res_.status == SimulationStatus::completed)
-    res_.message = fmt::format(
-        "{} of {} steps ended without reaching the solver tolerance{}", res_.solver_failures,
-        res_.steps,
-        newton_failures_ > 0 ? fmt::format(" ({} of them in Newton's method)", newton_failures_)
-                             : "");
-  return std::move(res_);
-}
-
 }  // namespace
 
-SimulationResult simulate_moreau_jean_osi(const LagrangianSystem& system,
-                                          const SimulationSettings& settings, const Vector& q0,
-                                          const Vector& v0, const ProgressCallback& progress,
-                                          const StopRequest* stop) {
-  return MoreauJeanOsiRun(system, settings).run(q0, v0, progress, stop);
+std::unique_ptr<StepScheme> make_siconos_scheme(const LagrangianSystem& system,
+                                                const SimulationSettings& settings,
+                                                SimulationResult& result) {
+  return std::make_unique<SiconosScheme>(system, settings, result);
 }
 
-}  // namespace moreau
+}  // namespace moreau::detail

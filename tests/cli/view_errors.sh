@@ -7,7 +7,7 @@ run="$TMP/run"
 "$MOREAU" -q simulate "$SCENES/bouncing_ball.json" -o "$run" --t-end 0.5 --no-plot || {
   echo "FAIL: simulate"; exit 1; }
 [ -s "$run/geometry.json" ] || { echo "FAIL: no geometry.json next to the trajectory"; fail=1; }
-grep -Eq '"kind": ?"sphere"' "$run/geometry.json" || { echo "FAIL: geometry.json has no sphere"; fail=1; }
+grep -Eq '"type": ?"sphere"' "$run/geometry.json" || { echo "FAIL: geometry.json has no sphere"; fail=1; }
 if ! "$MOREAU" view "$run" > "$TMP/stdout" 2> "$TMP/stderr"; then
   echo "FAIL: moreau view exit $? ($(cat "$TMP/stderr"))"; fail=1
 fi
@@ -45,8 +45,8 @@ cp -r "$run" "$TMP/badgeo"
 echo '{"moreau_geometry_version": 1, "dimension": 2, "bodies": [' > "$TMP/badgeo/geometry.json"
 expect_error badjson "geometry.json" "$TMP/badgeo"
 cp -r "$run" "$TMP/badshape"
-sed -Ei 's/"kind": ?"sphere"/"kind": "torus"/' "$TMP/badshape/geometry.json"
-expect_error badshape 'kind = "torus": not a shape kind' "$TMP/badshape"
+sed -Ei 's/"type": ?"sphere"/"type": "torus"/' "$TMP/badshape/geometry.json"
+expect_error badshape 'type = "torus"' "$TMP/badshape"
 "$MOREAU" -q simulate "$SCENES/newtons_cradle.json" -o "$TMP/cradle" --t-end 0.1 --no-plot || fail=1
 cp "$TMP/cradle/geometry.json" "$TMP/badshape/geometry.json"
 expect_error othergeometry "not the same run" "$TMP/badshape"

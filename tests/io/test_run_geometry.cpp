@@ -1,13 +1,15 @@
-// geometry.json (io/run/run_geometry.hpp): every shape kind of a scene goes out and comes back with
-// its sizes and offsets (and the explicit contact pairs), the world rebuilt from it finds the same
-// contacts at the same q (what `moreau view` relies on to place contact points), and bad documents
-// name the field.
+// geometry.json (io/run/run_geometry.hpp), the run's world in the one JSON form of scenes
+// (io/json/rigid_world_json.hpp): every shape kind of a scene goes out and comes back with its
+// sizes and offsets (and the explicit contact pairs, masses and inertias), the world rebuilt from
+// it finds the same contacts at the same q (what `moreau view` relies on to place contact points),
+// the same document loads as a scene, and bad documents name the field.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/io/json/rigid_world_json.hpp"
 #include "moreau/io/run/run_geometry.hpp"
 #include "moreau/io/scene/scene.hpp"
 #include "moreau/io/import/load_scene.hpp"
@@ -54,11 +56,17 @@ TEST(RunGeometry, EveryShapeKindGoesOutAndComesBack) {
   const auto world = every_shape();
   const RigidWorldSystem system(world, CollisionSettings{}, "shapes");
   const json doc = json::parse(run_geometry_json(system, 3));
-  EXPECT_EQ(doc["position_size"], 35);
-  EXPECT_EQ(doc["bodies"][0]["q_offset"], -1);
-  EXPECT_EQ(doc["bodies"][2]["q_offset"], 7);
+  EXPECT_EQ(doc["position_size"], 35);  // 5 dynamic bodies × (3 + 4)
+  EXPECT_EQ(doc["moreau_geometry_version"], 2);
+  EXPECT_EQ(doc["bodies"][0]["shapes"][0]["type"], "plane");  // the scene's keys, not "kind"
   const RigidWorld back = world_from_geometry(doc, "geometry.json");
   ASSERT_EQ(back.body_count(), world->body_count());
+  EXPECT_EQ(back.position_offset(0), -1);
+  EXPECT_EQ(back.position_offset(2), 7);
+  for (Index i = 1; i < world->body_count(); ++i) {
+    EXPECT_EQ(back.body(i).mass, world->body(i).mass);
+    EXPECT_EQ(back.body(i).inertia, world->body(i).inertia);
+  }
   ASSERT_EQ(back.contact_pairs().size(), 1u);
   EXPECT_EQ(back.contact_pairs()[0].name, "box_on_floor");
   EXPECT_EQ(back.contact_pairs()[0].body_a, 2);
@@ -85,6 +93,32 @@ TEST(RunGeometry, EveryShapeKindGoesOutAndComesBack) {
     EXPECT_EQ(c1[k].name, c2[k].name);
     EXPECT_LT((c1[k].point() - c2[k].point()).norm(), 1e-14);
   }
+}
+
+// geometry.json is a scene's world: with a description and t_end it loads as a scene, and
+// `moreau convert` of that scene writes the same world back.
+TEST(RunGeometry, TheDocumentIsASceneWorld) {
+  const Scene scene = load_scene(kScenes + "/falling_pencil.json");
+  const RigidWorldSystem pencil(scene.world, scene.collision, scene.name);
+  json doc = json::parse(run_geometry_json(pencil, 2));
+  for (const char* key : {"moreau_geometry_version", "system", "position_size", "velocity_size"})
+    doc.erase(key);
+  doc["description"] = "the pencil's world, read back";
+  const Scene back = parse_scene(doc, "geometry-as-scene");
+  ASSERT_EQ(back.world->body_count(), scene.world->body_count());
+  for (Index i = 0; i < scene.world->body_count(); ++i) {
+    const RigidBody &a = scene.world->body(i), &b = back.world->body(i);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.is_static, b.is_static);
+    EXPECT_EQ(a.mass, b.mass);
+    EXPECT_EQ(a.pose.position, b.pose.position);
+    // 2D: the angle 2·atan2(q_z, q_w) written and turned back into a quaternion
+    EXPECT_LT(a.pose.orientation.angularDistance(b.pose.orientation), 1e-15);
+    ASSERT_EQ(a.shapes.size(), b.shapes.size());
+    for (size_t k = 0; k < a.shapes.size(); ++k) EXPECT_EQ(a.shapes[k].kind, b.shapes[k].kind);
+  }
+  EXPECT_EQ(back.world->default_material().mu, scene.world->default_material().mu);
+  EXPECT_EQ(back.world->gravity(), scene.world->gravity());
 }
 
 TEST(RunGeometry, PlanarScenesKeepTheirStaticGround) {
@@ -116,14 +150,17 @@ TEST(RunGeometry, BadDocumentsNameTheField) {
   d["bodies"][1]["shapes"][0]["radius"] = -1;
   expect(d, "bodies[1].shapes[0]");
   d = good;
-  d["bodies"][2]["q_offset"] = 3;
-  expect(d, "bodies[2].q_offset = 3: the body's coordinates start at 7");
+  d["moreau_geometry_version"] = 1;
+  expect(d, "a run written by moreau 0.2");
   d = good;
-  d["bodies"][3]["shapes"][0]["kind"] = "torus";
-  expect(d, "bodies[3].shapes[0].kind = \"torus\"");
+  d["position_size"] = 3;
+  expect(d, "position_size = 3: the bodies have 35 coordinates");
   d = good;
-  d["contact_pairs"][0]["body_a"] = 99;
-  expect(d, "contact_pairs[0]: ");
+  d["bodies"][3]["shapes"][0]["type"] = "torus";
+  expect(d, "bodies[3].shapes[0].type = \"torus\"");
+  d = good;
+  d["contact"]["explicit"][0]["body_a"] = "nobody";
+  expect(d, "contact.explicit[0].body_a = \"nobody\": no body of that name");
   d = good;
   d["extra"] = 1;
   expect(d, "extra");

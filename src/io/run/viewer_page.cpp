@@ -67,6 +67,63 @@ std::vector<Index> kept_frames(Index records, Index max_frames) {
   return out;
 }
 
+ojson vec3(const Vector3& v) { return ojson::array({v.x(), v.y(), v.z()}); }
+ojson quat(const Quaternion& q) { return ojson::array({q.w(), q.x(), q.y(), q.z()}); }
+
+ojson shape_object(const Shape& s) {
+  ojson j;
+  j["kind"] = to_string(s.kind);
+  j["name"] = s.name;
+  j["position"] = vec3(s.offset.position);
+  j["orientation"] = quat(s.offset.orientation);
+  switch (s.kind) {
+    case ShapeKind::sphere:
+      j["radius"] = s.radius;
+      break;
+    case ShapeKind::box:
+      j["half_extents"] = vec3(s.half_extents);
+      break;
+    case ShapeKind::capsule:
+    case ShapeKind::cylinder:
+      j["radius"] = s.radius;
+      j["half_length"] = s.half_length;
+      break;
+    case ShapeKind::plane:
+      j["normal"] = vec3(s.normal);
+      j["offset_distance"] = s.offset_distance;
+      break;
+    case ShapeKind::convex: {
+      ojson v = ojson::array();
+      for (const Vector3& p : s.vertices) v.push_back(vec3(p));
+      j["vertices"] = v;
+      j["radius"] = s.radius;
+      break;
+    }
+  }
+  return j;
+}
+
+// The page's bodies (viewer_page.hpp): each body's name, static flag, q_offset, pose (3D,
+// quaternion [w, x, y, z]) and shapes, each with its kind, offset pose and sizes, in the
+// renderer's own terms (a plane as normal and offset_distance in its offset frame).
+ojson render_bodies(const RigidWorld& world) {
+  ojson bodies = ojson::array();
+  for (Index i = 0; i < world.body_count(); ++i) {
+    const RigidBody& b = world.body(i);
+    ojson body;
+    body["name"] = b.name;
+    body["static"] = b.is_static;
+    body["q_offset"] = world.position_offset(i);
+    body["position"] = vec3(b.pose.position);
+    body["orientation"] = quat(b.pose.orientation);
+    ojson shapes = ojson::array();
+    for (const Shape& s : b.shapes) shapes.push_back(shape_object(s));
+    body["shapes"] = shapes;
+    bodies.push_back(body);
+  }
+  return bodies;
+}
+
 // Where the contacts of one frame are: detection on the geometry's world at q, matched by name.
 class ContactLocator {
  public:
@@ -161,7 +218,7 @@ std::string viewer_run_json(const RunFolder& run, const ViewerPageSettings& sett
     MOREAU_REQUIRE(world->body_count() == 0 || nq == world->position_size(),
                    "{}: its bodies have {} coordinates, the trajectory {}: not the same run",
                    source, world->position_size(), nq);
-    bodies = ojson::parse(run.geometry.at("bodies").dump());
+    bodies = render_bodies(*world);
     for (const RigidBody& b : world->bodies()) ++(b.is_static ? st.static_bodies : st.bodies);
   }
   doc["dimension"] = dimension;

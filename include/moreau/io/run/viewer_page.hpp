@@ -8,7 +8,14 @@
 //    "frames": n, "recorded": the run's record count (n < recorded when frames were dropped),
 //    "t": [n] s, "kinetic": [n] J, "potential": [n] J,
 //    "q": {"rows": n, "cols": nq, "float32": base64 of little-endian float32, row-major},
-//    "bodies": geometry.json's bodies (io/run/run_geometry.hpp),
+//    "bodies": [{"name", "static", "q_offset" (index of the body's first coordinate in q, −1
+//                for a static body), "position" [3], "orientation" [w, x, y, z] (the static pose,
+//                the initial one for a dynamic body), "shapes": [{"kind", "name", "position" [3],
+//                "orientation" [w, x, y, z] (offset in the body frame), and per kind: sphere
+//                radius; box half_extents [3]; capsule radius, half_length (axis x); cylinder
+//                radius, half_length (axis z); plane normal [3], offset_distance (n·x ≤ d
+//                before the offset); convex vertices [[3]…], radius}]}] — the renderer's terms,
+//                from the world of geometry.json (io/run/run_geometry.hpp),
 //    "contact_names": [c], "modes": ["separate", "stick", "slip"],
 //    "contacts": {"offsets": [n + 1] (frame k's records are offsets[k] … offsets[k+1]−1),
 //                 "contact": [m], "mode": [m] (index into modes), "located": how many points,

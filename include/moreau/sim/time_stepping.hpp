@@ -47,10 +47,14 @@ class TimeSteppingRun {
   bool step();
   // True once the run has ended (step() would take no step).
   bool ended() const { return ended_; }
-  double t() const { return t_; }               // s, the time of the state
-  const Vector& q() const { return q_; }        // positions at t
-  const Vector& v() const { return v_; }        // velocities at t
-  long steps_total() const { return nsteps_; }  // the steps from 0 to t_end
+  // The time of the state, s.
+  double t() const { return t_; }
+  // The positions at t.
+  const Vector& q() const { return q_; }
+  // The velocities at t.
+  const Vector& v() const { return v_; }
+  // The number of steps from 0 to t_end.
+  long steps_total() const { return nsteps_; }
   // The result so far (records, events in the order found, counts).
   const SimulationResult& result() const { return res_; }
   // Ends the run and hands over its result: contact names, events in time order, the message.

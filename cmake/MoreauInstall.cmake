@@ -1,7 +1,8 @@
 # Issue 18, "a library that people can depend on": the version header, install rules,
 # moreauConfig.cmake / moreauConfigVersion.cmake / moreauTargets.cmake (moreau::moreau and
-# moreau::<layer>), moreau.pc, the Debian package (cpack -G DEB), the `docs` target and the
-# packaging tests. Included at the end of the top-level CMakeLists.txt, after every target exists.
+# moreau::<layer>; with modules/FindHDF5.cmake, so that the consumer needs no C compiler),
+# moreau.pc, the Debian package (cpack -G DEB), the `docs` target and the packaging tests.
+# Included at the end of the top-level CMakeLists.txt, after every target exists.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -59,6 +60,22 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/moreauConfigVersion.cmak
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/moreauConfig.cmake" "${PROJECT_BINARY_DIR}/moreauConfigVersion.cmake"
         DESTINATION ${MOREAU_CMAKE_INSTALL_DIR})
+# The FindHDF5 that moreauConfig.cmake uses, so that a project without C finds HDF5 (issue 32):
+# after HDF5_ROOT and CMAKE_PREFIX_PATH it looks where this build found hdf5.h and libhdf5 (when
+# FindHDF5 gave their paths), then in the system folders.
+set(MOREAU_HDF5_INCLUDE_HINTS "${HDF5_INCLUDE_DIRS}")
+set(MOREAU_HDF5_LIBRARY_HINTS)
+foreach(_lib IN LISTS HDF5_LIBRARIES HDF5_HL_LIBRARIES)
+  if(IS_ABSOLUTE "${_lib}" AND _lib MATCHES "hdf5[^/]*$")
+    get_filename_component(_dir "${_lib}" DIRECTORY)
+    list(APPEND MOREAU_HDF5_LIBRARY_HINTS "${_dir}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES MOREAU_HDF5_LIBRARY_HINTS)
+configure_file("${CMAKE_CURRENT_LIST_DIR}/modules/FindHDF5.cmake.in"
+               "${PROJECT_BINARY_DIR}/cmake-modules/FindHDF5.cmake" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/cmake-modules/FindHDF5.cmake"
+        DESTINATION ${MOREAU_CMAKE_INSTALL_DIR}/modules)
 
 # --- pkg-config: moreau.pc, relocatable (prefix relative to the .pc file) -----------------------
 file(RELATIVE_PATH MOREAU_PC_PREFIX_FROM_PCDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")

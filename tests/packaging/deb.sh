@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # install.deb: `cpack -G DEB` of the current build, its declared dependencies, `dpkg -x` into a
-# scratch root, and `moreau --version` (and the Python module) from there.
-#   deb.sh BUILD_DIR WORK_DIR [PYTHON]   (PYTHON: the interpreter the module was built for)
+# fresh scratch root, and from there `moreau --version`, the Python module, and examples/downstream
+# (a C++-only project) built and run against the package's CMake config.
+#   deb.sh BUILD_DIR WORK_DIR FCLIB_FILE [PYTHON]   (PYTHON: the interpreter the module was built for)
 source "$(dirname "$0")/common.sh" "$1" "$2"
-PYTHON=${3:-}
+FCLIB=$3
+PYTHON=${4:-}
 cpack -G DEB --config "$BUILD/CPackConfig.cmake" -B "$WORK" > "$WORK/cpack.log" 2>&1 \
   || { cat "$WORK/cpack.log"; fail "cpack"; }
 deb=$(ls "$WORK"/moreau_*.deb) || fail "no .deb"
@@ -22,3 +24,4 @@ if [[ -n "$PYTHON" ]]; then
   PYTHONPATH="$WORK/root/usr/lib/python3/dist-packages" "$PYTHON" -c \
     "import moreau, sys; sys.exit(moreau.__version__ != '$version')" || fail "Python module of the package"
 fi
+build_downstream "$WORK/root/usr" "$FCLIB"

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "fclib_hdf5.hpp"
+#include "../problems/fclib_hdf5.hpp"
 #include "moreau/io/os/atomic_file.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 

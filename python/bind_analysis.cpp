@@ -87,10 +87,11 @@ void bind_analysis(py::module_& m) {
   m.def(
       "_analyze_report",
       [](const ContactState& s, const std::string& label, bool all_sticking) {
-        return analysis_report(s, label, all_sticking).dump();
+        return analysis_report(s, label, all_sticking, "moreau.analyze(" + label + ")").dump();
       },
       py::arg("state"), py::arg("label") = "system", py::arg("all_sticking") = false,
-      "The `moreau analyze --json` report of a ContactState, as a JSON string.");
+      "The `moreau analyze --json` report of a ContactState, as a JSON string (ValueError when "
+      "a number of it is not finite).");
 }
 
 }  // namespace moreau::python

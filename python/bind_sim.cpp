@@ -168,7 +168,7 @@ std::string scene_result_json(const std::string& text) {
 // The report `moreau analyze --json` prints for an analyze input given as JSON text.
 std::string analyze_input_json(const std::string& text) {
   const AnalysisInput in = parse_analysis_input_text(text, "point");
-  return analysis_report(in.state, in.label, false).dump();
+  return analysis_report(in.state, in.label, false, in.source).dump();
 }
 
 }  // namespace

@@ -73,9 +73,8 @@ void print_text(const json& r, std::FILE* out) {
       for (const auto& e : s["contacts"])
         fmt::print(out, "    [{}] {:<16} {:<8} λn = {:<12.6g} λt = {} an = {:.6g}\n",
                    e["index"].get<int>(), e["name"].get<std::string>(),
-                   e["mode"].get<std::string>(),
-                   e["lambda_n"].is_null() ? NAN : e["lambda_n"].get<double>(),
-                   e["lambda_t"].dump(), e["a_n"].is_null() ? NAN : e["a_n"].get<double>());
+                   e["mode"].get<std::string>(), e["lambda_n"].get<double>(), e["lambda_t"].dump(),
+                   e["a_n"].get<double>());
     }
   }
   if (r["painleve"].is_null()) {
@@ -169,7 +168,9 @@ void add_analyze_command(CLI::App& app) {
     } else {
       loaded = load_analysis_input(opt->scene);
     }
-    const json report = analysis_report(loaded.state, loaded.label, opt->all_sticking);
+    // io refuses a report with a number that is not finite (the file and the field named)
+    const json report =
+        analysis_report(loaded.state, loaded.label, opt->all_sticking, loaded.source);
     if (opt->json)
       std::cout << report.dump(2) << "\n";
     else

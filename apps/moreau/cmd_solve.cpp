@@ -5,6 +5,7 @@
 //
 // Exit codes: 0 converged (for --compare: at least one solver converged), 1 not converged,
 // 2 bad input (missing or malformed file, unknown solver, invalid option; thrown to main()).
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -18,6 +19,7 @@
 
 #include "commands.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/io/json/json_result.hpp"
 #include "moreau/io/problems/fclib.hpp"
 #include "moreau/io/os/interrupt_guard.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
@@ -77,16 +79,55 @@ std::vector<std::string> compare_names(const FclibFile& file) {
   return names;
 }
 
-nlohmann::json to_json(const FrictionContactResult& r) {
+// One solver's result. A residual that is not finite is null only where the document says so:
+// for a solver that failed numerically, and in --compare's rows for any solver that did not
+// converge (its status and message say why). Any other number that is not finite is refused by
+// require_finite_result with the file and the field.
+nlohmann::json to_json(const FrictionContactResult& r, bool compare_row = false) {
   nlohmann::json j;
   j["solver"] = r.solver;
   j["status"] = std::string(to_string(r.status));
   j["converged"] = r.converged();
   j["iterations"] = r.iterations;
-  j["residual"] = r.residual;
+  const bool may_be_null = r.status == Status::numerical_failure || (compare_row && !r.converged());
+  j["residual"] = may_be_null ? json_io::optional_number(r.residual) : nlohmann::json(r.residual);
   j["seconds"] = r.seconds;
   if (!r.message.empty()) j["message"] = r.message;
   return j;
+}
+
+// "NAME(i, j) = x" (or "NAME[i] = x") of the entry largest in magnitude of the problem's data, for
+// the message of a result that is not finite.
+std::string largest_entry(const FclibFile& f) {
+  std::string where = "none";
+  double largest = -1.0;
+  auto sparse = [&](const char* name, const SparseMatrix& A) {
+    for (Index k = 0; k < A.outerSize(); ++k)
+      for (SparseMatrix::InnerIterator it(A, k); it; ++it)
+        if (std::abs(it.value()) > largest) {
+          largest = std::abs(it.value());
+          where = fmt::format("{}({}, {}) = {:g}", name, it.row(), it.col(), it.value());
+        }
+  };
+  auto dense = [&](const char* name, const Vector& x) {
+    for (Index i = 0; i < x.size(); ++i)
+      if (std::abs(x[i]) > largest) {
+        largest = std::abs(x[i]);
+        where = fmt::format("{}[{}] = {:g}", name, i, x[i]);
+      }
+  };
+  if (f.is_global()) {
+    sparse("M", f.global.M);
+    sparse("H", f.global.H);
+    dense("f", f.global.f);
+    dense("w", f.global.w);
+    dense("mu", f.global.mu);
+  } else {
+    sparse("W", f.local.W);
+    dense("q", f.local.q);
+    dense("mu", f.local.mu);
+  }
+  return where;
 }
 
 std::string problem_line(const FclibFile& f) {
@@ -132,7 +173,8 @@ int execute(const SolveOptions& o) {
     return 0;
   }
   MOREAU_REQUIRE(!o.file.empty(), "moreau solve: give an FCLIB file (or --list-solvers)");
-  MOREAU_REQUIRE(o.tolerance > 0.0, "--tol must be > 0, got {}", o.tolerance);
+  MOREAU_REQUIRE(o.tolerance > 0.0 && std::isfinite(o.tolerance),
+                 "--tol must be a finite number > 0, got {}", o.tolerance);
   MOREAU_REQUIRE(o.max_iterations > 0, "--max-iter must be > 0, got {}", o.max_iterations);
   MOREAU_REQUIRE(o.time_limit > 0.0, "--time-limit must be > 0 s, got {}", o.time_limit);
   MOREAU_REQUIRE(!(o.compare && !o.write_solution.empty()),
@@ -164,9 +206,10 @@ int execute(const SolveOptions& o) {
   std::size_t best = 0;
   for (std::size_t k = 1; k < results.size(); ++k) {
     const auto &a = results[k], &b = results[best];
+    // a NaN residual is the worst (a comparison with NaN is always false)
+    const bool lower = std::isnan(b.residual) ? !std::isnan(a.residual) : a.residual < b.residual;
     if ((a.converged() && !b.converged()) ||
-        (a.converged() == b.converged() &&
-         (a.converged() ? a.seconds < b.seconds : a.residual < b.residual)))
+        (a.converged() == b.converged() && (a.converged() ? a.seconds < b.seconds : lower)))
       best = k;
   }
   const FrictionContactResult& main_result = results[best];
@@ -191,8 +234,13 @@ int execute(const SolveOptions& o) {
           {"coupling", choice->coupling}, {"mu_max", choice->mu_max}};
     if (o.compare) {
       j["results"] = nlohmann::json::array();
-      for (const auto& r : results) j["results"].push_back(to_json(r));
+      for (const auto& r : results) j["results"].push_back(to_json(r, true));
     }
+    // JSON has no NaN or infinity (nlohmann would write null): refused with the file and the field
+    json_io::require_finite_result(
+        j, o.file, "solve result",
+        fmt::format("the arithmetic overflowed (the problem's largest entry is {})",
+                    largest_entry(file)));
     std::cout << j.dump(2) << '\n';
   } else {
     fmt::print("file        {}\n", o.file);

@@ -8,17 +8,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "commands.hpp"
 #include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/os/input_file.hpp"
 #include "moreau/io/run/run_reader.hpp"
 #include "moreau/io/run/viewer_page.hpp"
 
@@ -51,14 +48,6 @@ std::string find_viewer_template() {
       "moreau_viewer target, which needs node and npm, or set MOREAU_VIEWER_TEMPLATE)");
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot be read", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void run(const ViewOptions& opt) {
   const RunFolder folder = read_run_folder(opt.folder);
   if (folder.geometry.is_null())
@@ -69,7 +58,7 @@ void run(const ViewOptions& opt) {
   const std::string template_path = find_viewer_template();
   ViewerPageStats stats;
   const std::string page =
-      viewer_page_html(read_file(template_path), viewer_run_json(folder, opt.page, &stats));
+      viewer_page_html(read_text_file(template_path), viewer_run_json(folder, opt.page, &stats));
   const std::string html =
       opt.html.empty() ? (fs::path(opt.folder) / "view.html").string() : opt.html;
   write_file_atomically(html, page);

@@ -3,6 +3,7 @@
 // on the top-level CLI11 app. A subcommand reports bad input by throwing std::invalid_argument
 // (or std::runtime_error for I/O); main() prints it as one line and exits with code 2.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +18,13 @@ void add_simulate_command(CLI::App& app);  // cmd_simulate.cpp (simulation)
 void add_sweep_command(CLI::App& app);     // cmd_sweep.cpp    (parameter sweeps on Dask)
 void add_convert_command(CLI::App& app);   // cmd_convert.cpp  (MJCF, URDF → scene JSON)
 void add_view_command(CLI::App& app);      // cmd_view.cpp     (the HTML viewer of a run)
+
+// The command nearest to a mistyped one (edit distance, or the start of exactly one name), ""
+// when none is near; and the one-line message for it: "'simulat' is not a command; did you mean
+// 'simulate'? (commands: solve, analyze, …)". unknown_command.cpp.
+std::string nearest_command(const std::string& typed, const std::vector<std::string>& commands);
+std::string unknown_command_message(const std::string& typed,
+                                    const std::vector<std::string>& commands);
 
 // --floating-base and --ground, the URDF options of simulate and convert (cmd_convert.cpp).
 void add_model_import_options(CLI::App& cmd, ModelImportOptions& options);

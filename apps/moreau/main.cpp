@@ -1,7 +1,10 @@
 // The `moreau` command line program: `moreau solve|analyze|impact|simulate|sweep|view ...`.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -40,6 +43,22 @@ int main(int argc, char** argv) {
   moreau::cli::add_sweep_command(app);
   moreau::cli::add_convert_command(app);
   moreau::cli::add_view_command(app);
+  // A mistyped command (`moreau simulat`): CLI11 would say "A subcommand is required"; the
+  // program has no positional argument, so the first word that is not an option names a command.
+  std::vector<std::string> commands;
+  for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; }))
+    commands.push_back(c->get_name());
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.empty() || word[0] == '-') continue;
+    if (std::find(commands.begin(), commands.end(), word) == commands.end()) {
+      std::fprintf(stderr, "moreau: error: %s\n",
+                   moreau::cli::unknown_command_message(word, commands).c_str());
+      return moreau::cli::kExitBadInput;
+    }
+    break;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   moreau::fuzz::expect_success_or_clean_refusal(source, text, [&] {
     const moreau::AnalysisInput input = moreau::parse_analysis_input_text(text, source);
     if (input.state.v.size() > 64) return;  // keep one run short: the report is dense O(n³)
-    moreau::analysis_report(input.state, input.label, /*with_all_sticking=*/true);
+    moreau::analysis_report(input.state, input.label, /*with_all_sticking=*/true, input.source);
   });
   return 0;
 }

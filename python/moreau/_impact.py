@@ -19,18 +19,21 @@ def impact(spec):
     dict with ``law``, ``status``, ``bodies`` (name, velocity, angular_velocity),
     ``contacts`` (impulse, normal_impulse, frame, events[kind, normal_impulse], curve),
     ``kinetic_energy`` {before, after, change} and, for the compliant law, ``step``, ``steps`` and
-    ``error_estimate``. Invalid input raises ValueError naming the field and value.
+    ``error_estimate``. Invalid input raises ValueError naming the field and value, and so does a
+    result with a number that is not finite (a SPEC whose velocities of 1e308 m/s overflow).
     """
+    source = "impact SPEC"
     if isinstance(spec, dict):
         text = json.dumps(spec)
     elif isinstance(spec, os.PathLike) or (isinstance(spec, str) and not spec.lstrip().startswith("{")):
         with open(spec, encoding="utf-8") as f:
             text = f.read()
+        source = os.fspath(spec)  # messages start with the file, as the command line's do
     elif isinstance(spec, str):
         text = spec
     else:
         raise ValueError("impact() takes a SPEC dict, a JSON string or a path, got %r" % type(spec))
-    return json.loads(_moreau._impact_json(text))
+    return json.loads(_moreau._impact_json(text, source=source))
 
 
 def plot_impact(result, path=None, contact=0, title=None):

@@ -177,13 +177,26 @@ def detect_kind(base):
     return "scene"
 
 
+def _unreadable(path, error):
+    """The one wording of a file that cannot be opened, as the C++ readers say it
+    (io/os/input_file.hpp): "PATH: no such file", "PATH: is a folder, not a file", ..."""
+    if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        return f"{path}: no such file"
+    if isinstance(error, IsADirectoryError):
+        return f"{path}: is a folder, not a file"
+    if isinstance(error, PermissionError):
+        return f"{path}: cannot be read (permission denied)"
+    return f"{path}: cannot be read ({error.strerror})"
+
+
 def _read_json(path, label):
     """The JSON document of a file; SweepError starting with label when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
     except OSError as e:
-        raise SweepError(f"{label}: cannot be read ({e.strerror})") from None
+        message = _unreadable(path, e)
+        raise SweepError(message if label == path else f"{label}: {message}") from None
     except json.JSONDecodeError as e:
         raise SweepError(f"{label}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
 

@@ -19,7 +19,7 @@ expect_error "mu" --gallery painleve_rod --param mu=-0.5
 expect_error "nan" --gallery painleve_rod --param theta=nan
 expect_error "key=value" --gallery painleve_rod --param mu
 expect_error "exactly one" 
-expect_error "cannot be read" "$tmp/missing.json"
+expect_error "$tmp/missing.json: no such file" "$tmp/missing.json"
 echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "v": [0, 0], "constraints": [{"normal": [0, 1, 0]}]}' > "$tmp/bad_size.json"
 expect_error "normal" "$tmp/bad_size.json"
 echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "constraints": [{"normal": [0, 1], "tangent": [1, 0], "mu": -1}]}' > "$tmp/bad_mu.json"
@@ -41,4 +41,9 @@ expect_error "null.json: constraints\[0\].mu = null: must be a number" "$tmp/nul
 # constraint's bias infinite) were refused without the file's name
 echo '{"gallery": "painleve_rod", "params": {"theta_dot": 1e200}}' > "$tmp/overflow.json"
 expect_error "overflow.json: constraint 0 ('floor/end') has a NaN or infinite entry" "$tmp/overflow.json"
+# a state whose numbers overflow the report (∇h = (1, 1), v = (1e308, 1e308): ∇hᵀv = 2e308 = +∞)
+# is refused with the file and the field, not written as null (issue 32)
+echo '{"M": [[1, 0], [0, 1]], "F": [0, 9.81], "v": [1e308, 1e308], "constraints": [{"normal": [1, 1], "tangent": [1, -1]}]}' > "$tmp/huge.json"
+expect_error "huge.json: the analysis report contacts\[0\].normal_velocity = inf is not a finite number: the arithmetic overflowed (the state's largest number is v\[0\] = 1e+308)" "$tmp/huge.json"
+expect_error "huge.json: the analysis report contacts\[0\].normal_velocity = inf" "$tmp/huge.json" --json
 echo "analyze_errors: ok"

@@ -210,3 +210,19 @@ def test_acceleration_problem_of_an_explicit_constraint_set():
     assert np.allclose(prob.delassus_nn, prob.N.T @ np.linalg.inv(state.M) @ prob.N, atol=1e-12)
     with pytest.raises(ValueError, match="active constraint"):
         moreau.build_acceleration_problem_for(state, [1, 0])
+
+
+def test_overflowing_state_raises_value_error_naming_the_field():
+    # ∇h = (1, 1), v = (1e308, 1e308): ∇hᵀv = 2e308 overflows to +∞, which JSON cannot hold; the
+    # report is refused with the field (not written as None).
+    sys = moreau.callback_system(
+        "particle", 2, 2, lambda q: np.eye(2), lambda q, v, t: np.array([0.0, 9.81]),
+        [dict(kinematics=lambda q, v: dict(gap=0.0, normal=[1.0, 1.0], tangent=[1.0, -1.0]), name="c")])
+    with pytest.raises(ValueError) as e:
+        moreau.analyze(sys, (np.zeros(2), np.array([1e308, 1e308])))
+    assert str(e.value) == ("moreau.analyze(particle): the analysis report contacts[0].normal_velocity = inf "
+                            "is not a finite number: the arithmetic overflowed (the state's largest number "
+                            "is v[0] = 1e+308)")
+    # the same system at 1e100 m/s: ∇hᵀv = 2e100
+    r = moreau.analyze(sys, (np.zeros(2), np.array([1e100, 1e100])))
+    assert r["contacts"][0]["normal_velocity"] == pytest.approx(2e100)

@@ -67,6 +67,26 @@ def test_bad_input_raises_value_error():
     assert moreau.impact(spec)["status"] == "no_impact"
 
 
+def test_overflowing_spec_raises_value_error_naming_the_field(tmp_path):
+    # 1e308 m/s onto the ground: ½ m v² = 5e615 J overflows to +∞, which JSON cannot hold; the
+    # result is refused with the SPEC and the field (it was written as null, then failed as
+    # "type must be number, but is null").
+    spec = {"law": "newton",
+            "bodies": [{"name": "ball", "mass": 1, "inertia": [[0.4, 0, 0], [0, 0.4, 0], [0, 0, 0.4]],
+                        "velocity": [0, 0, -1e308]}],
+            "contacts": [{"bodies": ["ball", "ground"], "point": [0, 0, -1], "normal": [0, 0, 1]}]}
+    tail = (": the impact law's result kinetic_energy.before = inf is not a finite number: the arithmetic "
+            "overflowed (the SPEC's largest number is bodies[0].velocity[2] = -1e+308)")
+    with pytest.raises(ValueError) as e:
+        moreau.impact(spec)
+    assert str(e.value) == "impact SPEC" + tail
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    with pytest.raises(ValueError) as e:
+        moreau.impact(path)
+    assert str(e.value) == str(path) + tail
+
+
 def test_plot_impact_writes_png(tmp_path):
     r = moreau.impact(ball_spec(step=0.05))
     path = tmp_path / "ball.png"

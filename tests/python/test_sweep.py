@@ -60,7 +60,8 @@ def test_value_forms_and_combinations():
     ({"base": {"a": 1}, "parameters": {"/a": [1]}, "outputs": {"status": "/x"}}, "taken"),
     ({"base": {"a": 1}, "parameters": {"/a": [1]}, "outputs": {"c": "nope"}}, "shortcut"),
     ({"base": {"a": 1}, "parameters": {"/a": [1]}}, "outputs: missing"),
-    ({"base": "no_such.json", "parameters": {"/a": [1]}, "outputs": {"c": "/x"}}, "cannot be read"),
+    ({"base": "no_such.json", "parameters": {"/a": [1]}, "outputs": {"c": "/x"}},
+     "no_such.json: no such file"),
 ])
 def test_bad_sweep_files_name_the_field(spec, needle):
     with pytest.raises(ValueError, match=None) as e:

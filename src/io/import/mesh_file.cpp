@@ -6,14 +6,14 @@
 
 #include <assimp/Importer.hpp>
 #include <cmath>
-#include <filesystem>
 
 #include "moreau/common/error.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
 
 TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale) {
-  MOREAU_REQUIRE(std::filesystem::is_regular_file(path), "mesh file '{}': no such file", path);
+  require_readable_file(path);
   Assimp::Importer importer;
   const aiScene* scene =
       importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);

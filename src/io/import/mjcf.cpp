@@ -6,13 +6,12 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <fstream>
-#include <sstream>
 
 #include "body_tree.hpp"
 #include "mjcf_reader.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
 namespace {
@@ -640,12 +639,8 @@ Scene parse_mjcf_text(const std::string& text, const std::string& source,
 }
 
 Scene load_mjcf(const std::string& path) {
-  std::ifstream in(path);
-  MOREAU_REQUIRE(in.good(), "{}: cannot open the file", path);
-  std::stringstream text;
-  text << in.rdbuf();
-  Scene scene =
-      parse_mjcf_text(text.str(), path, std::filesystem::path(path).parent_path().string());
+  Scene scene = parse_mjcf_text(read_text_file(path), path,
+                                std::filesystem::path(path).parent_path().string());
   scene.name = std::filesystem::path(path).stem().string();
   return scene;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "moreau/common/error.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau::mjcf {
 
@@ -44,6 +45,8 @@ std::vector<const tinyxml2::XMLElement*> Reader::children(const tinyxml2::XMLEle
       fail(*c, "file",
            "this file is already included (a file is included once; a cycle of includes is "
            "refused)");
+    if (const std::string why = unreadable_reason(path.string()); !why.empty())
+      fail(*c, "file", path.string() + ": " + why);
     auto doc = std::make_unique<tinyxml2::XMLDocument>();
     if (doc->LoadFile(path.string().c_str()) != tinyxml2::XML_SUCCESS)
       fail(*c, "file",

@@ -11,6 +11,7 @@
 #include "body_tree.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
 namespace {
@@ -198,7 +199,7 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
 }
 
 Scene Importer::run() {
-  MOREAU_REQUIRE(std::filesystem::is_regular_file(path_), "{}: no such file", path_);
+  require_readable_file(path_);
   urdf::ModelInterfaceSharedPtr model;
   {
     MessageCapture capture;

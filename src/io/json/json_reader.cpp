@@ -4,12 +4,11 @@
 
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <vector>
 
 #include "moreau/common/error.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau::json_io {
 namespace {
@@ -349,12 +348,6 @@ json parse_text(const std::string& text, const std::string& source) {
   }
 }
 
-json read_file(const std::string& path) {
-  std::ifstream in(path);
-  MOREAU_REQUIRE(in.good(), "{}: the file cannot be read (missing, or no permission)", path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_text(ss.str(), path);
-}
+json read_file(const std::string& path) { return parse_text(read_text_file(path), path); }
 
 }  // namespace moreau::json_io

@@ -15,6 +15,7 @@
 
 #include "fclib_hdf5.hpp"
 #include "moreau/common/error.hpp"
+#include "moreau/io/os/input_file.hpp"
 #include "moreau/io/problems/fclib.hpp"
 
 namespace moreau {
@@ -30,14 +31,9 @@ constexpr hsize_t kMaxEntries = hsize_t{1} << 31;
 class Reader {
  public:
   explicit Reader(const std::filesystem::path& path) : path_(path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path_, ec))
-      fail_plain("cannot open FCLIB file '{}': no such file", path_.string());
-    if (std::filesystem::is_directory(path_, ec))
-      fail_plain("cannot open FCLIB file '{}': it is a directory", path_.string());
+    require_readable_file(path_.string());  // the one wording of io/os/input_file.hpp
     const htri_t is_hdf5 = H5Fis_hdf5(path_.c_str());
-    if (is_hdf5 <= 0)
-      fail_plain("cannot read FCLIB file '{}': not an HDF5 file (or unreadable)", path_.string());
+    if (is_hdf5 <= 0) fail_plain("cannot read FCLIB file '{}': not an HDF5 file", path_.string());
     // CLOSE_STRONG: closing the file also closes any object left open by a failed read.
     H5Id access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     H5Pset_fclose_degree(access.get(), H5F_CLOSE_STRONG);

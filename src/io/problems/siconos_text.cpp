@@ -4,11 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "moreau/common/error.hpp"
+#include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
 
@@ -18,11 +17,7 @@ namespace {
 class TokenReader {
  public:
   explicit TokenReader(const std::string& path) : path_(path) {
-    std::ifstream in(path, std::ios::binary);
-    MOREAU_REQUIRE(in.good(), "cannot open Siconos file '{}'", path);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text_ = buffer.str();
+    text_ = read_text_file(path);
     int line = 1;
     std::size_t i = 0;
     while (i < text_.size()) {

@@ -79,7 +79,7 @@ AnalysisInput gallery_state(const std::string& name, const GalleryParams& params
       doc && doc->contains("q") ? numbers((*doc)["q"], "q", sys->position_size()) : sys->initial_q;
   const Vector v =
       doc && doc->contains("v") ? numbers((*doc)["v"], "v", sys->velocity_size()) : sys->initial_v;
-  return {sys->contact_state(q, v, 0.0), name};
+  return {sys->contact_state(q, v, 0.0), name, "--gallery " + name};
 }
 
 AnalysisInput gallery_input(const json& s) {
@@ -104,10 +104,12 @@ namespace {
 // overflow its state), so that every error of the file starts with its source.
 AnalysisInput analysis_input_from_document(const json& s, const std::string& source) {
   MOREAU_REQUIRE(s.is_object(), "an analyze input must be a JSON object");
-  AnalysisInput input = s.contains("gallery")
-                            ? gallery_input(s)
-                            : AnalysisInput{explicit_state(s), string_field(s, "", "name", source)};
+  AnalysisInput input =
+      s.contains("gallery")
+          ? gallery_input(s)
+          : AnalysisInput{explicit_state(s), string_field(s, "", "name", source), source};
   input.state.validate();
+  input.source = source;  // the file, also for a gallery system named in it
   return input;
 }
 

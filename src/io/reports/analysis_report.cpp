@@ -16,6 +16,7 @@
 #include <limits>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "moreau/io/reports/analysis_report.hpp"
@@ -25,18 +26,25 @@
 #include "moreau/analysis/kinetic_quasi_velocities.hpp"
 #include "moreau/analysis/painleve.hpp"
 #include "moreau/contact/acceleration_problem.hpp"
+#include "moreau/io/json/json_result.hpp"
 #include "moreau/linalg/matrix_class.hpp"
 
 namespace moreau {
 namespace {
 
+using json_io::largest_number;
+using json_io::optional_number;
+using json_io::require_finite_result;
 using nlohmann::json;
 
-// Non-finite numbers become null (JSON has no inf/NaN); docs: null μ_c means +∞.
-json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+// Numbers go in as they are: require_finite_result (io/json/json_result.hpp) refuses the report
+// when one is NaN or ±∞. Only the keys docs/cli.md documents as null when not finite (μ_c = +∞,
+// the P12–P14 figures where they do not apply, the all-sticking margin with no contact) go in
+// through opt, as null.
+json opt(double x) { return optional_number(x); }
 json vec(const Vector& x) {
   json a = json::array();
-  for (Index i = 0; i < x.size(); ++i) a.push_back(num(x[i]));
+  for (Index i = 0; i < x.size(); ++i) a.push_back(x[i]);
   return a;
 }
 json mat(const Matrix& A) {
@@ -65,13 +73,13 @@ json matrix_tests(const Matrix& A) {
   json j;
   j["size"] = A.rows();
   j["symmetric"] = is_symmetric(A);
-  j["min_symmetric_eigenvalue"] = num(A.size() ? min_symmetric_eigenvalue(A) : 0.0);
+  j["min_symmetric_eigenvalue"] = A.size() ? min_symmetric_eigenvalue(A) : 0.0;
   j["positive_definite"] = A.size() ? is_positive_definite(A) : true;
   j["positive_semidefinite"] = A.size() ? is_positive_semidefinite(A) : true;
   if (A.rows() <= kMaxExactSize && A.rows() > 0) {
     const PMatrixTest p = p_matrix_test(A);
     j["p_matrix"] = p.is_p_matrix;
-    j["min_principal_minor"] = num(p.min_principal_minor);
+    j["min_principal_minor"] = p.min_principal_minor;
     const CopositivityTest c = copositivity_test(A);
     j["copositive"] = c.copositive;
     j["strictly_copositive"] = c.strictly_copositive;
@@ -85,12 +93,12 @@ json painleve_json(const PainleveResult& r, Index contact, const std::string& na
               {"sliding", sliding},
               {"sigma", r.sigma},
               {"mu", r.mu},
-              {"alpha", num(r.alpha)},
-              {"beta", num(r.beta)},
+              {"alpha", r.alpha},
+              {"beta", r.beta},
               {"case", to_string(r.kind)},
-              {"lambda_n", num(r.lambda_n)},
-              {"free_normal_acceleration", num(r.free_normal_acceleration)},
-              {"mu_critical", num(r.mu_critical)}};
+              {"lambda_n", r.lambda_n},
+              {"free_normal_acceleration", r.free_normal_acceleration},
+              {"mu_critical", opt(r.mu_critical)}};
 }
 
 // contacts: every constraint i of the state, with its flags in the active set of p.
@@ -156,9 +164,9 @@ json modes_json(const ContactState& state) {
                         {"name", state.constraints[e.constraint].name},
                         {"mode", to_string(e.mode)},
                         {"already_sliding", e.already_sliding},
-                        {"lambda_n", num(e.lambda_n)},
+                        {"lambda_n", e.lambda_n},
                         {"lambda_t", vec(e.lambda_t)},
-                        {"a_n", num(e.a_n)},
+                        {"a_n", e.a_n},
                         {"a_t", vec(e.a_t)},
                         {"direction", vec(e.direction)}});
     sols.push_back(json{{"qddot", vec(s.qddot)}, {"contacts", cs}});
@@ -196,8 +204,8 @@ void painleve_sections(const ContactState& state, const AccelerationProblem& p, 
           const PainleveResult rp = painleve_single(state, i, +1),
                                rm = painleve_single(state, i, -1);
           json pjx = painleve_json(rp, i, c.name, false);
-          pjx["mu_critical"] = num(std::min(rp.mu_critical, rm.mu_critical));
-          pjx["alpha_sigma_minus"] = num(rm.alpha);
+          pjx["mu_critical"] = opt(std::min(rp.mu_critical, rm.mu_critical));
+          pjx["alpha_sigma_minus"] = rm.alpha;
           pjx["case_sigma_minus"] = to_string(rm.kind);
           pcs.push_back(pjx);
           if (primary.is_null()) {
@@ -212,27 +220,27 @@ void painleve_sections(const ContactState& state, const AccelerationProblem& p, 
   }
   out["painleve_contacts"] = pcs;
   out["painleve"] = primary;
-  out["mu_critical"] = primary.is_null() ? json(nullptr) : num(mu_c);
+  out["mu_critical"] = primary.is_null() ? json(nullptr) : opt(mu_c);
 }
 
 // The matrix-class classification of 003's sliding LCP (analysis/painleve.hpp).
 json classification_json(const SlidingLcpClassification& cl) {
   return json{{"p_matrix", cl.p_matrix},
-              {"min_principal_minor", num(cl.min_principal_minor)},
+              {"min_principal_minor", cl.min_principal_minor},
               {"positive_definite", cl.positive_definite},
-              {"min_symmetric_eigenvalue", num(cl.min_symmetric_eigenvalue)},
+              {"min_symmetric_eigenvalue", cl.min_symmetric_eigenvalue},
               {"copositive", cl.copositive},
               {"strictly_copositive", cl.strictly_copositive},
-              {"p12_mu_critical", num(cl.p12_mu_critical)},
+              {"p12_mu_critical", opt(cl.p12_mu_critical)},
               {"p13_applicable", cl.p13_applicable},
-              {"p13_epsilon_star", num(cl.p13_epsilon_star)},
-              {"p13_margin", num(cl.p13_margin)},
-              {"p14_value_frobenius", num(cl.p14_value_frobenius)},
-              {"p14_bound_frobenius", num(cl.p14_bound_frobenius)},
-              {"p14_margin_frobenius", num(cl.p14_margin_frobenius)},
-              {"p14_value_spectral", num(cl.p14_value_spectral)},
-              {"p14_bound_spectral", num(cl.p14_bound_spectral)},
-              {"p14_margin_spectral", num(cl.p14_margin_spectral)}};
+              {"p13_epsilon_star", opt(cl.p13_epsilon_star)},
+              {"p13_margin", opt(cl.p13_margin)},
+              {"p14_value_frobenius", opt(cl.p14_value_frobenius)},
+              {"p14_bound_frobenius", opt(cl.p14_bound_frobenius)},
+              {"p14_margin_frobenius", opt(cl.p14_margin_frobenius)},
+              {"p14_value_spectral", opt(cl.p14_value_spectral)},
+              {"p14_bound_spectral", opt(cl.p14_bound_spectral)},
+              {"p14_margin_spectral", opt(cl.p14_margin_spectral)}};
 }
 
 // sliding_lcp: 003's sliding LCP when every active unilateral contact slides (2D), null otherwise.
@@ -314,16 +322,27 @@ json all_sticking_json(const ContactState& state) {
               {"unique_acceleration", a.unique_acceleration},
               {"detaching", indices(a.detaching)},
               {"at_cone_edge", indices(a.at_cone_edge)},
-              {"min_margin", num(a.min_margin)},
+              {"min_margin", opt(a.min_margin)},
               {"message", a.message}};
 }
 
-}  // namespace
+// The numbers of the state (q, v, t, M, F and the constraints' data), for the message of a
+// report that is not finite.
+json state_numbers(const ContactState& state) {
+  json constraints = json::array();
+  for (const auto& c : state.constraints)
+    constraints.push_back(json{{"gap", c.gap},
+                               {"normal", vec(c.normal)},
+                               {"tangent", mat(c.tangent.transpose())},
+                               {"normal_bias", c.normal_bias},
+                               {"tangent_bias", vec(c.tangent_bias)}});
+  return json{{"t", state.t},      {"q", vec(state.q)}, {"v", vec(state.v)},
+              {"M", mat(state.M)}, {"F", vec(state.F)}, {"constraints", constraints}};
+}
 
-// The whole report for one state. `system` is a label for the output.
-
-nlohmann::json analysis_report(const ContactState& state, const std::string& system,
-                               bool with_all_sticking) {
+// The whole report for one state, its numbers as they are. `system` is a label for the output.
+json unchecked_report(const ContactState& state, const std::string& system,
+                      bool with_all_sticking) {
   state.validate();
   json out;
   out["system"] = system;
@@ -352,6 +371,17 @@ nlohmann::json analysis_report(const ContactState& state, const std::string& sys
 
   out["quasi_velocities"] = section([&] { return quasi_velocities_json(state); });
   if (with_all_sticking) out["all_sticking"] = section([&] { return all_sticking_json(state); });
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json analysis_report(const ContactState& state, const std::string& system,
+                               bool with_all_sticking, const std::string& source) {
+  json out = unchecked_report(state, system, with_all_sticking);
+  require_finite_result(out, source, "analysis report",
+                        fmt::format("the arithmetic overflowed (the state's largest number is {})",
+                                    largest_number(state_numbers(state))));
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "moreau/analysis/kinetic_quasi_velocities.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/json/json_reader.hpp"
+#include "moreau/io/json/json_result.hpp"
 #include "moreau/model/contact_frame.hpp"
 #include "moreau/impact/compliant_impact.hpp"
 #include "moreau/impact/energetic_consistency.hpp"
@@ -28,7 +29,6 @@ Vector3 vec3_or(const json& obj, const char* key, const Vector3& fallback,
 }
 
 json to_json(const Vector3& v) { return json::array({v.x(), v.y(), v.z()}); }
-json nullable(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 RigidBodyScene scene_from(const json& spec) {
   MOREAU_REQUIRE(spec.is_object(), "the impact SPEC must be a JSON object");
@@ -181,7 +181,7 @@ json run_compliant(const json& spec, RigidBodyScene scene) {
                            {"change", r.kinetic_energy_after - r.kinetic_energy_before}};
   out["step"] = r.step;
   out["steps"] = r.steps;
-  out["error_estimate"] = nullable(r.error_estimate);
+  out["error_estimate"] = optional_number(r.error_estimate);
   return out;
 }
 
@@ -193,9 +193,9 @@ json criteria_json(const ConsistencyReport& rep) {
                  {"applicable", c.applicable},
                  {"exact", c.exact},
                  {"holds", c.holds},
-                 {"value", nullable(c.value)},
-                 {"bound", nullable(c.bound)},
-                 {"margin", nullable(c.margin)}});
+                 {"value", optional_number(c.value)},
+                 {"bound", optional_number(c.bound)},
+                 {"margin", optional_number(c.margin)}});
   return a;
 }
 
@@ -263,7 +263,7 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
   out["kinetic_energy"] = {{"before", r.kinetic_energy_before},
                            {"after", r.kinetic_energy_after},
                            {"change", r.kinetic_energy_after - r.kinetic_energy_before}};
-  out["residual"] = nullable(r.residual);
+  out["residual"] = optional_number(r.residual);
   if (law == "frictional") out["solutions"] = r.solutions;
   // Energetic consistency of the frictionless restitution E_nn at this configuration.
   if (law != "frictional" && m <= 16) {
@@ -279,14 +279,30 @@ RigidBodyScene parse_impact_scene(const std::string& spec_json, const std::strin
   return with_source(source, [&] { return scene_from(parse_text(spec_json, source)); });
 }
 
-std::string run_impact_json(const std::string& spec_json, int indent, const std::string& source) {
+json run_impact(const json& spec, const std::string& source) {
   return with_source(source, [&] {
-    const json spec = parse_text(spec_json, source);
     const RigidBodyScene scene = scene_from(spec);
     const std::string law = string_field(spec, "", "law", "compliant");
-    const json out = law == "compliant" ? run_compliant(spec, scene) : run_rigid(spec, law, scene);
-    return out.dump(indent);
+    json out = law == "compliant" ? run_compliant(spec, scene) : run_rigid(spec, law, scene);
+    // A NaN or an infinity would be written as null: refused here, with the field, rather than
+    // by whoever reads the document back. A law that failed says why in its status and message.
+    const std::string status = out.value("status", "");
+    const std::string why = status == "numerical_failure" || status == "not_converged"
+                                ? fmt::format("the law ended {}: {}", status,
+                                              out.value("message", std::string("no message")))
+                                : "the arithmetic overflowed";
+    require_finite_result(
+        out, source, "impact law's result",
+        fmt::format("{} (the SPEC's largest number is {})", why, largest_number(spec)));
+    return out;
   });
+}
+
+json run_impact_file(const std::string& path) { return run_impact(read_file(path), path); }
+
+std::string run_impact_json(const std::string& spec_json, int indent, const std::string& source) {
+  return with_source(source, [&] { return run_impact(parse_text(spec_json, source), source); })
+      .dump(indent);
 }
 
 }  // namespace moreau

@@ -12,6 +12,7 @@
 
 #include "../problems/fclib_hdf5.hpp"
 #include "moreau/io/os/atomic_file.hpp"
+#include "moreau/io/os/input_file.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 
 namespace moreau {
@@ -233,10 +234,13 @@ void write_events(const RunWriter& w, const SimulationResult& r) {
 class RunReader {
  public:
   explicit RunReader(const std::string& path) : path_(path) {
+    require_readable_file(path);  // the one wording of io/os/input_file.hpp
     if (H5Fis_hdf5(path.c_str()) <= 0)
-      throw std::invalid_argument(fmt::format("{}: not an HDF5 file (or not readable)", path));
+      throw std::invalid_argument(fmt::format("{}: not an HDF5 file", path));
     file_ = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-    if (!file_.valid()) throw std::invalid_argument(fmt::format("{}: cannot open", path));
+    if (!file_.valid())
+      throw std::invalid_argument(
+          fmt::format("{}: HDF5 could not open it (truncated or damaged?)", path));
   }
 
   template <typename... Args>

@@ -4,8 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -13,6 +11,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/io/json/json_reader.hpp"
+#include "moreau/io/os/input_file.hpp"
 #include "moreau/io/run/run_hdf5.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 
@@ -22,13 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using Row = std::vector<std::string>;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  MOREAU_REQUIRE(in.good(), "{}: cannot be read", path.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const fs::path& path) { return read_text_file(path.string()); }
 
 // The records of a CSV text (the header first); fields unquoted.
 std::vector<Row> parse_csv(const std::string& text, const std::string& source) {

@@ -23,7 +23,8 @@ using json = nlohmann::json;
 
 // Parses JSON text; `source` (a file name) starts every message.
 json parse_text(const std::string& text, const std::string& source);
-// Reads and parses a file; an unreadable file is an error naming the path.
+// Reads and parses a file; a file that cannot be read throws the one message of
+// io/os/input_file.hpp ("PATH: no such file", …).
 json read_file(const std::string& path);
 
 // Runs `read(document)` and turns any nlohmann exception left over (a type or range error while

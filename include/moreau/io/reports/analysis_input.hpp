@@ -16,10 +16,11 @@
 
 namespace moreau {
 
-// One state to analyse and its label.
+// One state to analyse, its label and where it came from.
 struct AnalysisInput {
   ContactState state;  // the state to analyse
   std::string label;   // the system's name in the report
+  std::string source;  // the input file, or "--gallery NAME": starts the report's messages
 };
 
 // A gallery system's state: its initial (q, v) at t = 0.

@@ -12,8 +12,11 @@
 //         "kinetic_energy": {"before", "after", "change"}, ...}
 // Read by io/json/json_reader.hpp (unknown fields, non-finite numbers and duplicate keys are
 // refused). Invalid input throws std::invalid_argument starting with `source` and naming the field
-// and value.
+// and value; so does a result that is not finite (io/json/json_result.hpp: a SPEC whose velocities
+// of 1e308 m/s overflow the arithmetic), which is never written as null.
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "moreau/impact/rigid_bodies.hpp"
 
@@ -23,8 +26,15 @@ namespace moreau {
 RigidBodyScene parse_impact_scene(const std::string& spec_json,
                                   const std::string& source = "impact SPEC");
 
-// Runs the law the SPEC names and returns the result as JSON text (indented by `indent` spaces,
-// −1 = compact).
+// Runs the law the SPEC names and returns its result (the document above); `source` (a file
+// name) starts every message.
+nlohmann::json run_impact(const nlohmann::json& spec, const std::string& source = "impact SPEC");
+
+// run_impact on a SPEC file, read by io/json/json_reader.hpp (the path is the source).
+nlohmann::json run_impact_file(const std::string& path);
+
+// run_impact on JSON text, the result as JSON text (indented by `indent` spaces, −1 = compact):
+// Python's moreau.impact.
 std::string run_impact_json(const std::string& spec_json, int indent = 2,
                             const std::string& source = "impact SPEC");
 

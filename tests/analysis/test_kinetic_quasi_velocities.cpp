@@ -1,4 +1,5 @@
-// Kinetic quasi-velocities (digest 003 §1, §3 regression tests R3, R13, R14, ball-chain [fix]).
+// Kinetic quasi-velocities (Brogliato 2014 §2; regression cases R3, R13, R14 of
+// docs/references.md; the ball chain's corrected t_q and N of docs/math/models.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +14,7 @@
 using namespace moreau;
 
 namespace {
-// Chain of balls on a line: h_i = q_{i+1} − q_i − 2R, ∇h_i = e_{i+1} − e_i (digest 003 §3 item 1).
+// Chain of balls on a line: h_i = q_{i+1} − q_i − 2R, ∇h_i = e_{i+1} − e_i (Brogliato 2014 §2.3.1).
 Matrix chain_W(int n) {
   Matrix W = Matrix::Zero(n, n - 1);
   for (int i = 0; i + 1 < n; ++i) {
@@ -84,7 +85,7 @@ TEST(KineticQuasiVelocities, InverseMapAndEnergySplitRandom) {
 }
 
 TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
-  // 003 §3 item 7: bar of length l, M = diag(m, m, ml²/12); bilateral h₁ = x − (l/2) sinθ
+  // Brogliato 2014 §2.3.7: bar of length l, M = diag(m, m, ml²/12); bilateral h₁ = x − (l/2) sinθ
   // (∇h₁ = (1, 0, −(l/2)cosθ)), unilateral h₂ = y − (l/2)cosθ (∇h₂ = (0, 1, (l/2) sinθ)).
   // N_12 = −3 sθ cθ / sqrt((1 + 3c²)(1 + 3s²)) and G = 1 − N_12² (Schur complement with N_bb = 1).
   const double m = 1.7, l = 0.9, th = 0.5, s = std::sin(th), c = std::cos(th);
@@ -100,7 +101,7 @@ TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
   // [fix] t_q = sqrt(3/m)(cosθ/2, −sinθ/2, 1/l) up to sign.
   const Vector t_expected = std::sqrt(3 / m) * Vector3(c / 2, -s / 2, 1 / l);
   EXPECT_NEAR(std::abs(k.t_q.col(0).dot(t_expected)), t_expected.squaredNorm(), 1e-12);
-  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ from the digest: 0.197456 − 0.45 cos 0.5 · 0.5 ≈
+  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ of case R14: 0.197456 − 0.45 cos 0.5 · 0.5 ≈
   // 0): T = ½ q̇_norm,u² G⁻¹ + ½ q̇_tan².
   Vector qd = Vector3(0.5 * l * c * 0.5, -0.2, 0.5);  // exactly on ∇h₁ᵀq̇ = 0 (x-rate = 0.197456…)
   EXPECT_NEAR(qd[0], 0.197456, 1e-6);

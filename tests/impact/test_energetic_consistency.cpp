@@ -1,4 +1,5 @@
-// Energetic consistency tests of digest 003 §2 on the paper's examples (with the digest's fixes).
+// Energetic consistency tests of Brogliato 2014 §3 on the paper's examples (with the corrections
+// of docs/math/impact.md).
 #include <gtest/gtest.h>
 
 #include <cmath>

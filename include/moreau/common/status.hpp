@@ -1,5 +1,6 @@
 #pragma once
-// Solver outcome. Not converging is a status, never an exception (DESIGN.md).
+// Solver outcome. Not converging is a status, never an exception (docs/architecture.md
+// §Conventions).
 #include <limits>
 #include <string>
 #include <string_view>

@@ -8,7 +8,7 @@
 // A floor contact (n = e_z in 3D, e_y in 2D) has t₁ = e_x (and t₂ = e_y in 3D), so a sliding
 // velocity along +x is a positive u_t and its friction impulse r_t is negative, whichever way the
 // contact was built (tests/contact/test_contact_frame_convention.cpp).
-// The compliant impact of 004 keeps the paper's own frame (n̂, û, ŵ) with û against the initial
+// The compliant impact of Jia 2010 keeps the paper's own frame (n̂, û, ŵ) with û against the initial
 // slip; it reports its impulses in world axes.
 #include "moreau/common/types.hpp"
 

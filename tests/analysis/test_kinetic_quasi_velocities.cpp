@@ -84,6 +84,44 @@ TEST(KineticQuasiVelocities, InverseMapAndEnergySplitRandom) {
   }
 }
 
+TEST(KineticQuasiVelocities, NormalTangentCouplingRodAndDiskInCorner) {
+  // Rod on a plane (Brogliato 2014 §2.3.3): q = (x, y, θ), M = diag(m, m, I), I = ml²/3,
+  // ∇h = (0, 1, −l cos θ), H_T = (1, 0, l sin θ). M⁻¹∇h = (0, 1/m, −3 cos θ/(ml)), so
+  // ρ² = (1 + 3cos²θ)/m and n_qᵀH_T = −3 sin θ cos θ/(m ρ); c = n_qᵀH_T/ρ = −3sc/(1 + 3c²) makes
+  // the sliding-LCP scalar 1 − ξμc, 1.268276 at θ = 0.7, μ = 0.5, ξ = +1 (case R6).
+  const double m = 2.0, l = 0.6, th = 0.7, s = std::sin(th), c = std::cos(th);
+  const Matrix M = Vector3(m, m, m * l * l / 3).asDiagonal();
+  Matrix W(3, 1), HT(3, 1);
+  W.col(0) = Vector3(0, 1, -l * c);
+  HT.col(0) = Vector3(1, 0, l * s);
+  const auto k = kinetic_quasi_velocities(M, W);
+  const double rho = std::sqrt((1 + 3 * c * c) / m);
+  const Matrix C = k.normal_tangent_coupling(HT);
+  ASSERT_EQ(C.rows(), 1);
+  ASSERT_EQ(C.cols(), 1);
+  EXPECT_NEAR(C(0, 0), -3 * s * c / (m * rho), 1e-12);
+  EXPECT_NEAR(1 - 0.5 * C(0, 0) / rho, 1.268276, 1e-6);
+
+  // Disk in a corner (§2.3.6, the paper's frame): h₁ = y − R, h₂ = x − R, M = diag(m, m, I),
+  // H_T = [[1, 0], [0, 1], [R, R]]. n_q,1 = (0, 1, 0)/√m, n_q,2 = (1, 0, 0)/√m, so
+  // n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] whatever R and I: each wall's friction drives the other
+  // contact's normal quasi-velocity.
+  const double md = 3.0, R = 0.4, I = 0.2;
+  Matrix Wd(3, 2), Hd(3, 2);
+  Wd << 0, 1, 1, 0, 0, 0;
+  Hd << 1, 0, 0, 1, R, R;
+  const auto kd = kinetic_quasi_velocities(Vector3(md, md, I).asDiagonal(), Wd);
+  Matrix expected(2, 2);
+  expected << 0, 1, 1, 0;
+  EXPECT_LT((kd.normal_tangent_coupling(Hd) - expected / std::sqrt(md)).cwiseAbs().maxCoeff(),
+            1e-14);
+  // Disk on a plane (§2.3.5): the floor alone, H_T = (1, 0, R) is M⁻¹-orthogonal to
+  // ∇h = (0, 1, 0): no coupling.
+  const auto kp = kinetic_quasi_velocities(Vector3(md, md, I).asDiagonal(), Wd.leftCols(1));
+  EXPECT_EQ(kp.normal_tangent_coupling(Vector3(1, 0, R)).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_THROW(kd.normal_tangent_coupling(Matrix::Ones(2, 2)), std::invalid_argument);
+}
+
 TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
   // Brogliato 2014 §2.3.7: bar of length l, M = diag(m, m, ml²/12); bilateral h₁ = x − (l/2) sinθ
   // (∇h₁ = (1, 0, −(l/2)cosθ)), unilateral h₂ = y − (l/2)cosθ (∇h₂ = (0, 1, (l/2) sinθ)).

@@ -21,8 +21,6 @@ enum class Status {
 
 // Name of a status ("converged", "max_iterations", …), as in files and Python.
 std::string_view to_string(Status status);
-// Parses the names printed by to_string; throws std::invalid_argument on an unknown name.
-Status status_from_string(std::string_view name);
 
 // What every solver reports besides its solution.
 struct SolverReport {

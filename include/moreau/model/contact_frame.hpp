@@ -29,7 +29,4 @@ ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3:
 // The frame as a matrix [n t₁ t₂] for d = 2 or 3 (n is normalized here).
 Matrix3 contact_frame(const Vector3& normal, int dimension);
 
-// The tangent of a planar contact: t = (n_y, −n_x).
-inline Vector2 planar_tangent(const Vector2& n) { return Vector2(n.y(), -n.x()); }
-
 }  // namespace moreau

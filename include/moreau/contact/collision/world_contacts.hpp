@@ -105,20 +105,5 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
 // H = [J_1ᵀ … J_ncᵀ], n × (d·nc), sparse (d = world.dimension()).
 SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
                                 const std::vector<Contact>& contacts);
-// Gaps (nc), friction coefficients (nc) and restitutions (nc) of a contact list.
-Vector contact_gaps(const std::vector<Contact>& contacts);
-// Friction coefficients μ (nc) of a contact list.
-Vector contact_mu(const std::vector<Contact>& contacts);
-// Newton restitution coefficients e (nc) of a contact list.
-Vector contact_restitution(const std::vector<Contact>& contacts);
-
-// Joint rows stacked: G (k × n, sparse), residual g (k), bias c (k) at (q, v).
-struct JointSystem {
-  SparseMatrix G;   // k × n
-  Vector residual;  // k
-  Vector bias;      // k
-};
-// Stacks the joint rows of `world` at (q, v) (see JointSystem).
-JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v);
 
 }  // namespace moreau

@@ -19,10 +19,6 @@
 
 namespace moreau {
 
-// Parses the bodies and contacts of a SPEC (JSON text); validate_scene is applied.
-RigidBodyScene parse_impact_scene(const std::string& spec_json,
-                                  const std::string& source = "impact SPEC");
-
 // Runs the law the SPEC names and returns the result as JSON text (indented by `indent` spaces,
 // −1 = compact).
 std::string run_impact_json(const std::string& spec_json, int indent = 2,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/sweep.py (`make bench-sweep`): throughput of moreau's sweeps on Dask (docs/sweeps.md) on
-this machine: a 1000-point impact sweep (004's ball over μ) and a 64-point simulation sweep (a box
+this machine: a 1000-point impact sweep (Jia's ball over μ) and a 64-point simulation sweep (a box
 on a slope for 2 s at dt = 1e-4, over μ), each on a LocalCluster of 1 and of 2 worker processes.
 Prints points per second, the 2-worker speed-up, its ceiling on this machine (core_ceiling: two
 processes pinned to the two cores run the points alone and then at once; on the development
@@ -97,7 +97,7 @@ def main():
     print(f"{'sweep':<22} {'points':>6} {'1 worker (s)':>13} {'2 workers (s)':>14} {'pts/s (2)':>10} "
           f"{'speed-up':>9} {'ceiling':>8} {'one point (ms)':>15} {'overhead/task (ms)':>19}  "
           f"cores alone / together (ms)")
-    for kind_name, name, k in (("impact", "impact (004 ball, μ)", 200),
+    for kind_name, name, k in (("impact", "impact (Jia's ball, μ)", 200),
                                ("simulation", "simulation (box, μ)", 20)):
         spec = specs()[kind_name]
         n = len(_sweep.sweep_points(spec))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Doxygen INPUT_FILTER for the public headers: the house style writes API comments as plain `//`
-lines (DESIGN.md, "Math in comments"); this turns them into Doxygen comments, line for line, so
+lines (docs/architecture.md §Conventions); this turns them into Doxygen comments, line for line, so
 warnings keep their line numbers and the Unicode math shows as written.
 
   * the comment block at the top of a header (after #pragma once)  -> `/** ... \\file */`

@@ -1,6 +1,6 @@
 // Python bindings of the impact layer: the JSON front end shared with `moreau impact` (the
 // Python-side moreau.impact / moreau.plot_impact live in moreau/_impact.py) and the
-// energetic-consistency tests of digest 003 §2.
+// energetic-consistency tests of Brogliato 2014 §3 (docs/references.md).
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
@@ -61,14 +61,21 @@ void bind_impact(py::module_& m) {
         return d;
       },
       py::arg("G"), py::arg("E"),
-      "Energetic consistency of q̇_norm⁺ = −E q̇_norm⁻ (digest 003 §2: P2, PD, P4–P8) with "
-      "value, bound and margin per criterion.");
+      "Energetic consistency of q̇_norm⁺ = −E q̇_norm⁻ with value, bound and margin per "
+      "criterion; P2, P4–P8 are Props 2 and 4–8 of Brogliato, 'Kinetic quasi-velocities in "
+      "unilaterally constrained Lagrangian mechanics with impacts and friction' (Multibody "
+      "Syst. Dyn. 2014, §3.1.2), PD the exact test (see docs/math/impact.md).");
   m.def("frictionless_energy_change", &frictionless_energy_change, py::arg("G"), py::arg("E"),
-        py::arg("qdot_norm"), "T_L = ½ q̇ᵀ(EᵀG⁻¹E − G⁻¹)q̇ (digest 003 (49)).");
+        py::arg("qdot_norm"),
+        "T_L = ½ q̇ᵀ(EᵀG⁻¹E − G⁻¹)q̇, eq. (49) of Brogliato, 'Kinetic quasi-velocities in "
+        "unilaterally constrained Lagrangian mechanics with impacts and friction' (2014).");
   m.def("single_contact_frictional_closed_form", &single_contact_frictional_closed_form,
         py::arg("u_t"), py::arg("u_n"), py::arg("mu"), py::arg("e_n"), py::arg("e_t"),
         py::arg("w_ratio") = 1.0,
-        "u_t⁺ = u_t⁻ − P·proj_ball((1+e_t)u_t⁻/P), P = μ(w_t/w_n)(1+e_n)|u_n⁻| (digest 003 R11).");
+        "u_t⁺ = u_t⁻ − P·proj_ball((1+e_t)u_t⁻/P), P = μ(w_t/w_n)(1+e_n)|u_n⁻|: the particle on a "
+        "rough line of Brogliato, 'Kinetic quasi-velocities in unilaterally constrained Lagrangian "
+        "mechanics with impacts and friction' (2014), §3.2.4, with the prefactor P that the "
+        "printed formula drops (docs/math/impact.md).");
 }
 
 }  // namespace moreau::python

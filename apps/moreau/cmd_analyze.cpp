@@ -1,8 +1,9 @@
 // `moreau analyze (SCENE.json | --gallery NAME [--param key=value ...]) [--json] [--all-sticking]`:
 // contact analysis of one state (issue 3): active contacts, acceleration-level problem matrices
-// (digest 002 §B), contact modes, the Painlevé case with α, β and μ_c (digest 000 §A.4), the
-// sliding LCP of 003 with its matrix-class tests and, with --all-sticking, the all-sticking
-// problem of 001. The JSON keys are listed in docs/cli.md (moreau analyze).
+// (as Drake's ConstraintAccelProblemData), contact modes, the Painlevé case with α, β and μ_c
+// (docs/math/painleve.md), the sliding LCP of Brogliato 2014 (26) with its matrix-class tests
+// and, with --all-sticking, the all-sticking problem of Brogliato, Kövecses & Acary 2020
+// (docs/references.md). The JSON keys are listed in docs/cli.md (moreau analyze).
 //
 // Input files: io/reports/analysis_input.hpp.
 // Bad input: one line naming the field and value, exit code 2 (main.cpp).
@@ -90,8 +91,8 @@ void print_text(const json& r, std::FILE* out) {
   }
   if (!r["sliding_lcp"].is_null() && !r["sliding_lcp"].contains("error")) {
     const json& l = r["sliding_lcp"];
-    fmt::print(out, "sliding LCP (003): D = {}, b = {}\n  classification: {}\n", l["D"].dump(),
-               l["b"].dump(), l["classification"].dump());
+    fmt::print(out, "sliding LCP (Brogliato 2014 (26)): D = {}, b = {}\n  classification: {}\n",
+               l["D"].dump(), l["b"].dump(), l["classification"].dump());
   }
   fmt::print(out, "matrix tests: {}\n", r["matrix_tests"].dump());
   if (r["quasi_velocities"].contains("error"))
@@ -140,7 +141,8 @@ void add_analyze_command(CLI::App& app) {
                   "gallery parameters key=value, several after one --param or repeated")
       ->allow_extra_args(true);
   cmd->add_flag("--json", opt->json, "print the report as JSON");
-  cmd->add_flag("--all-sticking", opt->all_sticking, "also solve the all-sticking problem of 001");
+  cmd->add_flag("--all-sticking", opt->all_sticking,
+                "also solve the all-sticking problem (Brogliato, Kövecses & Acary 2020)");
   cmd->add_flag("--list", opt->list, "list the gallery systems and their parameters");
   cmd->callback([opt] {
     if (opt->list) {

@@ -59,7 +59,9 @@ void add_impact_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
-      "impact", "Impact of rigid bodies: compliant 3D (seed 004) or rigid laws (seed 003)");
+      "impact",
+      "Impact of rigid bodies: compliant 3D (Jia 2010) or rigid laws (Brogliato 2014); "
+      "papers in docs/references.md");
   cmd->footer(
       "Examples:\n"
       "  moreau impact examples/impact/ball_004.json\n"

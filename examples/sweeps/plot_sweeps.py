@@ -47,7 +47,7 @@ def ball(folder, name, key, label, marks):
         ax.axvline(m, color="grey", ls="--", lw=0.8)
         ax.text(m, ax.get_ylim()[1], text, rotation=90, va="top", ha="right", fontsize=8)
     ax.set_xlabel(label)
-    ax.set_title("004's ball after the impact")
+    ax.set_title("Jia 2010's ball after the impact")
     ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(folder, name + ".png"), dpi=110)

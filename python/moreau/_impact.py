@@ -2,7 +2,8 @@
 
 ``impact(spec)`` runs the same code as ``moreau impact SPEC.json --json`` and returns the same
 content as a dict; ``plot_impact(result)`` draws the impulse curve and the tangential velocity
-against the normal impulse, as the figures of seed 004 do.
+against the normal impulse, as the figures of Y.-B. Jia, "Energy-based modeling of tangential
+compliance in 3-dimensional impact" (WAFR 2010) do.
 """
 import json
 import os
@@ -40,8 +41,8 @@ def plot_impact(result, path=None, contact=0, title=None):
     """Plot one contact of an ``impact`` result (compliant law): left, the impulse curve
     (tangential impulses I_u, I_w against the normal impulse p); right, the tangential contact
     velocities v_u, v_w against p. Mode transitions are marked with dotted lines. û points against
-    the initial tangential velocity (seed 004). Saves a PNG when ``path`` is given (Agg backend,
-    no display needed) and returns the matplotlib Figure."""
+    the initial tangential velocity (Jia 2010's frame). Saves a PNG when ``path`` is given (Agg
+    backend, no display needed) and returns the matplotlib Figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

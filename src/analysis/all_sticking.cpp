@@ -11,9 +11,10 @@
 namespace moreau {
 namespace {
 
-// The equality system of one complementary choice (digest 001 (65a,b) with the set `kept` of
-// unilateral contacts at a_n = 0; the others have λ = 0 and no sticking rows, per the digest's
-// caution): unknowns x = (q̈, r), r stacked per considered constraint [λ_n, λ_t…].
+// The equality system of one complementary choice ((65a,b) of Brogliato, Kövecses & Acary 2020
+// with the set `kept` of unilateral contacts at a_n = 0; the others have λ = 0 and no sticking
+// rows — the paper's (65) keeps them, which over-constrains a detaching contact,
+// docs/math/all_sticking.md): unknowns x = (q̈, r), r stacked per considered constraint [λ_n, λ_t…].
 //   M q̈ − Σ_kept (∇h λ_n + H_t λ_t) = −F
 //   ∇hᵀ q̈ = −c_n (kept),  H_tᵀ q̈ = −c_t (kept, μ > 0),  λ_t = 0 (kept, μ = 0),  r_i = 0 (detached)
 struct EqualitySystem {
@@ -116,7 +117,7 @@ AllStickingResult all_sticking(const ContactState& state, const AllStickingSetti
                  "all_sticking: {} closed unilateral contacts exceed max_enumeration = {}",
                  uni.size(), st.max_enumeration);
 
-  // Prop 1 on J_eq = [J_nb J_tb J_tu] (frictional tangents only) — digest 001 §2.1.
+  // Prop 1 on J_eq = [J_nb J_tb J_tu] (frictional tangents only) — Brogliato et al. 2020 §2.
   {
     std::vector<Vector> cols;
     std::vector<double> ceq;

@@ -25,7 +25,7 @@ struct Context {
   std::vector<Index> active;
   std::vector<Kind> kind;
   std::vector<Vector> slide_dir;  // unit v_t/‖v_t‖ for sliding contacts
-  std::vector<double> bias;       // 2α ġ + β² g (digest 002 §B)
+  std::vector<double> bias;       // 2α ġ + β² g (Baumgarte, as Drake's kN)
   double acc_scale = 1.0;         // max(1, |a(λ = 0)|) for tolerances
   double tol = 1e-9;
 

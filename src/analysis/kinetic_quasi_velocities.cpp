@@ -10,8 +10,8 @@
 
 namespace moreau {
 
-// Seed 003 §2.1 (13)–(17), digest 003 §1. The tangent basis is ker Wᵀ from the SVD, then
-// M-orthonormalised (t ← t L⁻ᵀ, L Lᵀ = tᵀ M t; digest 003 §4).
+// Brogliato 2014 §2.1, (13)–(17). The tangent basis (not unique; the paper leaves its choice open)
+// is ker Wᵀ from the SVD, then M-orthonormalised (t ← t L⁻ᵀ, L Lᵀ = tᵀ M t).
 KineticQuasiVelocities kinetic_quasi_velocities(const Matrix& M, const Matrix& W, Index m) {
   const Index n = M.rows();
   MOREAU_REQUIRE(M.cols() == n && n > 0,

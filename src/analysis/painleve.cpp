@@ -58,7 +58,7 @@ double critical_friction(const Matrix& M, const Vector& w_n, const Vector& w_t, 
   return sigma * b > 0.0 ? a / (sigma * b) : kInf;
 }
 
-// Digest 000 §A.4: α = w_nᵀM⁻¹(w_n − σμw_t), β = w_nᵀM⁻¹F − c_n (F on the left).
+// Unilateral-contact notes (4.16): α = w_nᵀM⁻¹(w_n − σμw_t), β = w_nᵀM⁻¹F − c_n (F on the left).
 PainleveResult painleve_single(const Matrix& M, const Vector& F, const Vector& w_n,
                                const Vector& w_t, double c_n, double mu, int sigma,
                                const PainleveSettings& settings) {
@@ -199,7 +199,7 @@ ScalarMinimum minimize_critical_friction(const std::function<ContactState(double
   return minimize_scalar(f, lo, hi, grid);
 }
 
-// Digest 003 §1 (26), (87), with bilateral rows eliminated by a Schur complement.
+// Brogliato 2014 (26), (87), with bilateral rows eliminated by a Schur complement.
 SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Matrix& W, Index m,
                                       const Matrix& H_T, const Vector& c_n, const Vector& mu,
                                       const Vector& xi) {

@@ -3,8 +3,6 @@
 #include <array>
 #include <utility>
 
-#include "moreau/common/error.hpp"
-
 namespace moreau {
 
 namespace {
@@ -23,12 +21,6 @@ std::string_view to_string(Status status) {
   for (const auto& [s, name] : kStatusNames)
     if (s == status) return name;
   return "unknown";
-}
-
-Status status_from_string(std::string_view name) {
-  for (const auto& [s, n] : kStatusNames)
-    if (n == name) return s;
-  throw_invalid("unknown solver status '{}'", name);
 }
 
 }  // namespace moreau

@@ -1,13 +1,14 @@
-// Compliant 3D impact of seed 004 (digest 000-002-004 §C.1–C.5); see compliant_impact.hpp.
+// Compliant 3D impact of Jia 2010 (docs/math/impact.md); see compliant_impact.hpp.
 //
-// Equations (per contact i, digest §C.2 restated; p = normal impulse, E_n normal spring energy,
+// Equations (per contact i, Jia 2010 restated; p = normal impulse, E_n normal spring energy,
 // c = 1 in compression and e in restitution, η0² = k0/k⊥, g = √(2k0)·(tangential spring
 // deflection) — the paper's D (stick) and G (slip), (21), (28)–(29), (33)):
 //   E_n′ = −v_n (8);   dI_t/dp = −c g /(2η0² √E_n) (11);   stick: dg/dp = c v_t/√E_n (21);
 //   cone: ‖g‖ ≤ R := 2μη0²√E_n / c_cone  ⇔ (17)–(19), c_cone = c (variant model) or 1 (published);
 //   slip: ‖g‖ = R, g ∥ sliding velocity (13)–(16), i.e. the direction ŝ = g/‖g‖ turns towards v_t
 //         at the rate c (v_t − (v_t·ŝ)ŝ)/‖g‖ per √E_n dp — the vector form of (26)–(27).
-//   end of compression (v_n = 0): E_n ← e² E_n, η → η0/e (digest: not in the paper's pseudo-code).
+//   end of compression (v_n = 0): E_n ← e² E_n, η → η0/e (required by (3)–(4), missing from the
+//   pseudo-code of §2.6).
 // Departure from the paper: instead of Euler steps in p with the 1/√E_n singularities at both ends,
 // we integrate in the scaled time τ with dτ = √(2k0_ref) dt, φ := √E_n, κ_i := k0_i/k0_ref:
 //   dp/dτ = √κ φ/c,  dφ/dτ = −√κ v_n/(2c),  dI_t/dτ = −√κ g/(2η0²),
@@ -214,7 +215,7 @@ class Integrator {
     out = y + (dt / 6.0) * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
   }
 
-  // Keeps a slipping contact's deflection on the cone ‖g‖ = R (digest §C.5).
+  // Keeps a slipping contact's deflection on the cone ‖g‖ = R (explicit steps would leave it).
   void project(Vector& y, const Modes& m) {
     velocities(y);
     for (Index i = 0; i < nc_; ++i) {

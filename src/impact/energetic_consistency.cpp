@@ -1,4 +1,4 @@
-// Energetic consistency tests of impact laws (digest 003 §2); see energetic_consistency.hpp.
+// Energetic consistency tests of impact laws (Brogliato 2014 §3); see energetic_consistency.hpp.
 #include "moreau/impact/energetic_consistency.hpp"
 
 #include <algorithm>
@@ -231,8 +231,9 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
   rep.criteria.push_back(less_than("Lemma1_i", "‖G⁻¹‖‖n_qᵀH_T‖‖[μ̄]‖ < 1 ⇒ G − n_qᵀH_T[μ̄] ≻ 0",
                                    spectral(Gi) * spectral(C) * spectral(mubar), 1.0));
   const double en = spectral(E_nn);
-  rep.criteria.push_back(less_than("Lemma2", "‖E_nn‖(2 + ‖E_nn‖) < 1/(‖G⁻¹‖‖G‖) ⇒ M̄ ≻ 0 [fix]",
-                                   en * (2.0 + en), 1.0 / (spectral(Gi) * spectral(G))));
+  rep.criteria.push_back(less_than(
+      "Lemma2", "‖E_nn‖(2 + ‖E_nn‖) < 1/(‖G⁻¹‖‖G‖) ⇒ M̄ ≻ 0 (the paper prints ‖E_nn‖(1 + 2‖E_nn‖))",
+      en * (2.0 + en), 1.0 / (spectral(Gi) * spectral(G))));
   const Matrix Eq = (G - C * mubar_xi).completeOrthogonalDecomposition().pseudoInverse();
   const Matrix Mbar = (I - E_nn).transpose() * Gi * (I + E_nn);
   const Matrix TH = k.t_q.transpose() * H_T;
@@ -256,7 +257,8 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
     ConsistencyCriterion c;
     c.name = "Theorem2_ii";
     c.statement =
-        "‖q̇_norm⁻‖/‖q̇_tan⁻‖ ≥ 2‖D_t t_qᵀH_T‖‖[μ̄]‖‖I+E_nn‖‖E(q)‖/(λ_min(M̄) − λ_max(K)) [fix]";
+        "‖q̇_norm⁻‖/‖q̇_tan⁻‖ ≥ 2‖D_t t_qᵀH_T‖‖[μ̄]‖‖I+E_nn‖‖E(q)‖/(λ_min(M̄) − λ_max(K)) (the "
+        "paper omits ‖E(q)‖)";
     const double num =
         2.0 * spectral(k.D_t * TH) * spectral(mubar) * spectral(I + E_nn) * spectral(Eq);
     c.bound = lmin > lmaxK ? num / (lmin - lmaxK) : std::numeric_limits<double>::infinity();
@@ -265,7 +267,8 @@ ConsistencyReport frictional_consistency(const KineticQuasiVelocities& k, const 
     c.holds = lmin > lmaxK && c.value >= c.bound;
     rep.criteria.push_back(c);
   }
-  // Exact T_L of the slip mode ξ (normal block (49) + tangential terms, digest (77) [fix]).
+  // Exact T_L of the slip mode ξ (normal block (49) + tangential terms of (77), with G⁻¹ where
+  // (77) prints G: docs/math/impact.md).
   {
     const Vector w = TH * mubar_xi * Eq * (I + E_nn) * qn;
     const double TL = 0.5 * qn.dot((E_nn.transpose() * Gi * E_nn - Gi) * qn) +

@@ -1,4 +1,4 @@
-// Rigid impact laws (digest 003 §2); see impact_laws.hpp.
+// Rigid impact laws (Brogliato 2014 §3); see impact_laws.hpp.
 #include "moreau/impact/impact_laws.hpp"
 
 #include <algorithm>

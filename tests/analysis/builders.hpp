@@ -36,7 +36,8 @@ inline ContactState make_state(int d, const Matrix& M, const Vector& F,
   return s;
 }
 
-// Falling pencil of digest 000 §A.3: q = (x, y, θ) of the lower tip and the tilt, rod of mass m,
+// Falling pencil (McGeer & Palmer 1989; unilateral-contact notes (4.6)–(4.8)): q = (x, y, θ) of
+// the lower tip and the tilt, rod of mass m,
 // half-length ℓ, inertia I_c about the centre; contact x = y = 0 (w_t = e_x, w_n = e_y, c = 0).
 // F = B + G on the left: B = (mℓθ̇² sinθ, −mℓθ̇² cosθ, 0), G = (0, mg, −mgℓ sinθ).
 inline ContactState pencil(double m, double l, double Ic, double theta, double theta_dot, double mu,
@@ -57,7 +58,7 @@ inline ContactState pencil(double m, double l, double Ic, double theta, double t
   return st;
 }
 
-// Rod of digest 003 §3 item 3: q = (x, y, θ) of the centre, half-length l, I = ml²/3,
+// Rod of Brogliato 2014 §2.3.3: q = (x, y, θ) of the centre, half-length l, I = ml²/3,
 // h = y − l sinθ, ∇h = (0, 1, −l cosθ), H_T = (1, 0, l sinθ), c_n = l sinθ θ̇² (d/dt ∇hᵀ · q̇),
 // gravity F = (0, mg, 0). The end slides with v_t = ẋ + l sinθ θ̇.
 inline ContactState painleve_rod(double m, double l, double theta, double theta_dot, double v_t,
@@ -76,10 +77,11 @@ inline ContactState painleve_rod(double m, double l, double theta, double theta_
   return st;
 }
 
-// Rocking block of digest 001 §3: q = (x, y, θ), M = diag(m, m, I_G), I_G = m(l² + L²)/12, corners
-// A1, A2 with ∇h₁ = (0, 1, (l/2)sθ + (L/2)cθ), ∇h₂ = (0, 1, (l/2)sθ − (L/2)cθ),
-// H_t1 = (1, 0, (l/2)cθ − (L/2)sθ), H_t2 = (1, 0, (l/2)cθ + (L/2)sθ), c_n,i = θ̇² d(a_i)/dθ,
-// c_t,i = θ̇² d(b_i)/dθ. F given on the left. Both corners marked closed (gap 0).
+// Rocking block of Brogliato, Kövecses & Acary 2020 §3: q = (x, y, θ), M = diag(m, m, I_G),
+// I_G = m(l² + L²)/12, corners A1, A2 with ∇h₁ = (0, 1, (l/2)sθ + (L/2)cθ),
+// ∇h₂ = (0, 1, (l/2)sθ − (L/2)cθ), H_t1 = (1, 0, (l/2)cθ − (L/2)sθ),
+// H_t2 = (1, 0, (l/2)cθ + (L/2)sθ), c_n,i = θ̇² d(a_i)/dθ, c_t,i = θ̇² d(b_i)/dθ. F given on the
+// left. Both corners marked closed (gap 0).
 inline ContactState rocking_block(double m, double l, double L, double theta, double theta_dot,
                                   const Vector3& F, double mu1, double mu2) {
   const double s = std::sin(theta), c = std::cos(theta);

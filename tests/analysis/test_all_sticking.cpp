@@ -1,4 +1,6 @@
-// The all-sticking problem (digest 001 §1.5, §2.1–2.5, §3 [RT] cases, §4.2 algorithm).
+// The all-sticking problem (Brogliato, Kövecses & Acary 2020: problem (9), §2–§5, the examples,
+// the algorithm of §4.2; docs/math/all_sticking.md). [RT] marks a regression case; [derived] a
+// number computed independently of the paper (e.g. by a direct KKT solve).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,7 +53,7 @@ TEST(AllSticking, Ex1Ex4StaticsNeedsNullSpaceSearch) {
   EXPECT_GT(r.lambda_n[1], 0.0);
 }
 
-TEST(AllSticking, Ex2PivotingCornerMatchesDigestNumbers) {
+TEST(AllSticking, Ex2PivotingCornerMatchesDerivedNumbers) {
   // [RT][derived] Ex. 2: m = 2, l = 1, L = 0.5, θ = 0.2, θ̇ = 0.3, F = (1, 2·9.81, 0) left side,
   // only A2 closed: J_nu = (0, 1, c_n), J_tu = (1, 0, c_t), c_n = (l/2)sθ − (L/2)cθ =
   // −0.1456819791, c_t = (l/2)cθ + (L/2)sθ = 0.5397006216; c_nu = θ̇²c_t, c_tu = −θ̇²c_n. Expected:
@@ -155,7 +157,8 @@ TEST(AllSticking, Ex6VariantFreeFingersMatchesDerivedFormulas) {
 }
 
 TEST(AllSticking, SingularMassPencilSeparationAngle) {
-  // Digest 000 §A.3 with α = mℓ²/(I_c + mℓ²) = 1 (I_c = 0: M is singular, ker M = (ℓcθ, ℓsθ, 1)),
+  // Falling pencil, unilateral-contact notes (4.9)–(4.12), with α = mℓ²/(I_c + mℓ²) = 1 (I_c = 0:
+  // M is singular, ker M = (ℓcθ, ℓsθ, 1)),
   // ω₀ → 0: θ̇² = 2gα(1 − cosθ)/ℓ and λ_n = mg[1 − α(sin²θ + 2cosθ(1 − cosθ))], which vanishes at
   // cosθ_s = 2/3 (θ_s = 48.19°). No-slip λ_t = mℓ(θ̇² sinθ − θ̈ cosθ) with θ̈ = g sinθ/ℓ (α = 1).
   const double m = 1.2, l = 0.6;
@@ -259,9 +262,10 @@ TEST(AllSticking, BadInput) {
 }
 
 TEST(AllSticking, FallingPencilSeparationAndFreeFlightSign) {
-  // Digest 000 §A.3 (4.12)–(4.14), ω₀ → 0: for mass parameter α = mℓ²/(I_c + mℓ²) ≥ 3/4 the no-slip
-  // λ_n = mg[1 − α(1 + 2z − 3z²)] (z = cosθ) first vanishes at z_s = [1 + sqrt(4 − 3/α)]/3, where
-  // θ̇² = 2gα(1 − z_s)/ℓ. Just after separation ÿ = −(M⁻¹F)_y = g[2αz_s(1 − z_s) − 1] < 0:
+  // Unilateral-contact notes (4.12)–(4.14), ω₀ → 0: for mass parameter α = mℓ²/(I_c + mℓ²) ≥ 3/4
+  // the no-slip λ_n = mg[1 − α(1 + 2z − 3z²)] (z = cosθ) first vanishes at
+  // z_s = [1 + sqrt(4 − 3/α)]/3, where θ̇² = 2gα(1 − z_s)/ℓ. Just after separation
+  // ÿ = −(M⁻¹F)_y = g[2αz_s(1 − z_s) − 1] < 0:
   //   α = 0.9 → −0.570034 g (θ_s = 52.7353°), α = 0.8 → −0.6 g (θ_s = 60°),
   //   α → 1 (I_c → 0) → −5g/9 at z_s = 2/3 (θ_s = 48.1897°).
   const double m = 1.0, l = 0.5;

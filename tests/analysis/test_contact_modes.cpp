@@ -1,4 +1,5 @@
-// Contact modes at the acceleration level (digest 001 §1.2 (5), digest 000 §A, digest 002 §B).
+// Contact modes at the acceleration level (Brogliato, Kövecses & Acary 2020 (5); the modes of the
+// unilateral-contact notes; Drake's softening and stabilization; docs/math/contact_modes.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -79,8 +80,9 @@ TEST(ContactModes, ParticleStickSlipSeparate) {
 }
 
 TEST(ContactModes, PainleveRodIndeterminateAndInconsistent) {
-  // Rod of 003 §3 (θ = atan 2, μ = 2 > μ_c = 4/3, σ = −1): α < 0. With β < 0 (fast rotation) both
-  // slip (λ_n = β/α > 0) and separation are consistent ⇒ exactly two solutions; with β > 0 none.
+  // Rod of Brogliato 2014 §2.3.3 (θ = atan 2, μ = 2 > μ_c = 4/3, σ = −1): α < 0. With β < 0 (fast
+  // rotation) both slip (λ_n = β/α > 0) and separation are consistent ⇒ exactly two solutions; with
+  // β > 0 none.
   const double th = std::atan(2.0), s = std::sin(th);
   const double thdot = std::sqrt(2 * kG / s);
   ContactModeSettings cs;
@@ -112,10 +114,11 @@ TEST(ContactModes, PainleveRodIndeterminateAndInconsistent) {
   EXPECT_NEAR(r.solutions[0].contacts[0].lambda_n, painleve_single(st, 0).lambda_n, 1e-9);
 }
 
-TEST(ContactModes, RockingBlockLcpMatchesEnumerationAndDigestMatrices) {
-  // Digest 001 rocking block [RT]: frictionless (μ = 0) mode LCP has matrix D_nn = J_nuᵀM⁻¹J_nu
-  // with D_nn,11 = 1/m + (l sθ + L cθ)²/(4I_G), D_nn,12 = 1/m + (l²s² − L²c²)/(4I_G), and under
-  // gravity q = −J_nuᵀM⁻¹F + c_nu = (−g + ½θ̇²(l cθ − L sθ), −g + ½θ̇²(l cθ + L sθ)).
+TEST(ContactModes, RockingBlockLcpMatchesEnumerationAndClosedForms) {
+  // Rocking block of Brogliato, Kövecses & Acary 2020 §3: frictionless (μ = 0) mode LCP has matrix
+  // D_nn = J_nuᵀM⁻¹J_nu with D_nn,11 = 1/m + (l sθ + L cθ)²/(4I_G),
+  // D_nn,12 = 1/m + (l²s² − L²c²)/(4I_G), and under gravity
+  // q = −J_nuᵀM⁻¹F + c_nu = (−g + ½θ̇²(l cθ − L sθ), −g + ½θ̇²(l cθ + L sθ)).
   const double m = 1.5, l = 1.0, L = 2.0, th = 0.2, thd = 0.7;
   const double s = std::sin(th), c = std::cos(th), IG = m * (l * l + L * L) / 12;
   ContactModeSettings cs;
@@ -164,9 +167,9 @@ TEST(ContactModes, BaumgarteAndSoftening) {
 }
 
 TEST(ContactModes, BilateralPendulumWithFloor) {
-  // 003 constrained pendulum at θ = 0.5 (m = 1.7, l = 0.9): A on x = 0 (bilateral, frictionless),
-  // B on y ≥ 0 (frictionless). At rest under gravity the normal force at B is positive; q̈ must
-  // satisfy both constraint rows: ∇h₁ᵀq̈ = 0 and ∇h₂ᵀq̈ = 0 (c = 0 at rest).
+  // Constrained pendulum of Brogliato 2014 §2.3.7 at θ = 0.5 (m = 1.7, l = 0.9): A on x = 0
+  // (bilateral, frictionless), B on y ≥ 0 (frictionless). At rest under gravity the normal force at
+  // B is positive; q̈ must satisfy both constraint rows: ∇h₁ᵀq̈ = 0 and ∇h₂ᵀq̈ = 0 (c = 0 at rest).
   const double m = 1.7, l = 0.9, th = 0.5, s = std::sin(th), c = std::cos(th);
   ContactState st =
       test::make_state(2, Vector3(m, m, m * l * l / 12).asDiagonal(), Vector3(0, m * kG, 0));

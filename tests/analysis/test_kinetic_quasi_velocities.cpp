@@ -1,4 +1,5 @@
-// Kinetic quasi-velocities (digest 003 §1, §3 regression tests R3, R13, R14, ball-chain [fix]).
+// Kinetic quasi-velocities (Brogliato 2014 §2; regression cases R3, R13, R14 of
+// docs/references.md; the ball chain's corrected t_q and N of docs/math/models.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +14,7 @@
 using namespace moreau;
 
 namespace {
-// Chain of balls on a line: h_i = q_{i+1} − q_i − 2R, ∇h_i = e_{i+1} − e_i (digest 003 §3 item 1).
+// Chain of balls on a line: h_i = q_{i+1} − q_i − 2R, ∇h_i = e_{i+1} − e_i (Brogliato 2014 §2.3.1).
 Matrix chain_W(int n) {
   Matrix W = Matrix::Zero(n, n - 1);
   for (int i = 0; i + 1 < n; ++i) {
@@ -83,8 +84,46 @@ TEST(KineticQuasiVelocities, InverseMapAndEnergySplitRandom) {
   }
 }
 
+TEST(KineticQuasiVelocities, NormalTangentCouplingRodAndDiskInCorner) {
+  // Rod on a plane (Brogliato 2014 §2.3.3): q = (x, y, θ), M = diag(m, m, I), I = ml²/3,
+  // ∇h = (0, 1, −l cos θ), H_T = (1, 0, l sin θ). M⁻¹∇h = (0, 1/m, −3 cos θ/(ml)), so
+  // ρ² = (1 + 3cos²θ)/m and n_qᵀH_T = −3 sin θ cos θ/(m ρ); c = n_qᵀH_T/ρ = −3sc/(1 + 3c²) makes
+  // the sliding-LCP scalar 1 − ξμc, 1.268276 at θ = 0.7, μ = 0.5, ξ = +1 (case R6).
+  const double m = 2.0, l = 0.6, th = 0.7, s = std::sin(th), c = std::cos(th);
+  const Matrix M = Vector3(m, m, m * l * l / 3).asDiagonal();
+  Matrix W(3, 1), HT(3, 1);
+  W.col(0) = Vector3(0, 1, -l * c);
+  HT.col(0) = Vector3(1, 0, l * s);
+  const auto k = kinetic_quasi_velocities(M, W);
+  const double rho = std::sqrt((1 + 3 * c * c) / m);
+  const Matrix C = k.normal_tangent_coupling(HT);
+  ASSERT_EQ(C.rows(), 1);
+  ASSERT_EQ(C.cols(), 1);
+  EXPECT_NEAR(C(0, 0), -3 * s * c / (m * rho), 1e-12);
+  EXPECT_NEAR(1 - 0.5 * C(0, 0) / rho, 1.268276, 1e-6);
+
+  // Disk in a corner (§2.3.6, the paper's frame): h₁ = y − R, h₂ = x − R, M = diag(m, m, I),
+  // H_T = [[1, 0], [0, 1], [R, R]]. n_q,1 = (0, 1, 0)/√m, n_q,2 = (1, 0, 0)/√m, so
+  // n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] whatever R and I: each wall's friction drives the other
+  // contact's normal quasi-velocity.
+  const double md = 3.0, R = 0.4, I = 0.2;
+  Matrix Wd(3, 2), Hd(3, 2);
+  Wd << 0, 1, 1, 0, 0, 0;
+  Hd << 1, 0, 0, 1, R, R;
+  const auto kd = kinetic_quasi_velocities(Vector3(md, md, I).asDiagonal(), Wd);
+  Matrix expected(2, 2);
+  expected << 0, 1, 1, 0;
+  EXPECT_LT((kd.normal_tangent_coupling(Hd) - expected / std::sqrt(md)).cwiseAbs().maxCoeff(),
+            1e-14);
+  // Disk on a plane (§2.3.5): the floor alone, H_T = (1, 0, R) is M⁻¹-orthogonal to
+  // ∇h = (0, 1, 0): no coupling.
+  const auto kp = kinetic_quasi_velocities(Vector3(md, md, I).asDiagonal(), Wd.leftCols(1));
+  EXPECT_EQ(kp.normal_tangent_coupling(Vector3(1, 0, R)).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_THROW(kd.normal_tangent_coupling(Matrix::Ones(2, 2)), std::invalid_argument);
+}
+
 TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
-  // 003 §3 item 7: bar of length l, M = diag(m, m, ml²/12); bilateral h₁ = x − (l/2) sinθ
+  // Brogliato 2014 §2.3.7: bar of length l, M = diag(m, m, ml²/12); bilateral h₁ = x − (l/2) sinθ
   // (∇h₁ = (1, 0, −(l/2)cosθ)), unilateral h₂ = y − (l/2)cosθ (∇h₂ = (0, 1, (l/2) sinθ)).
   // N_12 = −3 sθ cθ / sqrt((1 + 3c²)(1 + 3s²)) and G = 1 − N_12² (Schur complement with N_bb = 1).
   const double m = 1.7, l = 0.9, th = 0.5, s = std::sin(th), c = std::cos(th);
@@ -100,7 +139,7 @@ TEST(KineticQuasiVelocities, R14ConstrainedPendulum) {
   // [fix] t_q = sqrt(3/m)(cosθ/2, −sinθ/2, 1/l) up to sign.
   const Vector t_expected = std::sqrt(3 / m) * Vector3(c / 2, -s / 2, 1 / l);
   EXPECT_NEAR(std::abs(k.t_q.col(0).dot(t_expected)), t_expected.squaredNorm(), 1e-12);
-  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ from the digest: 0.197456 − 0.45 cos 0.5 · 0.5 ≈
+  // Energy identity (16)–(17) with ∇h₁ᵀq̇ = 0 (q̇ of case R14: 0.197456 − 0.45 cos 0.5 · 0.5 ≈
   // 0): T = ½ q̇_norm,u² G⁻¹ + ½ q̇_tan².
   Vector qd = Vector3(0.5 * l * c * 0.5, -0.2, 0.5);  // exactly on ∇h₁ᵀq̇ = 0 (x-rate = 0.197456…)
   EXPECT_NEAR(qd[0], 0.197456, 1e-6);

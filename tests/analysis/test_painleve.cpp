@@ -1,4 +1,5 @@
-// Painlevé analysis (digest 000 §A.3–A.4, digest 003 §1 (26), (87), Props 12–14, R5–R9).
+// Painlevé analysis (unilateral-contact notes (4.15)–(4.17); Brogliato 2014 (26), (87), Props 12–14
+// and regression cases R5–R9 of docs/references.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,8 +14,8 @@ using namespace moreau;
 using test::kG;
 
 namespace {
-// Digest 000 §A.4, pencil: α = [I_c + mℓ²(sin²θ − σμ sinθ cosθ)]/(m I_c) (corrected denominator),
-// β = g − ℓθ̇² cosθ.
+// Sliding pencil: α = [I_c + mℓ²(sin²θ − σμ sinθ cosθ)]/(m I_c) (the notes print mℓ² for the
+// denominator; docs/math/painleve.md), β = g − ℓθ̇² cosθ.
 double pencil_alpha(double m, double l, double Ic, double th, int sigma, double mu) {
   const double s = std::sin(th), c = std::cos(th);
   return (Ic + m * l * l * (s * s - sigma * mu * s * c)) / (m * Ic);
@@ -64,7 +65,7 @@ TEST(Painleve, R6RodCriticalFrictionAndLcpScalar) {
   // Single-contact link: D = α/ρ² and b = −β/ρ.
   const double m = 1.5, l = 0.8;
   for (int xi : {1, -1}) {
-    // σ = sgn v_t; with ∇hᵀM⁻¹H_T = −3sc/m < 0, α = a − σμb = a + 3σμ sc/m, so the digest's ξ = σ.
+    // σ = sgn v_t; with ∇hᵀM⁻¹H_T = −3sc/m < 0, α = a − σμb = a + 3σμ sc/m, so Brogliato's ξ = σ.
     const auto st2 = test::painleve_rod(m, l, 0.7, 0.0, xi * 0.3, 0.5);
     const auto r = painleve_single(st2, 0);
     const auto& c = st2.constraints[0];
@@ -97,8 +98,9 @@ TEST(Painleve, R6RodCriticalFrictionAndLcpScalar) {
 }
 
 TEST(Painleve, FourCaseTableBothSigns) {
-  // Rod of 003 §3 item 3 at θ = atan 2 (μ_c = 4/3 for σ = −1). a = w_nᵀM⁻¹w_n = (1 + 3c²)/m,
-  // b = w_nᵀM⁻¹w_t = −3sc/m, α = a − σμb, β = g − l sinθ θ̇² (w_nᵀM⁻¹F = g, c_n = l sθ θ̇²).
+  // Rod of Brogliato 2014 §2.3.3 at θ = atan 2 (μ_c = 4/3 for σ = −1).
+  // a = w_nᵀM⁻¹w_n = (1 + 3c²)/m, b = w_nᵀM⁻¹w_t = −3sc/m, α = a − σμb, β = g − l sinθ θ̇²
+  // (w_nᵀM⁻¹F = g, c_n = l sθ θ̇²).
   const double m = 1.0, l = 1.0, th = std::atan(2.0), s = std::sin(th), c = std::cos(th);
   const double a = (1 + 3 * c * c) / m, b = -3 * s * c / m;
   const double thdot_sep = std::sqrt(2 * kG / (l * s));  // β = g − 2g = −g < 0
@@ -190,8 +192,8 @@ TEST(Painleve, R5RockingBlockLcpMatrix) {
 }
 
 TEST(Painleve, R9DiskInCornerClassesAndBounds) {
-  // 003 Example 6 / R9: disk q = (x, y, φ), M = diag(m, m, I), h₁ = y − R, h₂ = x − R,
-  // H_T = [[1,0],[0,1],[R,R]]: D = [[1, −μ₂ξ₂],[−μ₁ξ₁, 1]], P-matrix iff μ₁μ₂ξ₁ξ₂ < 1.
+  // Brogliato 2014 Example 6 (§4.2) / R9: disk q = (x, y, φ), M = diag(m, m, I), h₁ = y − R,
+  // h₂ = x − R, H_T = [[1,0],[0,1],[R,R]]: D = [[1, −μ₂ξ₂],[−μ₁ξ₁, 1]], P-matrix iff μ₁μ₂ξ₁ξ₂ < 1.
   // P14: Frobenius ⇔ μ₁² + μ₂² < 1/4 (value √2·sqrt(μ₁²+μ₂²), bound 1/√2); spectral ⇔ max μ < 1.
   const double m = 2.0, I = 0.3, R = 0.5;
   Matrix W(3, 2), H(3, 2);

@@ -3,7 +3,8 @@
 #  * explicit_rod.json is the painleve_rod at tan θ = 2, μ = 0.5, σ = −1 written as matrices:
 #    α = 1.6 − 1.2·0.5 = 1.0, β = g = 9.81, slip (see analyze_painleve.sh for the derivation).
 #  * painleve_rod.json is the same rod with μ = 2: α = −0.8, inconsistent.
-#  * two_finger.json (001 Ex. 6, F₁ = −5, F₂ = 3, μ = (1.2, 1.5)): λ_n1 = −F₁ = 5, λ_n2 = F₂ = 3,
+#  * two_finger.json (Brogliato, Kövecses & Acary 2020 Ex. 6, F₁ = −5, F₂ = 3, μ = (1.2, 1.5)):
+#    λ_n1 = −F₁ = 5, λ_n2 = F₂ = 3,
 #    all-sticking iff μ₁|F₁| + μ₂|F₂| = 10.5 ≥ m g = 9.81 → feasible; with μ = (0.8, 0.9),
 #    6.7 < 9.81 → friction infeasible.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/bin/bash
-# `moreau impact` on the ball of seed 004 (published reading): JSON output parsed by python3 and
-# compared with the paper's figures B1/B2 (digest 000-002-004 §C.4); the text report runs too.
+# `moreau impact` on the ball of Jia 2010 §3.1 (published reading): JSON output parsed by python3
+# and compared with the paper's figures B1/B2 (docs/math/impact.md); the text report runs too.
 set -u
 bin="$1"
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -103,7 +103,7 @@ TEST(ContactPairs, KinematicsMatchFiniteDifferences) {
 
 // Point s on body (x, y, θ) against the floor: ∇h = (0, 1, (Rs)_x), H_t = (1, 0, −(Rs)_y)
 // (the velocity of p = c + Rs is ċ + θ̇ k×Rs, k×r = (−r_y, r_x)), c_n = −θ̇² (Rs)_y; disk of
-// radius R: H_t = (1, 0, R), c = 0 (digest 003 §3 ex. 5 [fix]).
+// radius R: H_t = (1, 0, R), c = 0 (Brogliato 2014 §2.3.5 prints (0, 1, R): docs/math/models.md).
 TEST(ContactPairs, ColumnsAreMaterialPointVelocities) {
   auto w = std::make_shared<RigidWorld>(2);
   w->add_body(ground_body({make_plane(Vector3::UnitY())}));

@@ -1,6 +1,7 @@
 // Gallery systems: every one builds and validates, its default state closes the contacts it is
-// about, its kinematics pass the finite-difference checks, and its matrices equal the digests'
-// closed forms (derived independently in the comments). Bad parameters are refused.
+// about, its kinematics pass the finite-difference checks, and its matrices equal the papers'
+// closed forms as corrected in docs/math/models.md (derived independently in the comments). Bad
+// parameters are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,7 +39,8 @@ TEST(Gallery, EveryEntryBuildsValidatesAndMatchesFiniteDifferences) {
   }
 }
 
-// 000 §A.3: the pencil's M in tip coordinates equals Jᵀ M_c J, with M_c = diag(m, m, I_c) in
+// Falling pencil (unilateral-contact notes (4.6)): the pencil's M in tip coordinates equals
+// Jᵀ M_c J, with M_c = diag(m, m, I_c) in
 // centre coordinates c = (x − ℓ sin θ, y + ℓ cos θ) and J = ∂(x_c, y_c, θ)/∂(x, y, θ)
 // — an independent derivation of [[m, 0, −mℓc], [0, m, −mℓs], [−mℓc, −mℓs, I_c + mℓ²]].
 TEST(Gallery, FallingPencilMassMatrixFromCentreCoordinates) {
@@ -60,7 +62,8 @@ TEST(Gallery, FallingPencilMassMatrixFromCentreCoordinates) {
   EXPECT_NEAR(sp.M.determinant(), 0.0, 1e-14);
 }
 
-// 001 Ex. 3 [fix]: M = Σ over bodies of the Jacobians of the centres: block (x, y, θ) plus the
+// Brogliato, Kövecses & Acary 2020 Ex. 3, M derived anew (the paper's (88) is wrong,
+// docs/math/models.md): M = Σ over bodies of the Jacobians of the centres: block (x, y, θ) plus the
 // pendulum centre p(q) = (x + (a/2)cos(α+θ) − (l/2)sin θ, y + (l/2)cos θ + (a/2) sin(α+θ)):
 // M = diag(m, m, I_G, 0) + m̄ J_pᵀJ_p + I_p e_α e_αᵀ, with J_p by central differences here.
 // The Coriolis part F(q, v) − F(q, 0) = Ṁ v − ½ ∂(vᵀMv)/∂q, again by differences of M.
@@ -112,11 +115,12 @@ TEST(Gallery, BlockPendulumMassAndCoriolisFromKinematics) {
   EXPECT_NEAR(F0[3], mb * 9.81 * Jp(1, 3), 1e-7);
 }
 
-// 001 Ex. 2 (rocking block): ∇h₂ = (0, 1, c_n), H_t2 = (1, 0, c_t) with
-// c_n = (l/2) sin θ − (L/2) cos θ, c_t = (l/2) cos θ + (L/2) sin θ; the velocity terms
-// c_nu = θ̇² c_t and c_tu = −θ̇² c_n; the RT numbers c_n = −0.1456819791, c_t = 0.5397006216.
-// And the 001 §3 rocking-block RT: D_nn entries and B = −J_nuᵀM⁻¹F + c_nu under gravity alone.
-TEST(Gallery, RockingBlockMatchesDigest001) {
+// Brogliato, Kövecses & Acary 2020 Ex. 2 (rocking block): ∇h₂ = (0, 1, c_n),
+// H_t2 = (1, 0, c_t) with c_n = (l/2) sin θ − (L/2) cos θ, c_t = (l/2) cos θ + (L/2) sin θ; the
+// velocity terms c_nu = θ̇² c_t and c_tu = −θ̇² c_n; the regression numbers c_n = −0.1456819791,
+// c_t = 0.5397006216.
+// And the rocking block of the paper's §3: D_nn entries and B = −J_nuᵀM⁻¹F + c_nu under gravity.
+TEST(Gallery, RockingBlockMatchesClosedForms) {
   auto sys = make_gallery_system("rocking_block");
   const ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
   const auto& A2 = s.constraints[1];
@@ -145,7 +149,7 @@ TEST(Gallery, RockingBlockMatchesDigest001) {
   EXPECT_NEAR(B[1], -g + 0.5 * w * w * (l * std::cos(th) + L * std::sin(th)), 1e-12);
 }
 
-// 000 §A.4 / 003 §3 ex. 3: rod end columns ∇h = (0, 1, −l cos θ), H_t = (1, 0, l sin θ),
+// Brogliato 2014 §2.3.3 (Painlevé's rod): end columns ∇h = (0, 1, −l cos θ), H_t = (1, 0, l sin θ),
 // c_n = l θ̇² sin θ; the end slides with x_dot and does not move normally.
 TEST(Gallery, PainleveRodColumns) {
   const double L = 1.4, th = 0.6, w = 1.3, u = -0.8;
@@ -162,10 +166,10 @@ TEST(Gallery, PainleveRodColumns) {
   EXPECT_NEAR(s.M(2, 2), L * L / 12, 1e-15);
 }
 
-// 003 §3 ex. 7, R14 (m = 1.7, l = 0.9, θ = 0.5): normalized Delassus
+// Brogliato 2014 §2.3.7, case R14 (m = 1.7, l = 0.9, θ = 0.5): normalized Delassus
 // N₁₂ = −3 sin θ cos θ / √((1 + 3cos²θ)(1 + 3 sin²θ)); H_T = [[0,1],[1,0],[−(l/2)sin θ, (l/2)cos
 // θ]].
-TEST(Gallery, ConstrainedPendulumMatchesDigest003) {
+TEST(Gallery, ConstrainedPendulumMatchesClosedForms) {
   auto sys = make_gallery_system("constrained_pendulum");
   const ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
   const double th = 0.5, l = 0.9;
@@ -176,14 +180,15 @@ TEST(Gallery, ConstrainedPendulumMatchesDigest003) {
   const double c = std::cos(th), sn = std::sin(th);
   EXPECT_NEAR(N12, -3 * sn * c / std::sqrt((1 + 3 * c * c) * (1 + 3 * sn * sn)), 1e-12);
   Matrix HT(3, 2);
-  // the digest's H_T with the wall column negated: moreau's wall tangent is (n_y, −n_x) = (0, −1)
+  // H_T of the material end points (docs/math/models.md), the wall column in moreau's frame: the
+  // wall tangent is (n_y, −n_x) = (0, −1)
   HT << 0, 1, -1, 0, (l / 2) * sn, (l / 2) * c;
   EXPECT_LT((s.tangent_jacobian() - HT).cwiseAbs().maxCoeff(), 1e-14);
   EXPECT_NEAR(s.constraints[0].gap, 0.0, 1e-15);
   EXPECT_NEAR(s.constraints[1].gap, 0.0, 1e-15);
 }
 
-// 003 §3 ex. 1, R3: masses (1, 2, 3) ⇒ N₁₂ = −√(m₁m₃/((m₁+m₂)(m₂+m₃))) = −√(1/5).
+// Brogliato 2014 §2.3.1, case R3: masses (1, 2, 3) ⇒ N₁₂ = −√(m₁m₃/((m₁+m₂)(m₂+m₃))) = −√(1/5).
 TEST(Gallery, BallChainNormalizedDelassus) {
   auto sys = make_gallery_system("ball_chain", {{"mass", 1.0}, {"mass_step", 1.0}});
   const ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);
@@ -193,9 +198,9 @@ TEST(Gallery, BallChainNormalizedDelassus) {
   EXPECT_NEAR(s.constraints[1].gap, 0.0, 1e-15);
 }
 
-// 003 §3 ex. 6: n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] with n_q = M⁻¹∇h/ρ in the paper's frame; moreau's
-// wall tangent is (n_y, −n_x) = (0, −1), the paper's (0, 1) reversed, which negates the wall
-// column: (1/√m)[[0, −1], [1, 0]].
+// Brogliato 2014 §2.3.6: n_qᵀH_T = (1/√m)[[0, 1], [1, 0]] with n_q = M⁻¹∇h/ρ in the paper's frame;
+// moreau's wall tangent is (n_y, −n_x) = (0, −1), the paper's (0, 1) reversed, which negates the
+// wall column: (1/√m)[[0, −1], [1, 0]].
 TEST(Gallery, DiskInCornerCoupling) {
   const double m = 2.0;
   auto sys = make_gallery_system("disk_in_corner", {{"mass", m}});
@@ -209,8 +214,9 @@ TEST(Gallery, DiskInCornerCoupling) {
   EXPECT_LT((C - ref / std::sqrt(m)).cwiseAbs().maxCoeff(), 1e-14);
 }
 
-// 001 Ex. 5: h₃ = (x₃ − x) cos θ + (y₃ − y) sin θ − L/2 and, at contact,
-// H_t3 = (−sin θ, cos θ, L/2, 0, 0, sin θ) (the digest's [fix]).
+// Brogliato, Kövecses & Acary 2020 Ex. 5: h₃ = (x₃ − x) cos θ + (y₃ − y) sin θ − L/2 and, at
+// contact, H_t3 = (−sin θ, cos θ, L/2, 0, 0, sin θ) (the object's material point; the paper's
+// v_rt,3 = −h₃θ̇ is zero at contact: docs/math/models.md).
 TEST(Gallery, ThreeFingerGraspFinger3) {
   const double L = 1.0, th = 0.3;
   auto sys = make_gallery_system("three_finger_grasp", {{"theta", th}});

@@ -1,5 +1,7 @@
-// Acceleration- and velocity-level problem data (digest 002 §B) on gallery systems with closed
-// forms: the 1×1 sliding matrix is 000's α and the free normal acceleration is −β.
+// Acceleration- and velocity-level problem data (as Drake's ConstraintAccelProblemData and
+// ConstraintVelProblemData) on gallery systems with closed
+// forms: the 1×1 sliding matrix is the α of the unilateral-contact notes (4.16) and the free
+// normal acceleration is −β.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,8 +39,8 @@ TEST(AccelerationProblem, PainleveRodAlphaBeta) {
   }
 }
 
-// Falling pencil (000 §A.4) at σ = ±1: α = [I_c + mℓ²(sin²θ − σμ sin θ cos θ)]/(m I_c)
-// (the digest's corrected denominator), β = g − ℓθ̇² cos θ.
+// Falling pencil at σ = ±1: α = [I_c + mℓ²(sin²θ − σμ sin θ cos θ)]/(m I_c) (the notes print mℓ²
+// for the denominator; docs/math/painleve.md), β = g − ℓθ̇² cos θ.
 TEST(AccelerationProblem, PencilAlphaCorrectedDenominator) {
   for (double sigma : {-1.0, 1.0}) {
     const double m = 1.0, l = 0.5, a = 0.75, th = 0.4, w = 1.1, mu = 0.6, g = 9.81;
@@ -58,7 +60,8 @@ TEST(AccelerationProblem, PencilAlphaCorrectedDenominator) {
   }
 }
 
-// Rocking block (001 Ex. 2): only A2 is active; Baumgarte bias kN = 2αġ + β²g and γ are copied.
+// Rocking block (Brogliato, Kövecses & Acary 2020 Ex. 2): only A2 is active; Baumgarte bias
+// kN = 2αġ + β²g and γ are copied.
 TEST(AccelerationProblem, ActiveSetAndBias) {
   auto sys = make_gallery_system("rocking_block");
   ContactState s = sys->contact_state(sys->initial_q, sys->initial_v, 0);

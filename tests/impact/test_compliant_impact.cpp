@@ -1,5 +1,5 @@
-// Compliant 3D impact of seed 004 (digest 000-002-004 §C). Expected values are derived in the
-// comments or taken from the paper's printed figures (digest §C.4).
+// Compliant 3D impact of Jia 2010 (docs/math/impact.md). Expected values are derived in the
+// comments or taken from the paper's printed figures (B1–B18 of its ball, §3.1).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +10,7 @@
 namespace moreau {
 namespace {
 
-// The ball of 004 §3.1: m = 1, r = 1, Q = (2/5) m r², V0 = (−1, 0, −5), ω0 = (0, 2, 0),
+// The ball of Jia 2010 §3.1: m = 1, r = 1, Q = (2/5) m r², V0 = (−1, 0, −5), ω0 = (0, 2, 0),
 // contact point (0, 0, −1) on the ground (n̂ = ẑ): v0 = V0 + ω0 × (−ẑ) = (−3, 0, −5).
 RigidBodyScene ball(double mu = 0.4, double e = 0.5, double nu = 0.3) {
   RigidBodyScene s;
@@ -102,7 +102,8 @@ TEST(CompliantImpact, BallEndsOfCompressionAndRestitution) {
   }
 }
 
-// Published figures of 004 §3.1 (digest §C.4 B1, B2, B5–B12) reproduced by the 'published'
+// Published figures of Jia 2010 §3.1 (B1, B2, B5–B12 of docs/math/impact.md) reproduced by the
+// 'published'
 // reading (effective friction μe while slipping in restitution). Tolerances reflect the paper's
 // own discretization (its slip→stick 0.62485 vs the exact 0.625).
 TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
@@ -122,7 +123,8 @@ TEST(CompliantImpact, PublishedReadingReproducesBallFigures) {
   EXPECT_NEAR(find_event(r, "slip_to_stick")->velocity[1], -2.12528, 5e-4);  // B11 (v_u = u̇)
   EXPECT_NEAR(find_event(r, "stick_to_slip")->velocity[1], 2.59255, 2e-4);   // B12 before jump
   EXPECT_NEAR(r.contacts[0].events.back().velocity[1], 2.49847, 1e-4);       // B9 end v⊥
-  // B3 is inconsistent in the paper (digest); with Q = (2/5)mr² the energies are 13.8 → 4.031.
+  // B3 (13.4 → 3.65997) is inconsistent with the paper's own Q = (2/5)mr², which gives
+  // 13.8 → 4.031.
   EXPECT_NEAR(r.kinetic_energy_before, 13.8, 1e-12);
   EXPECT_NEAR(r.kinetic_energy_after, 4.03103, 1e-4);
   // B16–B18: extremum of V_x at μ ≈ 0.36 and the Poisson sweep end points.
@@ -152,7 +154,8 @@ TEST(CompliantImpact, ModelReadingDiffersOnlyInRestitutionSlip) {
   EXPECT_GT(std::abs(m.post.bodies[0].linear_velocity.x() - 0.570982), 0.02);
 }
 
-// Theorem 1 of 004: for a ball the impulse stays in the vertical plane of v0⊥ (I_w ≡ 0), for any
+// Theorem 1 of Jia 2010: for a ball the impulse stays in the vertical plane of v0⊥ (I_w ≡ 0), for
+// any
 // direction of v0⊥ and any spin.
 TEST(CompliantImpact, BallImpulseStaysInVerticalPlane) {
   std::mt19937 gen(7);
@@ -253,7 +256,7 @@ TEST(CompliantImpact, EnergyBalance) {
   }
 }
 
-// Two simultaneous contacts (the structure of 004 §4): a frictionless ball dropped into a
+// Two simultaneous contacts (the structure of Jia 2010 §4): a frictionless ball dropped into a
 // symmetric V-groove gets equal impulses from both faces and keeps V_x = 0; with e = 1 the
 // energy is conserved; the normal impulses end where their restitution ends.
 TEST(CompliantImpact, TwoContactsSymmetricGroove) {

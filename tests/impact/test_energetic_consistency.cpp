@@ -1,4 +1,5 @@
-// Energetic consistency tests of digest 003 §2 on the paper's examples (with the digest's fixes).
+// Energetic consistency tests of Brogliato 2014 §3 on the paper's examples (with the corrections
+// of docs/math/impact.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -127,6 +128,49 @@ TEST(EnergeticConsistency, TheoremTwoOnParticle) {
   EXPECT_FALSE(frictional_consistency(k, H, Vector::Constant(1, mu), Enn, v.head(1), v.tail(1))
                    .at("Lemma2")
                    .holds);
+}
+
+// P9 and the exact test (64) for a full restitution matrix 𝓔 on the chain of three unit balls
+// (Brogliato 2014 §2.3.1): ∇h₁ = (−1, 1, 0), ∇h₂ = (0, −1, 1), ρ_i = √2, N = [[1, −½], [−½, 1]]
+// (eigenvalues ½, 3/2), t_q M-unit so D_t = 1: D = diag(N⁻¹, 1) has eigenvalues {2, 2/3, 1}.
+// Norms: ‖D‖_σ = 2, ‖D⁻¹‖_σ = 3/2, so the spectral bound is 1/√3; ‖D‖_F = √(4 + 4/9 + 1) = 7/3,
+// ‖D⁻¹‖_F = √(1/4 + 9/4 + 1) = √(7/2), so the Frobenius bound is 1/√((7/3)√(7/2)).
+// 𝓔 = e I gives v⁺ = −e v⁻, T⁺ = e² T⁻, and D − 𝓔ᵀD𝓔 = (1 − e²)D with λ_min = (1 − e²)·2/3 for
+// e < 1 and (1 − e²)·2 for e > 1.
+TEST(EnergeticConsistency, RestitutionMatrixOnBallChain) {
+  Matrix W(3, 2);
+  W << -1, 0, 1, -1, 0, 1;
+  const KineticQuasiVelocities k = kinetic_quasi_velocities(Matrix::Identity(3, 3), W);
+  const double spectral_bound = 1.0 / std::sqrt(3.0);
+  const double frobenius_bound = 1.0 / std::sqrt((7.0 / 3.0) * std::sqrt(3.5));
+
+  ConsistencyReport r = restitution_matrix_consistency(k, 0.5 * Matrix::Identity(3, 3));
+  EXPECT_NEAR(r.at("P9_spectral").value, 0.5, 1e-12);
+  EXPECT_NEAR(r.at("P9_spectral").bound, spectral_bound, 1e-12);
+  EXPECT_TRUE(r.at("P9_spectral").holds);
+  EXPECT_NEAR(r.at("P9_frobenius").value, 0.5 * std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(r.at("P9_frobenius").bound, frobenius_bound, 1e-12);
+  EXPECT_FALSE(r.at("P9_frobenius").holds);  // sufficient only: 0.866 > 0.479
+  EXPECT_TRUE(r.at("PD").exact);
+  EXPECT_TRUE(r.at("PD").holds);
+  EXPECT_NEAR(r.at("PD").margin, 0.75 * 2.0 / 3.0, 1e-12);
+
+  r = restitution_matrix_consistency(k, 1.2 * Matrix::Identity(3, 3));
+  EXPECT_FALSE(r.at("P9_spectral").holds);
+  EXPECT_FALSE(r.at("PD").holds);
+  EXPECT_NEAR(r.at("PD").value, 0.44 * 2.0, 1e-12);
+
+  // Frictionless law with E_nn = diag(1, 0), E_tt = −1 (q̇_tan kept): the tangential block of
+  // D − 𝓔ᵀD𝓔 vanishes and the normal block is N⁻¹ − diag(1, 0) N⁻¹ diag(1, 0) =
+  // (4/3)[[0, ½], [½, 1]], with eigenvalues (2/3)(1 ± √2): some v⁻ gains energy, by
+  // λ_min = (2/3)(1 − √2) per unit ½‖v⁻‖²_D.
+  Matrix E = Matrix::Zero(3, 3);
+  E(0, 0) = 1.0;
+  E(2, 2) = -1.0;
+  r = restitution_matrix_consistency(k, E);
+  EXPECT_FALSE(r.at("PD").holds);
+  EXPECT_NEAR(r.at("PD").margin, (2.0 / 3.0) * (1.0 - std::sqrt(2.0)), 1e-12);
+  EXPECT_THROW(restitution_matrix_consistency(k, Matrix::Identity(2, 2)), std::invalid_argument);
 }
 
 TEST(EnergeticConsistency, BadInput) {

@@ -1,4 +1,5 @@
-// Rigid impact laws of digest 003 §2 on the examples of §3 (R1, R2, R10, R11) and random systems.
+// Rigid impact laws of Brogliato 2014 §3 on its examples (cases R1, R2, R10, R11 of
+// docs/references.md) and random systems.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +10,7 @@
 namespace moreau {
 namespace {
 
-// Chain of three unit masses on a line (digest 003 §3 item 1): q = (x1, x2, x3), M = I,
+// Chain of three unit masses on a line (Brogliato 2014 §2.3.1): q = (x1, x2, x3), M = I,
 // h_1 = x2 − x1 − 2R, h_2 = x3 − x2 − 2R, ∇h_1 = e2 − e1, ∇h_2 = e3 − e2 (both touching).
 ContactState chain(const Vector& v, double e) {
   ContactState s;
@@ -32,7 +33,8 @@ ContactState chain(const Vector& v, double e) {
   return s;
 }
 
-// A particle of mass m on a rough line (digest 003 R10/R11): q = (x, y), h = y, H_T = (1, 0).
+// A particle of mass m on a rough line (Brogliato 2014 §3.2.4–3.2.5, cases R10/R11): q = (x, y),
+// h = y, H_T = (1, 0).
 ContactState particle(double m, double vx, double vy, double mu, double e) {
   ContactState s;
   s.dimension = 2;
@@ -110,7 +112,9 @@ TEST(RigidLaws, RangeCheckFailsWithoutFriction) {
   EXPECT_NE(r.message.find("range"), std::string::npos);
 }
 
-// Digest 003 §2 "Caution": G = [[1, −½], [−½, 1]], q̇_norm⁻ = (−1, 0.1), e = 0. The sign heuristic
+// Brogliato 2014 §3.1.1 reads Moreau's support set from the signs of q̇_norm⁻; that fails when
+// N_ij < 0 (docs/math/impact.md): G = [[1, −½], [−½, 1]], q̇_norm⁻ = (−1, 0.1), e = 0. The sign
+// heuristic
 // (Newton on the approaching contact only) leaves contact 2 penetrating (q̇_norm,2⁺ = 0.1 − ½ < 0);
 // the LCP gives p̄ = (19/15, 8/15) (G p̄ + q̇_norm⁻ = 0 in both rows).
 TEST(RigidLaws, SignHeuristicFailsLcpSucceeds) {

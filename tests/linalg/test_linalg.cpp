@@ -64,7 +64,8 @@ TEST(MatrixClass, PMatrixExact) {
   A << 1, 2, 0, 1;
   EXPECT_TRUE(is_p_matrix(A));
   EXPECT_FALSE(is_positive_definite(A));
-  // Disk-in-corner sliding matrix of digest 003 R9: D = [[1, −μ₂ξ₂],[−μ₁ξ₁, 1]], det = 1 −
+  // Disk-in-corner sliding matrix of Brogliato 2014 Example 6 (case R9): D = [[1, −μ₂ξ₂],
+  // [−μ₁ξ₁, 1]], det = 1 −
   // μ₁μ₂ξ₁ξ₂.
   Matrix D(2, 2);
   D << 1, -1.5, -0.8, 1;  // μ₁ξ₁ = 0.8, μ₂ξ₂ = 1.5: det = 1 − 1.2 = −0.2 < 0 ⇒ not P
@@ -84,7 +85,8 @@ TEST(MatrixClass, CopositivityExact) {
   EXPECT_FALSE(t.strictly_copositive);
   ASSERT_EQ(t.witness.size(), 2);
   EXPECT_NEAR(t.witness.dot(A * t.witness), 0.0, 1e-12);
-  // 2×2 criterion (digest 003 Remark 6): a11, a22 ≥ 0 and a12 + √(a11 a22) ≥ 0. a12 = −1.5:
+  // 2×2 criterion (Brogliato 2014 Remark 6, signs corrected): a11, a22 ≥ 0 and
+  // a12 + √(a11 a22) ≥ 0. a12 = −1.5:
   // −1.5 + 1 < 0 ⇒ not copositive; witness x = (1,1)/2 gives ¼(1 − 3 + 1) < 0.
   Matrix B(2, 2);
   B << 1, -1.5, -1.5, 1;
@@ -166,7 +168,8 @@ TEST(LinearProgram, TextbookOptimumAndStatuses) {
 }
 
 TEST(ConeFeasibility, NullSpaceSearchBeatsMinimumNorm2D) {
-  // Two contacts with λ_n = (4.405, 5.405) and λ_t = (1, 1) + y(1, −1) (digest 001 Ex. 1/4):
+  // Two contacts with λ_n = (4.405, 5.405) and λ_t = (1, 1) + y(1, −1) (Brogliato, Kövecses &
+  // Acary 2020 Ex. 1/4):
   // feasible iff ∃y: |1 + y| ≤ μ·4.405 and |1 − y| ≤ μ·5.405 ⇔ 2 ≤ μ(4.405 + 5.405) ⇔ μ ≥ 0.20387.
   Vector r0(4);
   r0 << 4.405, 1.0, 5.405, 1.0;

@@ -33,7 +33,8 @@ def test_painleve_rod_closed_forms():
 
 def test_uniform_rod_minimum_critical_friction_is_four_thirds():
     # μ_c(θ) = (1 + 3cos²θ)/(3 sinθ cosθ) for σ = −1; its minimum over θ is 4/3 at tan θ = 2
-    # (000 §A.4 with I_c = m ℓ²/3: √(((2I_c + mℓ²)/(mℓ²))² − 1) = √(25/9 − 1) = 4/3).
+    # (unilateral-contact notes, μ_min with I_c = m ℓ²/3: √(((2I_c + mℓ²)/(mℓ²))² − 1) = √(25/9 − 1)
+    # = 4/3).
     thetas = np.linspace(0.9, 1.3, 81)
     mus = [moreau.analyze(moreau.gallery("painleve_rod", theta=t))["mu_critical"] for t in thetas]
     k = int(np.argmin(mus))
@@ -45,7 +46,8 @@ def test_uniform_rod_minimum_critical_friction_is_four_thirds():
 
 
 def test_falling_pencil_normal_force_and_separation():
-    # 000 §A.3: sticking tip, ω0 → 0, so θ̇² = 2gα(1 − cos θ)/ℓ (energy (4.10)) and
+    # Falling pencil of the unilateral-contact notes: sticking tip, ω0 → 0, so
+    # θ̇² = 2gα(1 − cos θ)/ℓ (energy (4.10)) and
     # λ_n = m g [1 − α(sin²θ + 2 cos θ (1 − cos θ))]  (4.11); for α = 0.9 it vanishes at
     # z_s = cos θ_s = (1 + √(4 − 3/α))/3 (θ_s = 52.7353°), where free flight has
     # ÿ = g[2α z_s(1 − z_s) − 1] = −0.570034 g < 0 (4.14).
@@ -69,7 +71,8 @@ def test_falling_pencil_normal_force_and_separation():
 
 
 def test_rocking_block_all_sticking_regression():
-    # 001 Ex. 2 [RT] (m = 2, l = 1, L = 0.5, θ = 0.2, θ̇ = 0.3, F = (1, 2g, 0) left side):
+    # Brogliato, Kövecses & Acary 2020 Ex. 2 (m = 2, l = 1, L = 0.5, θ = 0.2, θ̇ = 0.3,
+    # F = (1, 2g, 0) left side):
     # λ_n = 18.71219318, λ_t = 3.976990756, q̈ = (1.488495378, −0.4539034099, −2.782295769).
     r = moreau.analyze(moreau.gallery("rocking_block"), all_sticking=True)
     a = r["all_sticking"]
@@ -80,7 +83,8 @@ def test_rocking_block_all_sticking_regression():
 
 
 def test_two_finger_all_sticking_threshold():
-    # 001 Ex. 6 [RT][fix]: all-sticking iff μ₁|F₁| + μ₂|F₂| ≥ m g.
+    # Brogliato, Kövecses & Acary 2020 Ex. 6 (its "λ_t1 + λ_t1" read as λ_t1 + λ_t2): all-sticking
+    # iff μ₁|F₁| + μ₂|F₂| ≥ m g.
     bad = moreau.analyze(moreau.gallery("two_finger", F1=-5, F2=3, mu1=0.8, mu2=0.9), all_sticking=True)
     good = moreau.analyze(moreau.gallery("two_finger", F1=-5, F2=3, mu1=1.2, mu2=1.5), all_sticking=True)
     assert bad["all_sticking"]["status"] == "friction_infeasible"

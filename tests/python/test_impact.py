@@ -22,8 +22,8 @@ def test_ball_published_figures():
     assert r["status"] == "resolved"
     v = r["bodies"][0]["velocity"]
     w = r["bodies"][0]["angular_velocity"]
-    assert v[0] == pytest.approx(0.570982, abs=2e-5)  # 004 B1
-    assert w[1] == pytest.approx(-1.92746, abs=5e-5)  # 004 B2
+    assert v[0] == pytest.approx(0.570982, abs=2e-5)  # Jia 2010 §3.1, B1
+    assert w[1] == pytest.approx(-1.92746, abs=5e-5)  # Jia 2010 §3.1, B2
     events = r["contacts"][0]["events"]
     # Slip→stick at (3 − 5μη0²)/(1.4 − μη0²) with μ = 0.4, η0² = (2 − ν)/(2 − 2ν), ν = 0.3.
     eta2 = (2 - 0.3) / (2 - 0.6)
@@ -98,7 +98,8 @@ def test_plot_impact_writes_png(tmp_path):
 
 
 def test_consistency_helpers():
-    # Remark 6 of seed 003 (digest fix): a = 0.5, E = diag(1, 0) gains energy, a = −0.5 does not.
+    # Remark 6 of Brogliato 2014 (signs corrected, docs/math/impact.md): a = 0.5, E = diag(1, 0)
+    # gains energy, a = −0.5 does not.
     rep = moreau.frictionless_consistency([[1, 0.5], [0.5, 1]], [[1, 0], [0, 0]])
     p2 = [c for c in rep["criteria"] if c["name"] == "P2"][0]
     assert not p2["holds"] and rep["max_energy_gain"] > 0

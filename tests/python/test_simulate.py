@@ -10,7 +10,8 @@ import moreau
 
 
 def pencil_scene(integrator="event", t_end=1.2):
-    # gallery falling pencil (uniform rod, μ = 0.5): it first sticks, then slips (digest 000 §A.3)
+    # gallery falling pencil (uniform rod, μ = 0.5): it first sticks, then slips (McGeer & Palmer
+    # 1989; unilateral-contact notes)
     return {"description": "gallery falling pencil", "gallery": "falling_pencil", "params": {"mu": 0.5},
             "integrator": {"kind": integrator}, "t_end": t_end}
 

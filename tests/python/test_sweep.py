@@ -71,7 +71,7 @@ def test_bad_sweep_files_name_the_field(spec, needle):
 
 # --- small versions of the example studies ---------------------------------------------------
 
-# Digest 004 B13–B15 (published reading): ω_y changes sign near μ = 0.13, V_x near μ = 0.16.
+# Jia 2010 §3.1, B13–B15 (published reading): ω_y changes sign near μ = 0.13, V_x near μ = 0.16.
 def test_ball_friction_sweep_finds_the_published_sign_changes(client):
     mus = [0.10, 0.12, 0.14, 0.15, 0.17, 0.20]
     df = moreau.sweep(IMPACT, {"/contacts/0/mu": mus},
@@ -82,7 +82,7 @@ def test_ball_friction_sweep_finds_the_published_sign_changes(client):
     assert vx[3] < 0 < vx[4]  # between 0.15 and 0.17
 
 
-# Digest 004 B17, B18: ν = 0 → 0.5 takes V_x from 0.45729 to 0.66507 and ω_y from −1.64322 to
+# Jia 2010 §3.1, B17, B18: ν = 0 → 0.5 takes V_x from 0.45729 to 0.66507 and ω_y from −1.64322 to
 # −2.16266 (the published figures are rounded; ω_y = −0.5 − 2.5 V_x holds at each).
 def test_ball_poisson_sweep_matches_the_published_end_points(client):
     df = moreau.sweep(IMPACT, {"/contacts/0/poisson_ratio": [0.0, 0.25, 0.5]},

@@ -53,7 +53,8 @@ inline std::shared_ptr<CallbackSystem> particle_on_incline(double alpha, double 
 }
 
 // Planar uniform rod (mass m, length 2ℓ), q = (X, Y, θ) of its centre, lower tip at
-// (X + ℓ sin θ, Y − ℓ cos θ) on the floor y = 0 (digest 000 §A.3 with the centre as reference):
+// (X + ℓ sin θ, Y − ℓ cos θ) on the floor y = 0 (the falling pencil of McGeer & Palmer 1989 with
+// the centre as reference):
 //   ∇h = (0, 1, ℓ sin θ),  c_n = ℓ cos θ θ̇²,  H_t = (1, 0, ℓ cos θ),  c_t = −ℓ sin θ θ̇².
 inline std::shared_ptr<CallbackSystem> rod_on_floor(double mu, double e = 0.0, double m = 1.0,
                                                     double ell = 0.5) {

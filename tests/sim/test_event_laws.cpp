@@ -1,6 +1,6 @@
 // The event-driven simulator resolves impacts with each contact's law (ContactConstraint::law:
 // newton, poisson, moreau; sim/impact_law.hpp). Each expected value is derived by hand in the
-// comment above its test (digest 003 §2 for the laws).
+// comment above its test (Brogliato 2014 §3 for the laws).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -155,8 +155,8 @@ TEST(EventLaws, BallDroppedOnTheFloorBouncesToESquaredApexesForEveryLaw) {
 //   0.425), q̇⁺ = (0.05, 0.525, 0.525).
 // moreau (LCP 0 ≤ p ⊥ Wp + (1 + e)u⁻ ≥ 0, the kinetic metric scales both rows by 1/√2):
 //   pass 1: Wp = (1.5, −0.15) → p = (0.95, 0.4) ≥ 0, u⁺ = (0.5, −0.05), q̇ = (0.05, 0.55, 0.5):
-//   contact 1 now approaches (digest 003 §2 "Caution": Moreau's law may push a separating contact
-//   into an approaching one), so the simulator applies the law again on the closed contacts:
+//   contact 1 now approaches (a contact separating before the impact may approach after it when
+//   N_ij < 0, docs/math/impact.md), so the simulator applies the law again on the closed contacts:
 //   pass 2: 0 ≤ p ⊥ Wp + 1.5·(0.5, −0.05) ≥ 0 → p = (0, 0.0375), q̇⁺ = (0.05, 0.5125, 0.5375),
 //   u⁺ = (0.4625, 0.025) ≥ 0, done. Three laws, three different outcomes.
 TEST(EventLaws, ThreeBallChainTakesEachLawsOutcome) {

@@ -21,7 +21,7 @@ using test::kG;
 // with u_t = 1 (σ = +1), u_n = 0. With M⁻¹ = diag(1, 1, 12), ∇h = (0, 1, ℓs), H_t = (1, 0, ℓc):
 //   W_nn = 1 + 3s², W_nt = 3sc, W_tt = 1 + 3c², det W = 4;
 //   α = W_nn − μσW_nt = 1 + 3s² − 6sc = −0.455 < 0,  β = g − ℓcθ̇² = g > 0  → Painlevé case 3
-// (digest 000 §A.4: neither slip nor separation is consistent).
+// (Painlevé's table, docs/math/painleve.md: neither slip nor separation is consistent).
 struct RodCase3 {
   double theta = 0.8, mu = 2.0, ell = 0.5;
   double s = std::sin(theta), c = std::cos(theta);

@@ -127,8 +127,8 @@ TEST(Simulators, TimeSteppingConvergesToEventDriven) {
   EXPECT_LE(e2, 2e-3);
 }
 
-// Falling pencil (digest 000 §A.3), uniform rod m = 1, 2ℓ = 1, I_c = mℓ²/3, tilted θ0 = 0.01 at
-// rest, μ = 0.5. While it sticks (energy (4.10) with ω0 = 0 at θ0):
+// Falling pencil (McGeer & Palmer 1989), uniform rod m = 1, 2ℓ = 1, I_c = mℓ²/3, tilted
+// θ0 = 0.01 at rest, μ = 0.5. While it sticks (energy (4.10) with ω0 = 0 at θ0):
 //   θ̇² = 2 m g ℓ (cos θ0 − cos θ)/(I_c + mℓ²),   θ̈ = m g ℓ sin θ/(I_c + mℓ²),
 //   λ_n = m g − mℓ(θ̈ sin θ + θ̇² cos θ),   λ_t = mℓ(θ̇² sin θ − θ̈ cos θ).
 // The first event is stick → slip at the first θ where |λ_t| = μ λ_n (bisection below).

@@ -14,7 +14,7 @@
 namespace moreau {
 namespace {
 
-// The falling pencil (gallery, digest 000 §A.3) for 1 s; the request is set from the progress
+// The falling pencil (gallery, McGeer & Palmer 1989) for 1 s; the request is set from the progress
 // callback once 30 % of [0, t_end] is done.
 SimulationResult pencil(Integrator integrator, bool stop_at_30_percent) {
   auto sys = make_gallery_system("falling_pencil");

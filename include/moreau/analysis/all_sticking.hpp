@@ -1,5 +1,6 @@
 #pragma once
-// The all-sticking contact problem (seed 001, digest 001 §1.5, §2.1–2.5, §4.2 algorithm).
+// The all-sticking contact problem (Brogliato, Kövecses & Acary 2020: problem (9), §2–§5 and the
+// algorithm of §4.2; docs/math/all_sticking.md).
 //
 // Every constraint of the ContactState that is bilateral, or unilateral and closed
 // (|h| ≤ gap_tolerance), is assumed sticking (v_t = 0). Unknowns q̈, λ_nb, λ_tb, λ_nu, λ_tu:
@@ -10,7 +11,7 @@
 //       rows are dropped)
 // M = Mᵀ ⪰ 0 may be singular, constraints may be redundant.
 //
-// Method (digest 001 §2.3 "efficient exact realization" (A)–(C), [derived]):
+// Method (moreau's own exact realisation of the §4.2 algorithm, docs/math/all_sticking.md):
 //  1. Prop 1 tests on J_eq = [J_nb J_tb J_tu] (all equality rows): rank J_eq, ker M ∩ ker J_eqᵀ =
 //     {0} (rank [M; J_eqᵀ] = n), the joint range condition c_eq ∈ im J_eqᵀ.
 //  2. Unilateral normals: enumerate the complementarity index sets of (e) (the set of contacts with
@@ -55,13 +56,14 @@ struct AllStickingSettings {
   int max_enumeration = 12;      // unilateral contacts for the index-set enumeration
 };
 
-// Prop 1 of 001 on the equality part (bilateral normals and all sticking tangents).
+// Prop 1 of Brogliato, Kövecses & Acary 2020 on the equality part (bilateral normals and all
+// sticking tangents).
 struct Prop1Report {
   Index rank_J = 0;                  // rank of J_eq
   Index columns = 0;                 // its number of columns
   bool full_column_rank = false;     // Prop 1(i) first condition
   bool kernel_condition = false;     // ker M ∩ ker J_eqᵀ = {0}
-  bool range_condition = false;      // c_eq ∈ im J_eqᵀ (joint, [fix])
+  bool range_condition = false;      // c_eq ∈ im J_eqᵀ (jointly; the paper states it per block)
   bool kkt_invertible = false;       // (i): both first two
   bool unique_acceleration = false;  // (ii): kernel ∧ range
 };

@@ -1,15 +1,18 @@
 #pragma once
-// Contact modes at the acceleration level (digest 001 §1.2 (5), digest 000 §A, digest 002 §B).
+// Contact modes at the acceleration level: Coulomb's law at the acceleration level (Brogliato,
+// Kövecses & Acary 2020 (5)), the contact/slip/separation modes of the unilateral-contact notes,
+// and Drake's softening and stabilization (docs/references.md; docs/math/contact_modes.md).
 //
 // For the constraints of a ContactState that are ACTIVE (bilateral always; unilateral with
 // |h| ≤ gap_tolerance and |∇hᵀq̇| ≤ velocity_tolerance), find every consistent next mode:
 // separate (λ = 0, a_n ≥ 0), stick (a = 0, ‖λ_t‖ ≤ μλ_n) or slip (a_n = 0, λ_t = −μλ_n a_t/‖a_t‖)
 // for contacts with v_t = 0, and, for contacts already sliding (‖v_t‖ > velocity_tolerance),
-// λ_t = −μ λ_n v_t/‖v_t‖ with the normal complementarity (the (N − μQ) operator of 002).
+// λ_t = −μ λ_n v_t/‖v_t‖ with the normal complementarity (Drake's (N − μQ) operator).
 //
 // Accelerations: M q̈ + F = J_n λ_n + J_t λ_t (M must be positive definite here; use
 // all_sticking.hpp for singular M), a_n = J_nᵀq̈ + c_n, a_t = J_tᵀq̈ + c_t.
-// Per-constraint softening and stabilisation (digest 002 §B), acceleration-level reading:
+// Per-constraint softening and stabilisation (Drake's contact-surface constraints),
+// acceleration-level reading:
 //   w_n,i = a_n,i + 2α_i ġ_i + β_i² g_i + γ_i λ_n,i     (ġ_i = ∇h_iᵀq̇, g_i = gap)
 // i.e. Baumgarte α, β shift the right-hand side and γ adds to the diagonal; 0 ≤ λ_n ⊥ w_n ≥ 0.
 // Bilateral constraints: w_n,i = 0, λ_n,i free (frictionless; μ > 0 on an active bilateral

@@ -1,5 +1,5 @@
 #pragma once
-// Kinetic quasi-velocities (seed 003, digest 003 §1).
+// Kinetic quasi-velocities (Brogliato 2014 §2, (13)–(17); docs/math/quasi_velocities.md).
 //
 // With M ≻ 0 (n×n) and W = [∇h_1 … ∇h_{m+p}] (n×(m+p), full column rank; the FIRST m columns are
 // bilateral, the remaining p unilateral):
@@ -9,10 +9,10 @@
 //   θ_ij  = π − arccos(N_ij)                       (kinetic angles, θ_ii = π)
 //   G     = N_uu − N_ub N_bb⁻¹ N_bu                (Schur complement, p×p; G = N when m = 0)
 //   t_q   : n×(n−m−p), t_qᵀ W = 0, t_qᵀ M t_q = I  (M-orthonormal tangent basis; not unique: ker Wᵀ
-//           from the SVD, M-orthonormalised by Cholesky — digest 003 §4)
+//           from the SVD, M-orthonormalised by Cholesky — moreau's choice)
 //   Ξ     = [n_qᵀ; t_qᵀ] (n×n),   v = Ξ M q̇ = (q̇_norm; q̇_tan),   q̇_norm,i = ∇h_iᵀ q̇ / ρ_i
 //   D     = diag(D_n, D_t) = diag(N⁻¹, (t_qᵀMt_q)⁻¹) = (Ξ M Ξᵀ)⁻¹
-//   q̇     = Ξᵀ D v                                  [derived] fix of 003 (the paper drops D)
+//   q̇     = Ξᵀ D v                                  (Brogliato 2014 below (68) drops D)
 //   T     = ½ q̇ᵀ M q̇ = ½ q̇_normᵀ D_n q̇_norm + ½ q̇_tanᵀ D_t q̇_tan = T_norm + T_tan
 //   (with bilateral constraints satisfied, q̇_norm^b = 0 and T_norm = ½ q̇_norm^{uT} G⁻¹ q̇_norm^u)
 #include <vector>

@@ -1,11 +1,12 @@
 #pragma once
-// Painlevé analysis of sliding contacts (seed 000 §4.3, digest 000 §A.4 with the corrected α;
-// seed 003 §4, digest 003 (26), (87), Props 12–14).
+// Painlevé analysis of sliding contacts (unilateral-contact notes (4.15)–(4.17) and Painlevé's
+// table; Brogliato 2014 (26), (87) and §4, Props 12–14; docs/math/painleve.md).
 //
 // ONE sliding contact, column convention M q̈ + F = w_n λ_n + w_t λ_t with Coulomb sliding
 // λ_t = −σ μ λ_n (σ = sgn v_t, v_t = w_tᵀ q̇ in 2D):
 //   a_n = w_nᵀ q̈ + c_n = α λ_n − β,
-//   α = w_nᵀ M⁻¹ (w_n − σ μ w_t)          (the paper's (4.16) with the digest's fixed denominator)
+//   α = w_nᵀ M⁻¹ (w_n − σ μ w_t)          (the notes' (4.16); their pencil's α prints mℓ² where
+//                                           m I_c belongs, docs/math/painleve.md)
 //   β = w_nᵀ M⁻¹ F − c_n = −a_n(λ_n = 0)   (F on the LEFT, c_n = ẇ_nᵀ q̇)
 // Contact persists with λ_n = β/α when that is ≥ 0; separation is consistent when −β > 0.
 //   case           α    β     slip (λ_n = β/α > 0)   separation (a_n = −β > 0)
@@ -88,12 +89,12 @@ ScalarMinimum minimize_scalar(const std::function<double(double)>& f, double lo,
 
 // μ_c of constraint `contact` (2D, first tangent column) of the states produced by state_at(s),
 // minimised over the configuration parameter s ∈ [lo, hi] with minimize_scalar. For the uniform
-// rod of 003 §3 item 3 with s = θ and σ = −1 the minimum is 4/3 at θ = atan 2.
+// rod of Brogliato 2014 §2.3.3 with s = θ and σ = −1 the minimum is 4/3 at θ = atan 2.
 ScalarMinimum minimize_critical_friction(const std::function<ContactState(double)>& state_at,
                                          Index contact, int sigma, double lo, double hi,
                                          int grid = 400);
 
-// ---- several sliding contacts: the LCP 0 ≤ λ̄_n ⊥ D λ̄_n + b ≥ 0 of 003 (26) ------------------
+// ---- several sliding contacts: the LCP 0 ≤ λ̄_n ⊥ D λ̄_n + b ≥ 0 of Brogliato 2014 (26) -------
 // W = [∇h] (n×(m+p), bilateral first, frictionless bilateral), H_T (n×p: one tangent column per
 // unilateral contact, 2D), ξ_i = sgn v_t,i ∈ {±1}, μ_i ≥ 0, c_n (m+p) the ẇ_nᵀq̇ terms:
 //   P = −n_q,uᵀ H_T diag(μ_i ξ_i / ρ_i)             (87), p×p
@@ -115,7 +116,7 @@ SlidingContactLcp sliding_contact_lcp(const Matrix& M, const Vector& F, const Ma
                                       Index bilateral_count, const Matrix& H_T, const Vector& c_n,
                                       const Vector& mu, const Vector& xi);
 
-// Matrix-class tests of D and the explicit sufficient bounds of 003 Props 12–14.
+// Matrix-class tests of D and the explicit sufficient bounds of Brogliato 2014, Props 12–14.
 struct SlidingLcpClassification {
   bool p_matrix = false;                // exact (all principal minors > 0): unique solution ∀ b
   double min_principal_minor = 0;       // the smallest principal minor of D

@@ -15,7 +15,8 @@
 
 namespace moreau {
 
-// Throws std::invalid_argument with the fmt-formatted message (user input errors, DESIGN.md).
+// Throws std::invalid_argument with the fmt-formatted message (user input errors,
+// docs/architecture.md §Conventions).
 template <typename... Args>
 [[noreturn]] void throw_invalid(fmt::format_string<Args...> format, Args&&... args) {
   throw std::invalid_argument(fmt::format(format, std::forward<Args>(args)...));
@@ -97,4 +98,4 @@ void require_finite(const Eigen::DenseBase<Derived>& x, const std::string& what,
     if (!(cond)) ::moreau::throw_invalid(__VA_ARGS__); \
   } while (false)
 
-#define MOREAU_ASSERT(cond) assert(cond)  // internal invariant: a debug assert (DESIGN.md, Errors)
+#define MOREAU_ASSERT(cond) assert(cond)  // internal invariant: a debug assert

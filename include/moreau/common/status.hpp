@@ -1,5 +1,6 @@
 #pragma once
-// Solver outcome. Not converging is a status, never an exception (DESIGN.md).
+// Solver outcome. Not converging is a status, never an exception (docs/architecture.md
+// §Conventions).
 #include <limits>
 #include <string>
 #include <string_view>
@@ -20,8 +21,6 @@ enum class Status {
 
 // Name of a status ("converged", "max_iterations", …), as in files and Python.
 std::string_view to_string(Status status);
-// Parses the names printed by to_string; throws std::invalid_argument on an unknown name.
-Status status_from_string(std::string_view name);
 
 // What every solver reports besides its solution.
 struct SolverReport {

@@ -1,15 +1,16 @@
 #pragma once
 // Acceleration-level contact problem data for the ACTIVE constraints of a ContactState
-// (digest 002 §B, "ConstraintAccelProblemData"; digest 000 §A.4 for the 1×1 case).
+// (Drake's ConstraintAccelProblemData; for one contact, the α and β of the unilateral-contact
+// notes (4.16), docs/math/models.md).
 //
 // Column convention (contact_state.hpp): M q̈ + F = N λ_n + T λ_t, a_n = Nᵀq̈ + c_n,
 // a_t = Tᵀq̈ + c_t. For a SLIDING contact i (‖v_t,i‖ > tolerance, s_i = v_t,i/‖v_t,i‖) Coulomb gives
 // λ_t,i = −μ_i λ_n,i s_i, so its generalized force is (∇h_i − μ_i Q_i) λ_n,i with the sliding
-// column Q_i = H_t,i s_i (002's (N − μQ)ᵀ, here as columns). Then
+// column Q_i = H_t,i s_i (Drake's (N − μQ)ᵀ, here as columns). Then
 //   a_n = Nᵀ M⁻¹ (N − μQ) λ_n + Nᵀ M⁻¹(−F) + c_n      (non-sliding contacts: Q_i = 0, λ_t = 0)
 // and the LCP matrix A = Nᵀ M⁻¹ (N − μQ) is non-symmetric; for one contact A = α and the free
-// normal acceleration is −β (000's α, β with the corrected denominator).
-// Softening and Baumgarte per contact (002 §B): 0 ≤ a_n + kN + γ λ_n ⊥ λ_n ≥ 0 with
+// normal acceleration is −β (the notes' α, β; their pencil's α has the wrong denominator).
+// Softening and Baumgarte per contact (as Drake's): 0 ≤ a_n + kN + γ λ_n ⊥ λ_n ≥ 0 with
 // kN_i = 2α_i ġ_i + β_i² g_i (ġ_i = ∇h_iᵀ v, g_i the gap); a sticking contact's tangential rows
 // take the velocity part of the same stabilization, a_t + kT = 0 with kT_i = 2α_i v_t,i (the
 // event-driven integrator's stick rows, event_driven.hpp).

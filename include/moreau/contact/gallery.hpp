@@ -4,11 +4,14 @@
 // default state). Every system carries its default state in initial_q / initial_v, chosen so that
 // the contacts the example is about are closed (h = 0, ∇hᵀq̇ = 0).
 //
-//   painleve_rod, falling_pencil (000 §A.3–A.4), wheel (000 §A.2), rocking_block (001 Ex. 2),
-//   block_two_contacts (001 Ex. 1/4), block_pendulum (001 Ex. 3), three_finger_grasp (001 Ex. 5),
-//   two_finger (001 Ex. 6), ball_chain (003 §3 ex. 1), box_on_incline, disk_on_plane (003 ex. 5),
-//   disk_in_corner (003 ex. 6), constrained_pendulum (003 ex. 7), particle_on_rough_line (003 ex. 5
-//   of §3.2.4).
+//   painleve_rod (Brogliato 2014 §2.3.3), falling_pencil (McGeer & Palmer 1989, as in the
+//   unilateral-contact notes (4.6)–(4.17)), wheel (the notes' no-slip example),
+//   rocking_block (Brogliato, Kövecses & Acary 2020 Ex. 2), block_two_contacts (Ex. 1/4),
+//   block_pendulum (Ex. 3), three_finger_grasp (Ex. 5), two_finger (Ex. 6), ball_chain
+//   (Brogliato 2014 §2.3.1), box_on_incline (after §2.3.4), disk_on_plane (§2.3.5),
+//   disk_in_corner (§2.3.6), constrained_pendulum (§2.3.7), particle_on_rough_line (§3.2.4).
+//   Where a printed example is wrong, the system follows the corrected form (docs/math/models.md
+//   §Gallery systems).
 #include <map>
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Velocity-level (time-stepping) contact problem data for the active constraints of a
-// ContactState (digest 002 §B, "ConstraintVelProblemData"):
+// ContactState (Drake's ConstraintVelProblemData, docs/references.md):
 //   M (v⁺ − v*) = N r_n + T r_t,   v* = v + h M⁻¹(−F)   (pre-impulse velocity, step h),
 //   u_n = Nᵀ v⁺ + kN,  0 ≤ u_n + γ r_n ⊥ r_n ≥ 0 (unilateral), u_n = 0 (bilateral), Coulomb on
 //   (r_n, r_t),

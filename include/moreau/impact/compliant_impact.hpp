@@ -1,18 +1,20 @@
 #pragma once
-// The compliant 3D impact of seed 004 (Stronge's three-spring contact extended to 3D, integrated
-// over normal impulse; digest 000-002-004 §C). Any number of rigid bodies and simultaneous
-// contacts (the massé shot structure of 004 §4): the contact velocities are affine in the impulses,
+// The compliant 3D impact of Jia 2010 (Stronge's three-spring contact extended to 3D, integrated
+// over normal impulse: (1)–(39) and the algorithm of §2.6; docs/math/impact.md). Any number of
+// rigid bodies and simultaneous contacts (the structure of Jia's massé shot, §4): the contact
+// velocities are affine in the impulses,
 //   v_c,i(I) = v_c,i⁻ + Σ_j K_ij I_j,   K_ij = J_i M⁻¹ J_jᵀ (3×3),
 // and each contact carries a normal spring (k0 in compression, k0/e² in restitution) and two
 // tangential springs k⊥ (η0² = k0/k⊥) ending on a massless particle that sticks or slips (Coulomb).
 //
-// Two readings of the published model (digest §C.5), chosen by CompliantVariant:
+// Two readings of the published model (docs/math/impact.md), chosen by CompliantVariant:
 //  * model     (default): the equations as stated — friction bound μF_n in both phases, i.e. the
 //                          stick cone E_u + E_w ≤ μ²η²E_n with η = η0/e in restitution.
-//  * published : the reading that reproduces the published ball figures (B1, B2, B4–B18 of
-//                          digest §C.4): the stick test is the same, but a SLIPPING contact keeps
-//                          η0 in restitution (‖g‖ = 2μη0²√E_n), i.e. an effective friction μe while
-//                          slipping in restitution (docs/math/impact.md has the comparison table).
+//  * published : the reading that reproduces the published ball figures (B1, B2, B4–B18, the
+//                          numbers printed in Jia 2010 §3.1): the stick test is the same, but a
+//                          SLIPPING contact keeps η0 in restitution (‖g‖ = 2μη0²√E_n), i.e. an
+//                          effective friction μe while slipping in restitution (docs/math/impact.md
+//                          has the comparison table).
 //
 // Numerical method (ours, docs/math/impact.md): the singular 1/√E_n terms of the impulse form are
 // removed by integrating in the scaled time τ (dp_i/dτ = √κ_i φ_i / c_i with φ_i = √E_n,i), where

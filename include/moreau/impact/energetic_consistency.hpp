@@ -1,11 +1,13 @@
 #pragma once
-// Energetic consistency of impact laws (digest 003 §2, with its [fix]es): the exact kinetic-energy
-// change of a restitution law and the paper's sufficient conditions, each reported with the
-// quantity tested, its bound and the margin (bound − value, > 0 when the condition holds).
+// Energetic consistency of impact laws (Brogliato 2014 §3.1.2, §3.2.2 and §3.2.5, with the
+// corrections listed in docs/math/impact.md): the exact kinetic-energy change of a restitution law
+// and the paper's sufficient conditions, each reported with the quantity tested, its bound and the
+// margin (bound − value, > 0 when the condition holds).
 //
 // Frictionless kinematic law q̇_norm⁺ = −E q̇_norm⁻ with G (p'×p', SPD) frozen:
 //   T_L = T⁺ − T⁻ = ½ q̇ᵀ(EᵀG⁻¹E − G⁻¹) q̇   (49),   q̇ := q̇_norm⁻ ≤ 0 (approaching).
-// Norms: ‖·‖_F (Frobenius, the paper's ‖·‖₂) and ‖·‖_σ (spectral) where the digest gives both.
+// Norms: ‖·‖_F (Frobenius, the paper's ‖·‖₂) and ‖·‖_σ (spectral, less conservative) for the
+// norm bounds.
 #include <string>
 #include <vector>
 
@@ -59,11 +61,12 @@ ConsistencyReport frictionless_consistency(const Matrix& G, const Matrix& E);
 //   ‖𝓔‖ < 1/√(‖D⁻¹‖‖D‖) ⇒ T_L ≤ 0, in both norms.
 ConsistencyReport restitution_matrix_consistency(const KineticQuasiVelocities& k, const Matrix& E);
 
-// Frictional impacts (77)–(84) with the digest's fixes (M(q,μ) = G⁻¹ exactly), one tangent per
-// contact (H_T n×p'), friction μ (p'), E_nn, and a pre-impact state (q̇_norm⁻, q̇_tan⁻):
+// Frictional impacts (77)–(84) as corrected in docs/math/impact.md ((77) has G where G⁻¹ belongs,
+// so that M(q,μ) = G⁻¹ exactly), one tangent per contact (H_T n×p'), friction μ (p'), E_nn, and a
+// pre-impact state (q̇_norm⁻, q̇_tan⁻):
 //   Lemma 1(i): ‖G⁻¹‖‖n_qᵀH_T‖‖[μ̄]‖ < 1,  [μ̄] = diag(μ_i/ρ_i);
-//   Lemma 2 [fix]: ‖E_nn‖(2 + ‖E_nn‖) < 1/(‖G⁻¹‖‖G‖);
-//   Theorem 2 (83) [fix]: (i) λ_min(sym M̄) > λ_max(K) and
+//   Lemma 2 (corrected): ‖E_nn‖(2 + ‖E_nn‖) < 1/(‖G⁻¹‖‖G‖);
+//   Theorem 2 (83) (corrected): (i) λ_min(sym M̄) > λ_max(K) and
 //     (ii) ‖q̇_norm⁻‖/‖q̇_tan⁻‖ ≥ 2‖D_t t_qᵀH_T‖‖[μ̄]‖‖I+E_nn‖‖E(q)‖ / (λ_min(M̄) − λ_max(K)),
 //   M̄ = (I − E_nn)ᵀG⁻¹(I + E_nn), E(q) = (G − n_qᵀH_T[μ̄]ξ)^†,
 //   K = (I+E_nn)ᵀE(q)ᵀ[μ̄]ξ H_Tᵀ t_q D_t t_qᵀ H_T [μ̄]ξ E(q)(I+E_nn).

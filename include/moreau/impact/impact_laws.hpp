@@ -1,5 +1,5 @@
 #pragma once
-// Rigid impact laws of a Lagrangian system at one configuration (digest 003 §2): the pre-impact
+// Rigid impact laws of a Lagrangian system at one configuration (Brogliato 2014 §3): the pre-impact
 // velocity q̇⁻ of a ContactState goes in; the post-impact velocity q̇⁺, the impulses and a status
 // come out. Every constraint of the state is taken as an active unilateral contact (gap 0);
 // bilateral constraints are refused. Notation (docs/math/impact.md):
@@ -36,7 +36,8 @@ struct ImpactResult {
 // Newton's law contact by contact (Remark 5: E_nn = diag(e_i)), applied to the approaching
 // contacts A = {i : u_n,i⁻ < 0} as equalities u_n,A⁺ = −e_A u_n,A⁻ (the sign heuristic):
 //   W_AA p_A = −(1 + e_A) u_n,A⁻.  Status inadmissible when some p_i < 0 or a contact outside A
-// ends with u_n,i⁺ < 0 (digest 003 §2 "Caution": this heuristic fails when N_ij < 0).
+// ends with u_n,i⁺ < 0 (the heuristic fails when some N_ij < 0, although Brogliato 2014 §3.1.1
+// reads the support set from the signs; counter-example in docs/math/impact.md).
 ImpactResult newton_impact(const ContactState& state);
 
 // Moreau's law (43) as an LCP in the kinetic metric, E = diag(e_i) (e_i all equal gives (43)):
@@ -81,8 +82,9 @@ struct FrictionalImpactSettings {
 ImpactResult frictional_impact(const ContactState& state,
                                const FrictionalImpactSettings& settings = {});
 
-// Single contact closed form (digest 003 §2 "Particle, closed form" [fix], R11), for a contact
-// whose normal and tangential directions are decoupled (W_loc = diag(w_n, w_t I)):
+// Single contact closed form (the particle on a rough line of Brogliato 2014 §3.2.4, whose printed
+// formula drops the prefactor P; docs/math/impact.md), for a contact whose normal and tangential
+// directions are decoupled (W_loc = diag(w_n, w_t I)):
 //   P = μ (w_t/w_n)(1 + e_n)|u_n⁻|,   u_t⁺ = u_t⁻ − P·proj_ball((1 + e_t) u_t⁻ / P)
 // (u_t scalar or 2-vector; P = 0 → u_t⁺ = u_t⁻). Requires u_n⁻ ≤ 0.
 Vector single_contact_frictional_closed_form(const Vector& u_t, double u_n, double mu, double e_n,

@@ -1,7 +1,7 @@
 #pragma once
 // Free rigid bodies in 3D touching each other or the fixed ground at isolated points: the data
-// of an impact problem (seed 004 §3, digest 000-002-004 §C.1, C.3) and its generalized form for
-// the rigid impact laws (digest 003 §2).
+// of an impact problem (Jia 2010 (1) and the examples of §3) and its generalized form for the
+// rigid impact laws (Brogliato 2014 §3).
 //
 // The bodies are the library's one rigid-body model, RigidBody (model/rigid/rigid_body.hpp), and
 // the quantities below come from their RigidWorld (impact_world): centre
@@ -51,7 +51,8 @@ struct RigidBodyScene {
   Index body_index(const std::string& name) const;
 };
 
-// η0² of a circular punch on an elastic half-space (Johnson; digest §C.1): (2 − ν)/(2 − 2ν).
+// η0² of a circular punch on an elastic half-space (Johnson 1985, used by Jia 2010 §2):
+// (2 − ν)/(2 − 2ν).
 // Throws unless ν ∈ [0, 0.5].
 double eta0_squared_from_poisson(double poisson_ratio);
 
@@ -75,7 +76,7 @@ Vector scene_velocity(const RigidBodyScene& scene);
 Matrix scene_inverse_mass_matrix(const RigidBodyScene& scene);
 // J_i (3 × 6·nb): relative contact-point velocity of contact i, world axes.
 Matrix contact_jacobian(const RigidBodyScene& scene, Index contact);
-// The compliant impact's own frame (n̂, û, ŵ) of contact i (seed 004's convention, used only by
+// The compliant impact's own frame (n̂, û, ŵ) of contact i (Jia 2010's convention, used only by
 // compliant_impact): û points AGAINST the initial tangential contact velocity, or along the world
 // axis least aligned with n̂ when that velocity vanishes; ŵ = n̂ × û. The rigid laws use the one
 // convention of model/contact_frame.hpp (scene_contact_state).

@@ -2,7 +2,8 @@
 // Feasibility of an affine family of contact forces against Coulomb cones:
 //   find y ∈ ℝᵏ, with r = r0 + B y, such that for every contact i
 //     r_n,i ≥ 0  (unilateral) and ‖r_t,i‖ ≤ μ_i r_n,i          (2D: |r_t,i| ≤ μ_i r_n,i, an LP)
-//   (digest 001 §2.3 (C): friction checked over the whole multiplier set, not the min-norm point)
+//   (friction checked over the whole multiplier set, not the min-norm point: step 3 of
+//   docs/math/all_sticking.md)
 //
 // Contact i occupies d consecutive entries of r, normal first ([r_n, r_t1(, r_t2)]).
 // Bilateral contacts (|r_n| in the cone) are handled by branching on the sign of r_n,i.

@@ -1,8 +1,9 @@
 #pragma once
 // Small dense linear programs, solved exactly (up to round-off) by the two-phase primal simplex
 // method with Bland's anti-cycling rule. Used for friction feasibility over a multiplier null
-// space (digest 001 §2.3 (C), §4 item 5), the Prop 6(iv) LP, MFCQ tests, and the polygonal
-// (inner/outer) approximations of the 3D friction disk (see cone_feasibility.hpp).
+// space (docs/math/all_sticking.md, step 3), the LP of Brogliato, Kövecses & Acary 2020 Prop 6(iv),
+// MFCQ tests, and the polygonal (inner/outer) approximations of the 3D friction disk (see
+// cone_feasibility.hpp).
 //
 //   minimize   cᵀx
 //   subject to A_eq x = b_eq,   A_ub x ≤ b_ub,   lower ≤ x ≤ upper

@@ -1,10 +1,11 @@
 #pragma once
-// Matrix-class tests used by the solvability analysis of LCPs (digest 003 §2 P12–P15,
-// digest 001 §2.2 Prop 6, Theorem 1, Cor 5).
+// Matrix-class tests used by the solvability analysis of LCPs (Brogliato 2014 §4, Props 12–15;
+// Brogliato, Kövecses & Acary 2020 Prop 6, Theorem 1, Cor 5).
 //
 // * Positive (semi)definite: for a NON-symmetric A these test the quadratic form xᵀAx, i.e. the
-//   symmetric part (A + Aᵀ)/2 (as 003 and 001 Cor 5 use "≻ 0"). Eigenvalues of the symmetric part,
-//   threshold λ_min > τ·max(1, ‖A‖_max) (PD) or λ_min ≥ −τ·max(1, ‖A‖_max) (PSD).
+//   symmetric part (A + Aᵀ)/2 (as both papers, e.g. Cor 5 of the 2020 one, use "≻ 0"). Eigenvalues
+//   of the symmetric part, threshold λ_min > τ·max(1, ‖A‖_max) (PD) or λ_min ≥ −τ·max(1, ‖A‖_max)
+//   (PSD).
 // * P-matrix: exact, all 2ⁿ − 1 principal minors > τ·max(1,‖A‖_max)^k (k = order of the minor),
 //   computed by LU with partial pivoting. Refuses n > kMaxExactSize with std::invalid_argument.
 // * Copositive (xᵀAx ≥ 0 ∀x ≥ 0) on the symmetric part S = (A + Aᵀ)/2, exact for small n by the

@@ -1,7 +1,7 @@
 #pragma once
 // Rank, pseudo-inverse, null space and range tests by the singular value decomposition
-// (digest 001 §4 item 2, Prop 14: Az = b is solvable iff A A† b = b; all solutions are
-// z = A† b + (I − A† A) y).
+// (Brogliato, Kövecses & Acary 2020, Appendix A, Prop 14: Az = b is solvable iff A A† b = b; all
+// solutions are z = A† b + (I − A† A) y).
 //
 // Tolerance (documented once, used everywhere in moreau's analysis layer): a singular value σ_i
 // counts as nonzero when σ_i > τ·σ_max, with the RELATIVE tolerance τ = kRankTolerance = 1e-10

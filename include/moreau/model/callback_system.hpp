@@ -1,9 +1,9 @@
 #pragma once
-// A LagrangianSystem described by user callbacks (issue 3 "Models"; digest 001 §1.4 lists the
-// inputs): M(q), F(q, v, t) and, per constraint, the gap h(q), the normal column ∇h(q), the
-// tangent block H_t(q) (n×(d−1)) and the velocity-product terms c_n = (d/dt ∇hᵀ) v,
-// c_t = (d/dt H_tᵀ) v. Convention of contact_state.hpp: M v̇ + F = Σ (∇h λ_n + H_t λ_t), F on the
-// left (gravity with y up enters as +m g).
+// A LagrangianSystem described by user callbacks (issue 3 "Models"; the data of the problem (9) of
+// Brogliato, Kövecses & Acary 2020): M(q), F(q, v, t) and, per constraint, the gap h(q), the normal
+// column ∇h(q), the tangent block H_t(q) (n×(d−1)) and the velocity-product terms
+// c_n = (d/dt ∇hᵀ) v, c_t = (d/dt H_tᵀ) v. Convention of contact_state.hpp:
+// M v̇ + F = Σ (∇h λ_n + H_t λ_t), F on the left (gravity with y up enters as +m g).
 //
 // One callback per constraint returns all its kinematics at once (they share most of the work);
 // the kind, μ, e, γ and Baumgarte α, β are fixed data of the constraint.
@@ -38,7 +38,7 @@ struct CallbackConstraint {
   double mu = 0.0;                                   // Coulomb coefficient
   double restitution = 0.0;                          // normal restitution e ∈ [0, 1]
   double tangential_restitution = 0.0;               // e_t ∈ [0, 1] (sim/moreau_jean_osi.hpp)
-  double gamma = 0.0;                                // softening γ (digest 002 §B)
+  double gamma = 0.0;                                // softening γ (as Drake's gammaN)
   double baumgarte_alpha = 0.0;   // Baumgarte α, 1/s: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
   double baumgarte_beta = 0.0;    // Baumgarte β, 1/s (velocity level: bias β g)
   ConstraintCallback kinematics;  // gap, ∇h, H_t, c_n, c_t at (q, v); must not be empty

@@ -8,7 +8,7 @@
 // A floor contact (n = e_z in 3D, e_y in 2D) has t₁ = e_x (and t₂ = e_y in 3D), so a sliding
 // velocity along +x is a positive u_t and its friction impulse r_t is negative, whichever way the
 // contact was built (tests/contact/test_contact_frame_convention.cpp).
-// The compliant impact of 004 keeps the paper's own frame (n̂, û, ŵ) with û against the initial
+// The compliant impact of Jia 2010 keeps the paper's own frame (n̂, û, ŵ) with û against the initial
 // slip; it reports its impulses in world axes.
 #include "moreau/common/types.hpp"
 
@@ -28,8 +28,5 @@ ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot = Vector3:
 
 // The frame as a matrix [n t₁ t₂] for d = 2 or 3 (n is normalized here).
 Matrix3 contact_frame(const Vector3& normal, int dimension);
-
-// The tangent of a planar contact: t = (n_y, −n_x).
-inline Vector2 planar_tangent(const Vector2& n) { return Vector2(n.y(), -n.x()); }
 
 }  // namespace moreau

@@ -3,7 +3,8 @@
 // the impact laws and the simulators read. Plain data, produced by the model layer
 // (LagrangianSystem::contact_state) or filled by hand.
 //
-// Convention (digest 001 §0, digest 003 §1): generalized-coordinate Jacobians are COLUMNS,
+// Convention (Brogliato, Kövecses & Acary 2020 (1); Brogliato 2014 §2.1): generalized-coordinate
+// Jacobians are COLUMNS,
 //   M(q) q̈ + F(q, q̇, t) = Σ_i (∇h_i λ_n,i + H_t,i λ_t,i),
 // F on the left (gravity with y up enters as +m g, an applied force f as −f). The local
 // normal velocity of constraint i is ∇h_iᵀ q̇, its acceleration ∇h_iᵀ q̈ + c_n,i with
@@ -34,7 +35,7 @@ struct ContactConstraint {
   Matrix tangent;                       // H_t(q), n×(d−1)
   double normal_bias = 0.0;             // c_n = (d/dt ∇hᵀ) q̇, m/s²
   Vector tangent_bias;                  // c_t, d−1, m/s²
-  // Drake-style (digest 002 §B) softening and Baumgarte stabilization of this constraint:
+  // Drake-style softening and Baumgarte stabilization of this constraint (docs/references.md):
   double gamma = 0.0;            // velocity-level softening: 0 ≤ ġ + γλ ⊥ λ ≥ 0
   double baumgarte_alpha = 0.0;  // acceleration level: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
   double baumgarte_beta = 0.0;   // β of the same (0: the run's setting)

@@ -1,5 +1,5 @@
 #pragma once
-// A Lagrangian system with constraints (digest 001 §1.1, digest 003 §1):
+// A Lagrangian system with constraints (Brogliato, Kövecses & Acary 2020 (1); Brogliato 2014 §2):
 //   M(q) q̈ + F(q, q̇, t) = Σ_i (∇h_i(q) λ_n,i + H_t,i(q) λ_t,i)
 // with bilateral (h_i = 0) and unilateral (0 ≤ λ_n,i ⊥ h_i ≥ 0) constraints, each frictionless
 // or with Coulomb friction. Every consumer (analysis, impact laws, simulators) reads a system

@@ -1,7 +1,7 @@
 #pragma once
 // A linear time-invariant Lagrangian system in generalized coordinates with linear relations
 // (the `system` scene kind, docs/scene-format.md §System; Siconos' LagrangianLinearTIDS with
-// LagrangianLinearTIR relations, ../shared/data/siconos-examples/README.md "Common definitions"):
+// LagrangianLinearTIR relations; the step: docs/simulation.md §The Siconos scheme):
 //   M q̈ + C q̇ + K q = f + Σ_i H_iᵀ λ_i,
 // with, per relation i, the gap g_i = n_iᵀ q + b_i (n_i the "normal" row, b_i the "offset"),
 // 0, 1 or 2 tangent rows t_i (frictionless, 2D or 3D Coulomb friction), the Newton restitution

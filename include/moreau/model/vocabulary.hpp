@@ -17,7 +17,7 @@ enum class ContactMode {
 // "separate", "stick", "slip".
 std::string to_string(ContactMode mode);
 
-// Impact law of a unilateral contact in a simulation (digest 003 §2; the rules of each law are
+// Impact law of a unilateral contact in a simulation (Brogliato 2014 §3; the rules of each law are
 // the table of sim/impact_law.hpp).
 enum class ImpactLaw {
   newton,   // u_n⁺ = −e u_n⁻ inside the velocity-level frictional problem

@@ -1,10 +1,11 @@
 #pragma once
-// Event-driven integration of the hybrid automaton of digest 000 §A (contact, separation,
-// impact, slip, stick) for a LagrangianSystem; see docs/simulation.md for the full algorithm.
+// Event-driven integration of the hybrid automaton of unilateral contact (contact, separation,
+// impact, slip, stick; the unilateral-contact notes of docs/references.md) for a
+// LagrangianSystem; see docs/simulation.md for the full algorithm.
 //   Smooth phases: Dormand–Prince 5(4) with error control and its 4th-order dense output; in the
 //   current mode the accelerations and multipliers solve
 //     M a + F = Σ_closed (∇h λ_n + H_t λ_t),  λ_t = −μ λ_n σ on sliding contacts,
-//     ∇hᵀ a + c_n + 2α ġ + β² g = 0 on closed contacts (Baumgarte, digest 002 §B),
+//     ∇hᵀ a + c_n + 2α ġ + β² g = 0 on closed contacts (Baumgarte stabilization, as Drake's),
 //     H_tᵀ a + c_t + 2α u_t = 0 on sticking contacts.
 //   Stabilization α, β per constraint: its own (ContactConstraint::baumgarte_alpha/beta) when
 //   > 0, else the settings' (each separately).

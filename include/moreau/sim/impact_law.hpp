@@ -1,7 +1,7 @@
 #pragma once
 // The impact laws of the simulators, as one table (docs/simulation.md §"Impact laws"; the laws
-// themselves: digest 003 §2, impact/impact_laws.hpp). Each row says what the law accepts and how
-// the event-driven impact phase applies it:
+// themselves: Brogliato 2014 §3, impact/impact_laws.hpp). Each row says what the law accepts and
+// how the event-driven impact phase applies it:
 //   newton   u_n⁺ = −e u_n⁻ as the constant term of the velocity-level complementarity problem
 //            with the exact Coulomb cone (model/velocity_level.hpp); frictional, joints allowed;
 //            both integrators (the Moreau–Jean step applies it as its restitution term).

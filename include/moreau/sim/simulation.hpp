@@ -1,7 +1,7 @@
 #pragma once
 // The simulators of a LagrangianSystem (docs/simulation.md):
 //   - Integrator::time_stepping: Moreau–Jean θ-method at the velocity level (time_stepping.hpp),
-//   - Integrator::event_driven: hybrid integration of the automaton of digest 000 §A
+//   - Integrator::event_driven: hybrid integration of the contact/separation/impact automaton
 //     (event_driven.hpp).
 // Both return a SimulationResult (trajectory, per-contact records, events, summary), which
 // recorder.hpp writes to disk. The library never prints: progress is reported through a callback.

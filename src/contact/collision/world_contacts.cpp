@@ -329,39 +329,4 @@ SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
   return H;
 }
 
-Vector contact_gaps(const std::vector<Contact>& contacts) {
-  Vector g(static_cast<Index>(contacts.size()));
-  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].gap;
-  return g;
-}
-Vector contact_mu(const std::vector<Contact>& contacts) {
-  Vector g(static_cast<Index>(contacts.size()));
-  for (size_t i = 0; i < contacts.size(); ++i) g[static_cast<Index>(i)] = contacts[i].material.mu;
-  return g;
-}
-Vector contact_restitution(const std::vector<Contact>& contacts) {
-  Vector g(static_cast<Index>(contacts.size()));
-  for (size_t i = 0; i < contacts.size(); ++i)
-    g[static_cast<Index>(i)] = contacts[i].material.restitution;
-  return g;
-}
-
-JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v) {
-  JointSystem s;
-  const Index k = world.joint_row_count();
-  s.residual.resize(k), s.bias.resize(k);
-  std::vector<Triplet> t;
-  Index row = 0;
-  for (Index j = 0; j < static_cast<Index>(world.joints().size()); ++j) {
-    const BodyPairRows r = world.joint_rows(q, v, j);
-    r.append_triplets(t, row, false);
-    s.residual.segment(row, r.rows()) = r.residual;
-    s.bias.segment(row, r.rows()) = r.bias;
-    row += r.rows();
-  }
-  s.G.resize(k, world.velocity_size());
-  s.G.setFromTriplets(t.begin(), t.end());
-  return s;
-}
-
 }  // namespace moreau

@@ -11,7 +11,8 @@ namespace moreau {
 const std::vector<GalleryEntry>& gallery_catalog() {
   static const std::vector<GalleryEntry> catalog = {
       {"painleve_rod",
-       "uniform rod (centre-of-mass coordinates x, y, θ) whose lower end slides on a rough floor",
+       "uniform rod (centre-of-mass coordinates x, y, θ) whose lower end slides on a rough floor "
+       "(Painlevé's rod, Brogliato 2014 §2.3.3)",
        {{"mass", 1.0, "rod mass m, kg"},
         {"length", 1.0, "rod length L (half-length l = L/2), m"},
         {"theta", 0.5, "angle of the rod FROM THE FLOOR, rad"},
@@ -20,7 +21,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at the end"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"falling_pencil",
-       "McGeer–Palmer pencil of digest 000 §A.3: q = (x, y, θ) of the lower tip, θ FROM THE "
+       "falling pencil of McGeer & Palmer 1989: q = (x, y, θ) of the lower tip, θ FROM THE "
        "VERTICAL",
        {{"mass", 1.0, "mass m, kg"},
         {"ell", 0.5, "half-length ℓ (rod length 2ℓ; centre of mass at ℓ from the tip), m"},
@@ -32,7 +33,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"wheel",
-       "wheel (disk) rolling on the ground, q = (x, y, θ), digest 000 §A.2",
+       "wheel (disk) rolling on the ground, q = (x, y, θ)",
        {{"mass", 1.0, "mass, kg"},
         {"radius", 0.5, "radius R, m"},
         {"inertia_factor", 0.5, "I = k m R² (k = 1/2 uniform disk, 1 ring)"},
@@ -42,7 +43,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"e", 0.0, "normal restitution"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"disk_on_plane",
-       "disk on a plane (digest 003 §3 ex. 5), sliding by default",
+       "disk on a plane (Brogliato 2014 §2.3.5), sliding by default",
        {{"mass", 1.0, "mass, kg"},
         {"radius", 0.5, "radius R, m"},
         {"inertia_factor", 0.5, "I = k m R²"},
@@ -52,8 +53,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"e", 0.0, "normal restitution"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"rocking_block",
-       "block pivoting on its bottom-left corner A2 (digest 001 Ex. 2); A1 is the bottom-right "
-       "corner",
+       "block pivoting on its bottom-left corner A2 (Brogliato, Kövecses & Acary 2020 Ex. 2); "
+       "A1 is the bottom-right corner",
        {{"mass", 2.0, "mass m, kg"},
         {"height", 1.0, "height l, m"},
         {"width", 0.5, "width L, m"},
@@ -63,7 +64,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at both corners"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"block_two_contacts",
-       "block resting flat on both bottom corners (digest 001 Ex. 1/4 statics)",
+       "block resting flat on both bottom corners (Brogliato, Kövecses & Acary 2020 Ex. 1/4 "
+       "statics)",
        {{"mass", 1.0, "mass m, kg"},
         {"height", 1.0, "height l, m"},
         {"width", 2.0, "width L, m"},
@@ -71,8 +73,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.25, "Coulomb friction coefficient at both corners"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"block_pendulum",
-       "block with an inverted pendulum on top, q = (x, y, θ, α) (digest 001 Ex. 3, corrected M "
-       "and c)",
+       "block with an inverted pendulum on top, q = (x, y, θ, α) (Brogliato, Kövecses & Acary 2020 "
+       "Ex. 3, with M and c derived anew: docs/math/models.md)",
        {{"mass", 1.0, "block mass m, kg"},
         {"height", 1.0, "block height l, m"},
         {"width", 1.0, "block width L, m"},
@@ -85,8 +87,8 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient at both corners"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"three_finger_grasp",
-       "planar object held by three prismatic fingers, q = (x, y, θ, x₁, y₂, x₃) (digest 001 Ex. "
-       "5)",
+       "planar object held by three prismatic fingers, q = (x, y, θ, x₁, y₂, x₃) (Brogliato, "
+       "Kövecses & Acary 2020 Ex. 5)",
        {{"mass", 1.0, "object mass m, kg"},
         {"width", 1.0, "object width L (fingers 1, 3 on the faces at ±L/2), m"},
         {"height", 0.6, "object height l (finger 2 under the face at −l/2), m"},
@@ -99,8 +101,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"g", 9.81, "gravity on the object, m/s²"}}},
       {"two_finger",
        "block on a frictionless vertical guide squeezed by two horizontal fingers, q = (x, y, x₁, "
-       "x₂) "
-       "(digest 001 Ex. 6)",
+       "x₂) (Brogliato, Kövecses & Acary 2020 Ex. 6)",
        {{"mass", 1.0, "block mass m, kg"},
         {"finger_mass", 1.0, "finger masses m₁ = m₂, kg"},
         {"half_width", 0.5, "L in h₁ = x − x₁ − L, h₂ = x₂ − x − L, m"},
@@ -111,7 +112,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu2", 0.9, "friction coefficient at finger 2"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"ball_chain",
-       "chain of balls on a line, all touching (digest 003 §3 ex. 1), q = positions",
+       "chain of balls on a line, all touching (Brogliato 2014 §2.3.1), q = positions",
        {{"count", 3.0, "number of balls N ≥ 2"},
         {"mass", 1.0, "mass of the first ball, kg"},
         {"mass_step", 0.0, "m_i = mass + i·mass_step (i = 0..N−1), kg"},
@@ -130,7 +131,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu", 0.5, "Coulomb friction coefficient"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"disk_in_corner",
-       "disk touching a floor (h₁ = y − R) and a wall (h₂ = x − R) (digest 003 §3 ex. 6)",
+       "disk touching a floor (h₁ = y − R) and a wall (h₂ = x − R) (Brogliato 2014 §2.3.6)",
        {{"mass", 1.0, "mass m, kg"},
         {"radius", 0.5, "radius R, m"},
         {"inertia_factor", 0.5, "I = k m R²"},
@@ -141,7 +142,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"g", 9.81, "gravity, m/s²"}}},
       {"constrained_pendulum",
        "bar whose upper end A slides on the wall x = 0 (bilateral) and lower end B on the floor "
-       "(unilateral) (digest 003 §3 ex. 7)",
+       "(unilateral) (Brogliato 2014 §2.3.7)",
        {{"mass", 1.7, "mass m, kg"},
         {"length", 0.9, "length l, m"},
         {"theta", 0.5, "angle from the vertical, rad"},
@@ -150,7 +151,7 @@ const std::vector<GalleryEntry>& gallery_catalog() {
         {"mu_b", 0.5, "friction at the floor end B"},
         {"g", 9.81, "gravity, m/s²"}}},
       {"particle_on_rough_line",
-       "particle on a rough line y ≥ 0, q = (x, y) (digest 003 §3.2.4)",
+       "particle on a rough line y ≥ 0, q = (x, y) (Brogliato 2014 §3.2.4)",
        {{"mass", 1.0, "mass, kg"},
         {"x_dot", 1.0, "tangential velocity, m/s"},
         {"y_dot", 0.0, "normal velocity, m/s"},

@@ -1,5 +1,6 @@
 // The gallery builders (see gallery.hpp and docs/cli.md (moreau analyze)). Each builder cites the
-// digest section it follows and says where the model departs from the paper.
+// paper and example it follows (docs/references.md) and says where the model departs from the
+// printed example (docs/math/models.md §Gallery systems has the same list).
 #include <cmath>
 #include <numbers>
 
@@ -120,9 +121,10 @@ CallbackConstraint constraint(std::string name, ConstraintKind kind, double mu, 
 
 }  // namespace
 
-// Digest 003 §3 ex. 3 and digest 000 §A.4 (the rod of the Painlevé paradox), in centre-of-mass
-// coordinates q = (x, y, θ), θ FROM THE FLOOR (digest 000's pencil measures θ from the vertical:
-// θ_000 = π/2 − θ, and its tip lies to the right of the centre, ours to the left, so σ flips).
+// Brogliato 2014 §2.3.3 (the rod of the Painlevé paradox; the sliding pencil of the
+// unilateral-contact notes (4.15)–(4.17)), in centre-of-mass coordinates q = (x, y, θ), θ FROM THE
+// FLOOR (the notes' pencil measures θ from the vertical: θ_notes = π/2 − θ, and its tip lies to the
+// right of the centre, ours to the left, so σ flips).
 // Lower end s = (−l, 0), l = L/2: h = y − l sin θ, ∇h = (0, 1, −l cos θ), H_t = (1, 0, l sin θ),
 // c_n = l θ̇² sin θ. Hence α = (1 + 3cos²θ + 3σμ sinθ cosθ)/m and β = g − l θ̇² sin θ, and
 // μ_c = (1 + 3cos²θ)/(3 sinθ cosθ) for σ = −1 (minimum 4/3 at tan θ = 2).
@@ -139,7 +141,8 @@ SystemPtr build_painleve_rod(const Params& p) {
   return world_system("painleve_rod", world);
 }
 
-// Digest 000 §A.3: q = (x, y, θ) of the lower tip, θ from the vertical, rod 2ℓ, centre at ℓ:
+// McGeer & Palmer 1989's falling pencil as in the unilateral-contact notes (4.6)–(4.14): q =
+// (x, y, θ) of the lower tip, θ from the vertical, rod 2ℓ, centre at ℓ:
 //   M = [[m, 0, −mℓc], [0, m, −mℓs], [−mℓc, −mℓs, I_c + mℓ²]],
 //   F = B + G = (mℓθ̇² s, −mℓθ̇² c + m g, −m g ℓ s)   (F on the left; c = cos θ, s = sin θ),
 //   I_c = mℓ²(1/α − 1) from α = mℓ²/(I_c + mℓ²). α = 1 gives I_c = 0 and a SINGULAR M.
@@ -174,8 +177,9 @@ SystemPtr build_falling_pencil(const Params& p) {
   return sys;
 }
 
-// Digest 000 §A.2 (wheel) and 003 §3 ex. 5 (disk on a plane): q = (x, y, θ), h = y − R,
-// ∇h = (0, 1, 0), H_t = (1, 0, R) (003 prints H_T wrong; this is its [fix]), c_n = c_t = 0.
+// The wheel of the unilateral-contact notes and the disk on a plane of Brogliato 2014 §2.3.5:
+// q = (x, y, θ), h = y − R, ∇h = (0, 1, 0), H_t = (1, 0, R) (Brogliato prints H_T = (0, 1, R)ᵀ,
+// against its own v_t = ẋ + Rθ̇), c_n = c_t = 0.
 SystemPtr build_disk_on_plane(const Params& p) {
   const double m = p.positive("mass"), R = p.positive("radius"), k = p.positive("inertia_factor");
   const double mu = p.nonnegative("mu"), e = p.in_range("e", 0.0, 1.0);
@@ -188,8 +192,8 @@ SystemPtr build_disk_on_plane(const Params& p) {
   return world_system(p.system, world);
 }
 
-// Digest 001 Ex. 1/2/4 (and the rocking block of 003 §3 ex. 2): q = (x, y, θ),
-// M = diag(m, m, I_G), I_G = m(l² + L²)/12, F = (Fx, m g, 0) on the left side.
+// Brogliato, Kövecses & Acary 2020 Ex. 1/2/4 (and the rocking block of Brogliato 2014 §2.3.2):
+// q = (x, y, θ), M = diag(m, m, I_G), I_G = m(l² + L²)/12, F = (Fx, m g, 0) on the left side.
 // Corner A1 = (+L/2, −l/2): h₁ = y − (l/2)cos θ + (L/2) sin θ, ∇h₁ = (0, 1, (l/2)sin θ + (L/2)cos
 // θ), H_t1 = (1, 0, (l/2)cos θ − (L/2)sin θ); corner A2 = (−L/2, −l/2) with L → −L. rocking_block:
 // A2 touches (θ > 0) and is at rest (pivoting); block_two_contacts: θ = 0, q̇ = 0.
@@ -213,8 +217,9 @@ SystemPtr build_block(const Params& p) {
   return world_system(p.system, world);
 }
 
-// Digest 001 Ex. 3 with the digest's sympy [fix] of M and of the velocity terms (the paper's (88)
-// has cos where sin belongs and misses m̄ in M₃₃; its (90) is unreliable). q = (x, y, θ, α),
+// Brogliato, Kövecses & Acary 2020 Ex. 3 with M and the velocity terms derived anew from the
+// stated pendulum centre and kinetic energy (87) (the paper's (88) has cos where sin belongs and
+// misses m̄ in M₃₃; its (90) is unreliable; docs/math/models.md). q = (x, y, θ, α),
 // pendulum centre x_p = x + (a/2)cos(α+θ) − (l/2)sin θ, y_p = y + (l/2)cos θ + (a/2)sin(α+θ),
 // T = ½m(ẋ²+ẏ²) + ½I_Gθ̇² + ½m̄(ẋ_p²+ẏ_p²) + ½I_pα̇² (the paper's ½I_pα̇², not (α̇+θ̇)).
 // F = C(q,q̇)q̇ + ∂V/∂q + (Fx, 0, 0, 0) with V = m g y + m̄ g y_p. Contacts: the block's bottom
@@ -277,7 +282,8 @@ namespace {
 // n = R(θ) n0, t = (n_y, −n_x):
 //   h = nᵀ(p − c) − d, ∇h = (−n, −tᵀ(p − c), n_axis at fi),
 //   H_t = (−t, nᵀ(p − c), t_axis at fi)  (relative velocity of the finger tip and of the object's
-//   MATERIAL point under it: digest 001 Ex. 5 [fix], the paper's v_rt,3 is −h₃θ̇),
+//   MATERIAL point under it; Brogliato, Kövecses & Acary 2020 Ex. 5 prints v_rt,3 = −h₃θ̇, the
+//   velocity of the geometric projection point, zero at contact),
 //   c_n = −θ̇² nᵀ(p − c) − 2θ̇ tᵀ(ṗ − ċ), c_t = 2θ̇ nᵀ(ṗ − ċ) − θ̇² tᵀ(p − c).
 ConstraintKinematics finger_face(const Vector& q, const Vector& v, const Vector2& n0, double d,
                                  Index fi, int axis, double fixed) {
@@ -310,11 +316,13 @@ ConstraintKinematics finger_face(const Vector& q, const Vector& v, const Vector2
 
 }  // namespace
 
-// Digest 001 Ex. 5: q = (x, y, θ, x₁, y₂, x₃), M = diag(m, m, I_G, m_f, m_f, m_f) with
-// I_G = m(L² + l²)/12, F = (0, m g, 0, F1, F2, F3) on the left side; y₁ = x₂ = y₃ = 0 fixed.
+// Brogliato, Kövecses & Acary 2020 Ex. 5: q = (x, y, θ, x₁, y₂, x₃), M = diag(m, m, I_G, m_f, m_f,
+// m_f) with I_G = m(L² + l²)/12, F = (0, m g, 0, F1, F2, F3) on the left side; y₁ = x₂ = y₃ = 0
+// fixed.
 // Finger 1 on the left face (n0 = (−1, 0), d = L/2), finger 2 under the bottom face (n0 = (0, −1),
-// d = l/2), finger 3 on the right face (n0 = (1, 0), d = L/2). h₃ is the paper's; h₁, h₂ are the
-// digest's geometric reconstruction (the figure is missing); H_t uses the material point ([fix]).
+// d = l/2), finger 3 on the right face (n0 = (1, 0), d = L/2). h₃ is the paper's; h₁, h₂ (garbled
+// in the paper) are a geometric reconstruction (the figure is missing); H_t uses the material
+// point (above).
 SystemPtr build_three_finger_grasp(const Params& p) {
   const double m = p.positive("mass"), L = p.positive("width"), l = p.positive("height");
   const double mf = p.positive("finger_mass"), mu = p.nonnegative("mu"), g = p.get("g");
@@ -357,9 +365,10 @@ SystemPtr build_three_finger_grasp(const Params& p) {
   return sys;
 }
 
-// Digest 001 Ex. 6: q = (x, y, x₁, x₂), h_b = x − a (bilateral, frictionless, zero tangent
-// column), h₁ = x − x₁ − L, h₂ = x₂ − x − L, H_t1 = H_t2 = (0, 1, 0, 0) (the paper's),
-// F = (0, m g, F1, F2) on the left side. All-sticking iff μ₁|F₁| + μ₂|F₂| ≥ m g (F₁ < 0 < F₂).
+// Brogliato, Kövecses & Acary 2020 Ex. 6: q = (x, y, x₁, x₂), h_b = x − a (bilateral, frictionless,
+// zero tangent column), h₁ = x − x₁ − L, h₂ = x₂ − x − L, H_t1 = H_t2 = (0, 1, 0, 0) (the paper's),
+// F = (0, m g, F1, F2) on the left side. All-sticking iff μ₁|F₁| + μ₂|F₂| ≥ m g (F₁ < 0 < F₂;
+// the paper's "λ_t1 + λ_t1 = g" reads λ_t1 + λ_t2).
 SystemPtr build_two_finger(const Params& p) {
   const double m = p.positive("mass"), mf = p.positive("finger_mass"), L = p.positive("half_width");
   const double a = p.get("guide"), mu1 = p.nonnegative("mu1"), mu2 = p.nonnegative("mu2"),
@@ -396,8 +405,8 @@ SystemPtr build_two_finger(const Params& p) {
   return sys;
 }
 
-// Digest 003 §3 ex. 1: balls on a line, q_i positions, h_i = q_{i+1} − q_i − 2R (the paper's
-// Example 1 has the sign wrong), ∇h_i = e_{i+1} − e_i, no gravity, frictionless (zero tangent
+// Brogliato 2014 §2.3.1: balls on a line, q_i positions, h_i = q_{i+1} − q_i − 2R (the paper's
+// Example 1 prints + 2R), ∇h_i = e_{i+1} − e_i, no gravity, frictionless (zero tangent
 // columns; the state is 2D only because ContactState needs d ∈ {2, 3}).
 SystemPtr build_ball_chain(const Params& p) {
   const double count = p.in_range("count", 2.0, 64.0);
@@ -440,9 +449,9 @@ SystemPtr build_ball_chain(const Params& p) {
 // g(sin s, −cos s). Bottom corners back = (−w/2, −h/2) (touching for φ > 0) and front =
 // (+w/2, −h/2). With r := R(φ)(−w/2, −h/2): ∇h = (0, 1, r_x), H_t = (1, 0, −r_y) and the
 // single-contact Painlevé number c = −r_x r_y/(k² + r_x²), k² = (w² + h²)/12.
-// Departs from digest 003 §3 ex. 4, whose printed gap, ∇h = (0, 1, −a) and constant
-// H_T = (1, 0, −l) do not come from one material point (see the digest §5); this is the physical
-// box, so its μ_c differs from the paper's (k² + a²)/(l a).
+// Departs from Brogliato 2014 §2.3.4, whose printed gap h = y − l cos φ − r sin φ, ∇h = (0, 1, −a)
+// and constant H_T = (1, 0, −l) do not come from one material point (docs/math/models.md); this is
+// the physical box, so its μ_c differs from the paper's (k² + a²)/(l a).
 SystemPtr build_box_on_incline(const Params& p) {
   const double m = p.positive("mass"), w = p.positive("width"), h = p.positive("height");
   const double s = p.in_range("slope", -std::numbers::pi / 2, std::numbers::pi / 2),
@@ -461,10 +470,10 @@ SystemPtr build_box_on_incline(const Params& p) {
   return world_system("box_on_incline", world);
 }
 
-// Digest 003 §3 ex. 6: h₁ = y − R (floor, t₁ = (1, 0)), h₂ = x − R (wall). The wall's tangent is
+// Brogliato 2014 §2.3.6: h₁ = y − R (floor, t₁ = (1, 0)), h₂ = x − R (wall). The wall's tangent is
 // moreau's one convention t₂ = (n_y, −n_x) = (0, −1) (docs/notation.md), the paper's (0, 1)
 // reversed. The material contact point (0, y) moves with ẏ − Rθ̇, so H_t = [[1, 0], [0, −1],
-// [R, R]]: the paper's wall column (0, 1, +R) has the sign of Rθ̇ wrong ([fix]) besides the frame's
+// [R, R]]: the paper's wall column (0, 1, +R) has the sign of Rθ̇ wrong besides the frame's
 // reversal; n_qᵀH_T and D change only by the sign of the wall column.
 SystemPtr build_disk_in_corner(const Params& p) {
   const double m = p.positive("mass"), R = p.positive("radius"), k = p.positive("inertia_factor");
@@ -480,12 +489,13 @@ SystemPtr build_disk_in_corner(const Params& p) {
   return world_system("disk_in_corner", world);
 }
 
-// Digest 003 §3 ex. 7: bar (x, y, θ), M = diag(m, m, ml²/12), θ from the vertical; upper end
+// Brogliato 2014 §2.3.7: bar (x, y, θ), M = diag(m, m, ml²/12), θ from the vertical; upper end
 // A = (x − (l/2)sin θ, y + (l/2)cos θ) on the wall x = 0 (bilateral, t = (n_y, −n_x) = (0, −1),
 // moreau's one convention, the paper's (0, 1) reversed), lower end B = (x + (l/2) sin θ,
 // y − (l/2) cos θ) on the floor (unilateral, t = (1, 0)): h₁ = x − (l/2) sin θ,
-// h₂ = y − (l/2) cos θ, H_T = [[0, 1], [−1, 0], [(l/2) sin θ, (l/2) cos θ]] (the digest's [fix],
-// its wall column negated by the frame).
+// h₂ = y − (l/2) cos θ, H_T = [[0, 1], [−1, 0], [(l/2) sin θ, (l/2) cos θ]] from the material end
+// points, the wall column in moreau's frame (the paper's (38) prints [[0, 1], [1, 0],
+// [(l/2) cos θ, −(l/2) sin θ]]).
 SystemPtr build_constrained_pendulum(const Params& p) {
   const double m = p.positive("mass"), l = p.positive("length");
   const double th = p.in_range("theta", -std::numbers::pi / 2, std::numbers::pi / 2),
@@ -502,8 +512,8 @@ SystemPtr build_constrained_pendulum(const Params& p) {
   return world_system("constrained_pendulum", world);
 }
 
-// Digest 003 §3.2.4: particle q = (x, y), M = m I, F = (0, m g), h = y, ∇h = (0, 1),
-// H_t = (1, 0) (t_q = (1, 0)ᵀ, the digest's [fix] of the basis).
+// Brogliato 2014 §3.2.4: particle q = (x, y), M = m I, F = (0, m g), h = y, ∇h = (0, 1),
+// H_t = (1, 0) (t_q = (1, 0)ᵀ; the paper prints the basis as a matrix [[0, 1], [1, 0]]).
 SystemPtr build_particle_on_rough_line(const Params& p) {
   const double m = p.positive("mass"), mu = p.nonnegative("mu"), e = p.in_range("e", 0.0, 1.0);
   const double g = p.get("g");

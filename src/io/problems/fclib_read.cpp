@@ -1,7 +1,6 @@
-// Reading FCLIB HDF5 files (layout: include/moreau/io/problems/fclib.hpp,
-// /work/shared/data/README.md). Every dataset is checked (existence, type class, size, index
-// ranges, finiteness) before its values are used, so that a malformed file raises
-// std::invalid_argument naming the file.
+// Reading FCLIB HDF5 files (layout: include/moreau/io/problems/fclib.hpp). Every dataset is checked
+// (existence, type class, size, index ranges, finiteness) before its values are used, so that a
+// malformed file raises std::invalid_argument naming the file.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

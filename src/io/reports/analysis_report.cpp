@@ -4,11 +4,12 @@
 // Sections: system/state, contacts (all constraints, with active/sliding flags), problem (the
 // acceleration-level data of contact/acceleration_problem.hpp), modes (analysis/contact_modes.hpp),
 // painleve + mu_critical (analysis/painleve.hpp, primary contact) and painleve_contacts (every
-// active unilateral 2D contact), sliding_lcp (003's D = G + P and its classification when every
-// active unilateral contact slides), matrix_tests (linalg/matrix_class.hpp on the Delassus and
-// the sliding matrix), quasi_velocities (analysis/kinetic_quasi_velocities.hpp) and, on request,
-// all_sticking (analysis/all_sticking.hpp). A section that cannot be computed for this state
-// (e.g. M singular for the mode LCP) holds {"error": "<sentence>"} instead.
+// active unilateral 2D contact), sliding_lcp (the D = G + P of Brogliato 2014 (26) and its
+// classification when every active unilateral contact slides), matrix_tests
+// (linalg/matrix_class.hpp on the Delassus and the sliding matrix), quasi_velocities
+// (analysis/kinetic_quasi_velocities.hpp) and, on request, all_sticking
+// (analysis/all_sticking.hpp). A section that cannot be computed for this state (e.g. M singular
+// for the mode LCP) holds {"error": "<sentence>"} instead.
 //
 // nlohmann::json keeps object keys sorted, so the order in which a section lists its keys does
 // not show in the output.
@@ -223,7 +224,7 @@ void painleve_sections(const ContactState& state, const AccelerationProblem& p, 
   out["mu_critical"] = primary.is_null() ? json(nullptr) : opt(mu_c);
 }
 
-// The matrix-class classification of 003's sliding LCP (analysis/painleve.hpp).
+// The matrix-class classification of the sliding LCP (Brogliato 2014 (26); analysis/painleve.hpp).
 json classification_json(const SlidingLcpClassification& cl) {
   return json{{"p_matrix", cl.p_matrix},
               {"min_principal_minor", cl.min_principal_minor},
@@ -243,7 +244,8 @@ json classification_json(const SlidingLcpClassification& cl) {
               {"p14_margin_spectral", opt(cl.p14_margin_spectral)}};
 }
 
-// sliding_lcp: 003's sliding LCP when every active unilateral contact slides (2D), null otherwise.
+// sliding_lcp: the sliding LCP of Brogliato 2014 (26) when every active unilateral contact slides
+// (2D), null otherwise.
 json sliding_lcp_json(const ContactState& state, const AccelerationProblem& p) {
   if (state.dimension != 2 || p.size() == 0) return nullptr;
   std::vector<Index> bil, uni;

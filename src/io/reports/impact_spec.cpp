@@ -275,10 +275,6 @@ json run_rigid(const json& spec, const std::string& law, const RigidBodyScene& s
 
 }  // namespace
 
-RigidBodyScene parse_impact_scene(const std::string& spec_json, const std::string& source) {
-  return with_source(source, [&] { return scene_from(parse_text(spec_json, source)); });
-}
-
 json run_impact(const json& spec, const std::string& source) {
   return with_source(source, [&] {
     const RigidBodyScene scene = scene_from(spec);

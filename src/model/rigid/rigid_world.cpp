@@ -312,16 +312,6 @@ Vector3 RigidWorld::body_angular_velocity(const Vector& v, Index i) const {
   return v.segment<3>(o + 3);
 }
 
-Vector3 RigidWorld::point_velocity(const Vector& q, const Vector& v, Index i,
-                                   const Vector3& x) const {
-  return body_linear_velocity(v, i) +
-         body_angular_velocity(v, i).cross(x - body_pose(q, i).position);
-}
-
-Pose RigidWorld::shape_pose(const Vector& q, Index i, Index s) const {
-  return body_pose(q, i).compose(bodies_[i].shapes.at(static_cast<size_t>(s)).offset);
-}
-
 std::vector<Matrix> RigidWorld::mass_matrix_blocks(const Vector& q) const {
   std::vector<Matrix> blocks;
   blocks.reserve(static_cast<size_t>(dynamic_count_));

@@ -47,7 +47,8 @@ Vector slip_of(const AccelerationProblem& p, const Modes& modes, Index j) {
 
 }  // namespace
 
-// The mode's equations on the acceleration problem of its held constraints (digest 002 §B):
+// The mode's equations on the acceleration problem of its held constraints
+// (contact/acceleration_problem.hpp):
 //   rows C: ∇h_j of every held constraint, H_t,j of every sticking contact with μ > 0;
 //   columns G: ∇h_j − μ_j H_t,j s_j on a sliding contact, else as C;
 //   S λ = r,  S = Cᵀ M⁻¹ G (from the Delassus blocks),  r = −Cᵀ q̈₀ − (c + k)  with k = kN on
@@ -137,7 +138,7 @@ Dynamics HybridDynamics::operator()(double t, const Vector& q, const Vector& v,
     const double scale = std::max({1.0, rhs.norm(), (S * lam).norm()});
     out.consistent = all_finite(lam) && (S * lam - rhs).norm() <= 1e-8 * scale;
     // λ_n, λ_t (λ_t = −μ λ_n s on sliding contacts) and Painlevé's α = the smallest S_rr over
-    // sliding normal rows (digest 000 §A.4).
+    // sliding normal rows (unilateral-contact notes (4.16)).
     for (Index r = 0; r < k; ++r) {
       const Row& row = rows[r];
       const Index i = p.active[row.j];

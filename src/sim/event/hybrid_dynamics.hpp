@@ -1,8 +1,8 @@
 #pragma once
-// Hybrid dynamics of the event-driven integrator (not public API): accelerations and multipliers
-// of the smooth dynamics in one contact mode, with the Baumgarte stabilization bias
-// (digest 000 §A, digest 002 §B; event_driven.hpp states the equations), solved on the
-// contact layer's AccelerationProblem of the constraints the mode holds.
+// Hybrid dynamics of the event-driven integrator (not public API): accelerations and multipliers of
+// the smooth dynamics in one contact mode, with the Baumgarte stabilization bias (event_driven.hpp
+// states the equations), solved on the contact layer's AccelerationProblem of the constraints the
+// mode holds.
 #include <vector>
 
 #include "moreau/sim/simulation.hpp"

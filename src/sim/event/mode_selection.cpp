@@ -162,8 +162,8 @@ void modes_by_analysis(const ModeSelection& ctx, const ClosedContacts& cc,
   }
 }
 
-// Painlevé (digest 000 §A.4): sliding contact with both slip and separation consistent and
-// α = S_ii < 0 → case 4 (indeterminacy), choose separation.
+// Painlevé's table (docs/math/painleve.md): sliding contact with both slip and separation
+// consistent and α = S_ii < 0 → case 4 (indeterminacy), choose separation.
 void painleve_case_4(const ModeSelection& ctx, const ClosedContacts& cc,
                      const std::vector<Modes>& found, ModeChoice& out) {
   for (std::size_t k = 0; k < cc.C.size(); ++k) {

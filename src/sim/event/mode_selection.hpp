@@ -3,7 +3,7 @@
 // closed contacts at an event, from analysis::contact_modes (its LCP in 2D, its per-contact
 // enumeration in 3D and above its LCP limit), with the selection rules on top: exclusions of the
 // mode a fired root left, most sticking then sliding contacts, Painlevé cases 3 and 4
-// (digest 000 §A.4).
+// (Painlevé's table, docs/math/painleve.md).
 #include <string>
 #include <vector>
 

@@ -5,7 +5,7 @@
 // point relative to B's in the frame (n, t₁, t₂):
 //   J_i v = Cᵀ ((v_A + ω_A × r_A) − (v_B + ω_B × r_B)),   r_X = x_X − p_X,  C = frame (d columns)
 // Rows per body: planar [cᵀ, (r × c)_z] for each column c, spatial [cᵀ, (r × c)ᵀ].
-// Velocity-product terms c_i = J̇_i v (digest 001 §1.1, contact_state.hpp), computed for the
+// Velocity-product terms c_i = J̇_i v (Brogliato et al. 2020 (9); contact_state.hpp), for the
 // POINT-ON-FACE model (the witness points are material, n and t attached to the body F that
 // carries the face: B, or A when Contact::normal_on_a):
 //   c_n = n·(ω_A×(ω_A×r_A) − ω_B×(ω_B×r_B)) + 2 (ω_F×n)·(v_PA − v_PB) − g ‖ω_F×n‖²
@@ -105,20 +105,5 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
 // H = [J_1ᵀ … J_ncᵀ], n × (d·nc), sparse (d = world.dimension()).
 SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
                                 const std::vector<Contact>& contacts);
-// Gaps (nc), friction coefficients (nc) and restitutions (nc) of a contact list.
-Vector contact_gaps(const std::vector<Contact>& contacts);
-// Friction coefficients μ (nc) of a contact list.
-Vector contact_mu(const std::vector<Contact>& contacts);
-// Newton restitution coefficients e (nc) of a contact list.
-Vector contact_restitution(const std::vector<Contact>& contacts);
-
-// Joint rows stacked: G (k × n, sparse), residual g (k), bias c (k) at (q, v).
-struct JointSystem {
-  SparseMatrix G;   // k × n
-  Vector residual;  // k
-  Vector bias;      // k
-};
-// Stacks the joint rows of `world` at (q, v) (see JointSystem).
-JointSystem assemble_joints(const RigidWorld& world, const Vector& q, const Vector& v);
 
 }  // namespace moreau

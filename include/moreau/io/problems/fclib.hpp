@@ -1,7 +1,6 @@
 #pragma once
 // FCLIB HDF5 files (Acary, Brémond, Koziara, Pérignon, "FCLIB: a collection of discrete 3D
-// frictional contact problems", INRIA RT-0444, 2014; fclib 3.x layout,
-// /work/shared/data/README.md).
+// frictional contact problems", INRIA RT-0444, 2014; the fclib 3.x HDF5 layout).
 //
 //   local  /fclib_local:   u = W r + q                       (W m×m, m = d·nc)
 //   global /fclib_global:  M v = H r + f,   u = Hᵀ v + w      (M n×n, H n×m)

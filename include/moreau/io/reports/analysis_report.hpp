@@ -5,11 +5,12 @@
 // Sections: system/state, contacts (all constraints, with active/sliding flags), problem (the
 // acceleration-level data of contact/acceleration_problem.hpp), modes (analysis/contact_modes.hpp),
 // painleve + mu_critical (analysis/painleve.hpp, primary contact) and painleve_contacts (every
-// active unilateral 2D contact), sliding_lcp (003's D = G + P and its classification when every
-// active unilateral contact slides), matrix_tests (linalg/matrix_class.hpp on the Delassus and
-// the sliding matrix), quasi_velocities (analysis/kinetic_quasi_velocities.hpp) and, on request,
-// all_sticking (analysis/all_sticking.hpp). A section that cannot be computed for this state
-// (e.g. M singular for the mode LCP) holds {"error": "<sentence>"} instead.
+// active unilateral 2D contact), sliding_lcp (the D = G + P of Brogliato 2014 (26) and its
+// classification when every active unilateral contact slides), matrix_tests
+// (linalg/matrix_class.hpp on the Delassus and the sliding matrix), quasi_velocities
+// (analysis/kinetic_quasi_velocities.hpp) and, on request, all_sticking
+// (analysis/all_sticking.hpp). A section that cannot be computed for this state (e.g. M singular
+// for the mode LCP) holds {"error": "<sentence>"} instead.
 //
 // The report holds finite numbers only (JSON has no NaN or infinity), except the keys documented
 // as null when not finite.

@@ -22,10 +22,6 @@
 
 namespace moreau {
 
-// Parses the bodies and contacts of a SPEC (JSON text); validate_scene is applied.
-RigidBodyScene parse_impact_scene(const std::string& spec_json,
-                                  const std::string& source = "impact SPEC");
-
 // Runs the law the SPEC names and returns its result (the document above); `source` (a file
 // name) starts every message.
 nlohmann::json run_impact(const nlohmann::json& spec, const std::string& source = "impact SPEC");

@@ -7,7 +7,8 @@
 // search, so it is never reported twice. The narrow phase gives its points as for any shape pair
 // (a point or a disk on a plane gives one, feature 0); the point of feature 0 takes the pair's
 // name, the others "<name>/<feature>". A bilateral pair keeps its gap at zero (a point held on a
-// line or a plane, sliding with Coulomb friction μ, digest 003 §3 ex. 7).
+// line or a plane, sliding with Coulomb friction μ, as the constrained pendulum of Brogliato 2014
+// §2.3.7).
 #include <optional>
 #include <string>
 

@@ -143,10 +143,6 @@ class RigidWorld {
   // Velocity of body i's centre of mass, world axes, m/s (planar: (v_x, v_y, 0)).
   Vector3 body_linear_velocity(const Vector& v, Index i) const;
   Vector3 body_angular_velocity(const Vector& v, Index i) const;  // world axes (planar: (0,0,ω))
-  // Velocity of the material point of body i at world position x: v + ω × (x − p).
-  Vector3 point_velocity(const Vector& q, const Vector& v, Index i, const Vector3& x) const;
-  // World pose of shape s of body i.
-  Pose shape_pose(const Vector& q, Index i, Index s) const;
 
   // Mass matrix blocks, one per dynamic body (m × m, see the file comment), and assembled.
   std::vector<Matrix> mass_matrix_blocks(const Vector& q) const;

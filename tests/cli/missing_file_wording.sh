@@ -6,18 +6,6 @@
 # given as a file reads `PATH: is a folder, not a file`.
 source "$(dirname "$0")/support/prelude.sh"
 
-# expect_exact LABEL EXPECTED ARGS...: exit 2, stderr exactly EXPECTED (one line), stdout empty
-expect_exact() {
-  local label=$1 expected=$2
-  shift 2
-  "$MOREAU" "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  [ $rc -eq 2 ] || { echo "FAIL $label: exit $rc, expected 2 ($(cat "$TMP/err"))"; fail=1; }
-  [ "$(cat "$TMP/err")" = "$expected" ] ||
-    { echo "FAIL $label: stderr is '$(cat "$TMP/err")', expected '$expected'"; fail=1; }
-  [ ! -s "$TMP/out" ] || { echo "FAIL $label: printed on stdout: $(cat "$TMP/out")"; fail=1; }
-}
-
 for f in scene.json model.xml robot.urdf; do
   expect_exact "simulate $f" "moreau: error: $TMP/$f: no such file" \
     simulate "$TMP/$f" --out "$TMP/run" --no-plot

@@ -5,18 +5,6 @@
 source "$(dirname "$0")/support/prelude.sh"
 commands="solve, analyze, impact, simulate, sweep, convert, view"
 
-# expect_exact LABEL EXPECTED ARGS...: exit 2, stderr exactly EXPECTED, stdout empty
-expect_exact() {
-  local label=$1 expected=$2
-  shift 2
-  "$MOREAU" "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  [ $rc -eq 2 ] || { echo "FAIL $label: exit $rc, expected 2 ($(cat "$TMP/err"))"; fail=1; }
-  [ "$(cat "$TMP/err")" = "$expected" ] ||
-    { echo "FAIL $label: stderr is '$(cat "$TMP/err")', expected '$expected'"; fail=1; }
-  [ ! -s "$TMP/out" ] || { echo "FAIL $label: printed on stdout: $(cat "$TMP/out")"; fail=1; }
-}
-
 # one letter missing, with the command's arguments after it
 expect_exact simulat \
   "moreau: error: 'simulat' is not a command; did you mean 'simulate'? (commands: $commands)" \

@@ -2,8 +2,6 @@
 // (step_scheme.hpp).
 #include "moreau/sim/time_stepping.hpp"
 
-#include "moreau/sim/moreau_jean_osi.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -100,15 +98,6 @@ SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const Simul
   while (run.step()) {
   }
   return run.finish();
-}
-
-SimulationResult simulate_moreau_jean_osi(const LagrangianSystem& sys,
-                                          const SimulationSettings& settings, const Vector& q0,
-                                          const Vector& v0, const ProgressCallback& progress,
-                                          const StopRequest* stop) {
-  SimulationSettings st = settings;
-  st.time_stepping.scheme = TimeSteppingScheme::siconos;
-  return simulate_time_stepping(sys, st, q0, v0, progress, stop);
 }
 
 }  // namespace moreau

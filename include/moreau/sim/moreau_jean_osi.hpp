@@ -22,15 +22,6 @@
 // iteration with the constraints taken at q_k.
 // Records: row k is t_k = k h (t_N = t_end) with (q_k, v_k); contacts.csv gets, at every
 // recorded step, every unilateral constraint's impulse P (0 when inactive) and gap at q_{k+1}.
+// The scheme runs in the one loop of sim/time_stepping.hpp (simulate(), TimeSteppingRun) with
+// TimeSteppingSettings::scheme = TimeSteppingScheme::siconos; this header holds its definition.
 #include "moreau/sim/simulation.hpp"
-
-namespace moreau {
-
-// Runs the scheme above on any LagrangianSystem: simulate_time_stepping with the settings' scheme
-// set to TimeSteppingScheme::siconos.
-SimulationResult simulate_moreau_jean_osi(const LagrangianSystem& system,
-                                          const SimulationSettings& settings, const Vector& q0,
-                                          const Vector& v0, const ProgressCallback& progress,
-                                          const StopRequest* stop = nullptr);
-
-}  // namespace moreau

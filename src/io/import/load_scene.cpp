@@ -8,8 +8,6 @@
 
 namespace moreau {
 
-using namespace json_io;
-
 Scene load_scene(const std::string& path, const ModelImportOptions& options) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".xml" || ext == ".mjcf") return load_mjcf(path);

@@ -1,0 +1,266 @@
+// Kinematics and dynamics of a MultibodyModel in world-frame spatial vectors (Featherstone 2008,
+// ch. 2 for the notation; docs/math/multibody.md for the derivations):
+//   motion m = (ω; v_O), force f = (n_O; f), both about the world origin O in world axes;
+//   m₁ ×ₘ m₂ = (ω₁ × ω₂; ω₁ × v₂ + v₁ × ω₂),   m ×_f f = (ω × n + v × f; ω × f);
+//   body inertia about O: I_O = [[I_G − m[c]×², m[c]×], [−m[c]×, m 1]], c the centre of mass
+//   (world) and I_G = R I Rᵀ, so that ½ VᵀI_O V = ½ m |v_G|² + ½ ωᵀ I_G ω.
+// A body's twist is V_b = V_parent + Σ_k S_k v_k over its chain, S_k the motion axis of dof k in
+// world coordinates. Axes fixed in the moving frame (hinge, slide, ball) change as Ṡ = V ×ₘ S
+// (§2.9); the free joint's axes are written with ω in world axes and the linear velocity of the
+// body origin p: S_lin = (0; e_j) (constant) and S_ang = (e_j; p × e_j), so Ṡ_ang = (0; ṗ × e_j).
+#include <cmath>
+
+#include "moreau/model/multibody/multibody_model.hpp"
+
+namespace moreau {
+namespace {
+
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+
+Vector6 cross_motion(const Vector6& a, const Vector6& b) {
+  Vector6 out;
+  out.head<3>() = a.head<3>().cross(b.head<3>());
+  out.tail<3>() = a.head<3>().cross(b.tail<3>()) + a.tail<3>().cross(b.head<3>());
+  return out;
+}
+
+Vector6 cross_force(const Vector6& m, const Vector6& f) {
+  Vector6 out;
+  out.head<3>() = m.head<3>().cross(f.head<3>()) + m.tail<3>().cross(f.tail<3>());
+  out.tail<3>() = m.head<3>().cross(f.tail<3>());
+  return out;
+}
+
+// I_O of body b at the pose of the kinematics (file comment).
+Matrix6 spatial_inertia(const MultibodyBody& body, const Pose& pose, const Vector3& c) {
+  const Matrix3 R = pose.rotation();
+  const Matrix3 C = skew(c);
+  Matrix6 I;
+  I.topLeftCorner<3, 3>() = R * body.inertia * R.transpose() - body.mass * C * C;
+  I.topRightCorner<3, 3>() = body.mass * C;
+  I.bottomLeftCorner<3, 3>() = -body.mass * C;
+  I.bottomRightCorner<3, 3>() = body.mass * Matrix3::Identity();
+  return I;
+}
+
+Quaternion quat_at(const Vector& q, Index o) {
+  return Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]);
+}
+
+// θ u of a unit quaternion (the rotation vector, |θ| ≤ π).
+Vector3 rotation_log(Quaternion r) {
+  if (r.w() < 0.0) r.coeffs() = -r.coeffs();
+  const double s = r.vec().norm();
+  if (s < 1e-12) return 2.0 * r.vec();
+  return 2.0 * std::atan2(s, r.w()) * r.vec() / s;
+}
+
+}  // namespace
+
+void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const {
+  const Index nb = body_count();
+  out.pose.resize(static_cast<size_t>(nb));
+  out.com.resize(static_cast<size_t>(nb));
+  out.S.resize(6, nv_);
+  out.with_velocities = false;
+  for (Index b = 0; b < nb; ++b) {
+    const MultibodyBody& body = bodies_[b];
+    Pose X = body.parent < 0 ? body.offset : out.pose[body.parent].compose(body.offset);
+    for (size_t k = 0; k < body.joints.size(); ++k) {
+      const MultibodyJoint& j = body.joints[k];
+      const Index o = layout_[b].q[k], ov = layout_[b].v[k];
+      switch (j.type) {
+        case JointType::hinge: {  // rotation by q about the axis through the anchor
+          const Vector3 u = X.orientation * j.axis, a = X.apply(j.anchor);
+          X.orientation =
+              (X.orientation * Quaternion(Eigen::AngleAxisd(q[o], j.axis))).normalized();
+          X.position = a - X.orientation * j.anchor;
+          out.S.col(ov) << u, a.cross(u);
+          break;
+        }
+        case JointType::slide: {
+          const Vector3 u = X.orientation * j.axis;
+          X.position += q[o] * u;
+          out.S.col(ov) << Vector3::Zero(), u;
+          break;
+        }
+        case JointType::ball: {  // ω in the child's axes
+          const Vector3 a = X.apply(j.anchor);
+          X.orientation = (X.orientation * quat_at(q, o)).normalized();
+          X.position = a - X.orientation * j.anchor;
+          const Matrix3 R = X.rotation();
+          for (int c = 0; c < 3; ++c) out.S.col(ov + c) << R.col(c), a.cross(Vector3(R.col(c)));
+          break;
+        }
+        case JointType::free: {  // (ṗ; ω world)
+          X.position = q.segment<3>(o);
+          X.orientation = quat_at(q, o + 3).normalized();
+          for (int c = 0; c < 3; ++c) {
+            const Vector3 e = Vector3::Unit(c);
+            out.S.col(ov + c) << Vector3::Zero(), e;
+            out.S.col(ov + 3 + c) << e, X.position.cross(e);
+          }
+          break;
+        }
+      }
+    }
+    out.pose[b] = X;
+    out.com[b] = X.apply(body.com);
+  }
+}
+
+void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinematics& out) const {
+  kinematics(q, out);
+  const Index nb = body_count();
+  out.twist.assign(static_cast<size_t>(nb), Vector6::Zero());
+  out.Sdot.resize(6, nv_);
+  for (Index b = 0; b < nb; ++b) {
+    const MultibodyBody& body = bodies_[b];
+    Vector6 V = body.parent < 0 ? Vector6::Zero() : out.twist[body.parent];
+    for (size_t k = 0; k < body.joints.size(); ++k) {
+      const MultibodyJoint& j = body.joints[k];
+      const Index ov = layout_[b].v[k], n = j.velocity_size();
+      if (j.type == JointType::free) {
+        const Vector3 pdot = v.segment<3>(ov);
+        for (int c = 0; c < 3; ++c) {
+          out.Sdot.col(ov + c).setZero();
+          out.Sdot.col(ov + 3 + c) << Vector3::Zero(), pdot.cross(Vector3::Unit(c));
+        }
+        V = out.S.middleCols(ov, 6) * v.segment<6>(ov);
+        continue;
+      }
+      V += out.S.middleCols(ov, n) * v.segment(ov, n);
+      for (Index c = 0; c < n; ++c) out.Sdot.col(ov + c) = cross_motion(V, out.S.col(ov + c));
+    }
+    out.twist[b] = V;
+  }
+  out.with_velocities = true;
+}
+
+// CRBA (Featherstone §6.2) in world coordinates: composite inertias I^c_b = I_b + Σ children,
+// then M_ij = S_jᵀ I^c_{body(i)} S_i for every j on the way from i to the root.
+Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
+  const Index nb = body_count();
+  std::vector<Matrix6> Ic(static_cast<size_t>(nb));
+  for (Index b = 0; b < nb; ++b) Ic[b] = spatial_inertia(bodies_[b], k.pose[b], k.com[b]);
+  for (Index b = nb - 1; b >= 0; --b)
+    if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
+  Matrix M = Matrix::Zero(nv_, nv_);
+  for (Index i = 0; i < nv_; ++i) {
+    const Vector6 F = Ic[dof_body_[i]] * k.S.col(i);
+    for (Index j = i; j >= 0; j = dof_parent_[j]) M(i, j) = M(j, i) = k.S.col(j).dot(F);
+  }
+  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
+    M.diagonal().segment(ov, j.velocity_size()).array() += j.armature;
+  });
+  return M;
+}
+
+Matrix MultibodyModel::mass_matrix(const Vector& q) const {
+  MultibodyKinematics k;
+  kinematics(q, k);
+  return mass_matrix(k);
+}
+
+// RNEA (Featherstone §5.3) in world coordinates, gravity as the base's acceleration (0; −g⃗):
+//   A_b = A_parent + Σ_k (Ṡ_k v_k + S_k a_k),   f_b = I_b A_b + V_b ×_f I_b V_b,
+//   f_parent += f_b (leaves to root),            τ_i = S_iᵀ f_{body(i)}.
+Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a) const {
+  const Index nb = body_count();
+  std::vector<Vector6> A(static_cast<size_t>(nb)), f(static_cast<size_t>(nb));
+  Vector6 base;
+  base << Vector3::Zero(), -gravity_;
+  for (Index b = 0; b < nb; ++b) {
+    const MultibodyBody& body = bodies_[b];
+    Vector6 Ab = body.parent < 0 ? base : A[body.parent];
+    for (size_t c = 0; c < body.joints.size(); ++c)
+      for (Index i = layout_[b].v[c]; i < layout_[b].v[c] + body.joints[c].velocity_size(); ++i) {
+        Ab += k.Sdot.col(i) * v[i];
+        if (a) Ab += k.S.col(i) * (*a)[i];
+      }
+    A[b] = Ab;
+    const Matrix6 I = spatial_inertia(body, k.pose[b], k.com[b]);
+    f[b] = I * Ab + cross_force(k.twist[b], I * k.twist[b]);
+  }
+  for (Index b = nb - 1; b >= 0; --b)
+    if (bodies_[b].parent >= 0) f[bodies_[b].parent] += f[b];
+  Vector tau(nv_);
+  for (Index i = 0; i < nv_; ++i) tau[i] = k.S.col(i).dot(f[dof_body_[i]]);
+  return tau;
+}
+
+Vector MultibodyModel::inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const {
+  MultibodyKinematics k;
+  kinematics(q, v, k);
+  Vector tau = rnea(k, v, &a);
+  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
+    tau.segment(ov, j.velocity_size()) += j.armature * a.segment(ov, j.velocity_size());
+  });
+  return tau;
+}
+
+Vector MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v) const {
+  return rnea(k, v, nullptr);
+}
+
+Vector MultibodyModel::bias_forces(const Vector& q, const Vector& v) const {
+  MultibodyKinematics k;
+  kinematics(q, v, k);
+  return bias_forces(k, v);
+}
+
+Vector MultibodyModel::passive_forces(const Vector& q, const Vector& v) const {
+  Vector tau = Vector::Zero(nv_);
+  for_each_joint([&](const MultibodyJoint& j, Index o, Index ov) {
+    const Index n = j.velocity_size();
+    tau.segment(ov, n) = -j.damping * v.segment(ov, n);
+    if (j.stiffness == 0.0) return;
+    if (j.type == JointType::hinge || j.type == JointType::slide)
+      tau[ov] -= j.stiffness * (q[o] - j.reference);
+    if (j.type == JointType::ball) tau.segment<3>(ov) -= j.stiffness * rotation_log(quat_at(q, o));
+  });
+  return tau;
+}
+
+Matrix MultibodyModel::body_jacobian(const MultibodyKinematics& k, Index b) const {
+  Matrix J = Matrix::Zero(6, nv_);
+  const Vector3 c = k.com[b];
+  for (Index i = last_dof_[b]; i >= 0; i = dof_parent_[i]) {
+    const Vector3 w = k.S.col(i).head<3>();
+    J.col(i) << Vector3(k.S.col(i).tail<3>()) + w.cross(c), w;
+  }
+  return J;
+}
+
+Matrix MultibodyModel::point_jacobian(const MultibodyKinematics& k, Index b,
+                                      const Vector3& p) const {
+  Matrix J = Matrix::Zero(3, nv_);
+  for (Index i = last_dof_[b]; i >= 0; i = dof_parent_[i])
+    J.col(i) = Vector3(k.S.col(i).tail<3>()) + Vector3(k.S.col(i).head<3>()).cross(p);
+  return J;
+}
+
+double MultibodyModel::kinetic_energy(const Vector& q, const Vector& v) const {
+  return 0.5 * v.dot(mass_matrix(q) * v);
+}
+
+double MultibodyModel::potential_energy(const Vector& q) const {
+  MultibodyKinematics k;
+  kinematics(q, k);
+  double V = 0.0;
+  for (Index b = 0; b < body_count(); ++b) {
+    V -= bodies_[b].mass * gravity_.dot(k.com[b]);
+    for (size_t c = 0; c < bodies_[b].joints.size(); ++c) {
+      const MultibodyJoint& j = bodies_[b].joints[c];
+      const Index o = layout_[b].q[c];
+      if (j.type == JointType::hinge || j.type == JointType::slide)
+        V += 0.5 * j.stiffness * (q[o] - j.reference) * (q[o] - j.reference);
+      if (j.type == JointType::ball)
+        V += 0.5 * j.stiffness * rotation_log(quat_at(q, o)).squaredNorm();
+    }
+  }
+  return V;
+}
+
+}  // namespace moreau

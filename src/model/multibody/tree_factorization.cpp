@@ -1,0 +1,52 @@
+#include "moreau/model/multibody/tree_factorization.hpp"
+
+#include <cmath>
+
+namespace moreau {
+
+// Featherstone 2008, Table 6.3 (LTDL), with 0-based dofs and λ = −1 at a root:
+//   for k = n−1 … 0:  for i = λ(k), λ(λ(k)), …:  a = M_ki / M_kk;
+//                       for j = i, λ(i), …: M_ij −= a M_kj;   M_ki = a
+// leaves L below the diagonal and D on it.
+bool TreeFactorization::factor(const Matrix& M, const std::vector<Index>& parent) {
+  const Index n = M.rows();
+  LD_ = M;
+  parent_ = parent;
+  failed_pivot_ = -1;
+  for (Index k = n - 1; k >= 0; --k) {
+    const double d = LD_(k, k);
+    if (!(d > 0.0) || !std::isfinite(d)) {
+      failed_pivot_ = k;
+      LD_.resize(0, 0);
+      return false;
+    }
+    for (Index i = parent_[k]; i >= 0; i = parent_[i]) {
+      const double a = LD_(k, i) / d;
+      for (Index j = i; j >= 0; j = parent_[j]) LD_(i, j) -= a * LD_(k, j);
+      LD_(k, i) = a;
+    }
+  }
+  return true;
+}
+
+// M x = b as Lᵀ z = b (from the leaves up), y = D⁻¹ z, L x = y (from the roots down).
+void TreeFactorization::solve_in_place(Vector& x) const {
+  const Index n = LD_.rows();
+  for (Index k = n - 1; k >= 0; --k)
+    for (Index j = parent_[k]; j >= 0; j = parent_[j]) x[j] -= LD_(k, j) * x[k];
+  for (Index k = 0; k < n; ++k) x[k] /= LD_(k, k);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = parent_[i]; j >= 0; j = parent_[j]) x[i] -= LD_(i, j) * x[j];
+}
+
+Matrix TreeFactorization::solve(const Matrix& B) const {
+  Matrix X = B;
+  for (Index c = 0; c < X.cols(); ++c) {
+    Vector x = X.col(c);
+    solve_in_place(x);
+    X.col(c) = x;
+  }
+  return X;
+}
+
+}  // namespace moreau

@@ -478,7 +478,7 @@ StepSolution BodyBlockStepContacts::solve_awake(const Vector& w, const Vector& c
 
 std::unique_ptr<StepContacts> RigidWorldSystem::step_contacts(
     const StepContactSettings& settings, const ContactSolverSettings& solver) const {
-  if (!settings.body_blocks || world_->has_bilateral_pairs())
+  if (!settings.body_blocks || world_->has_bilateral_pairs() || articulated())
     return LagrangianSystem::step_contacts(settings, solver);
   return std::make_unique<BodyBlockStepContacts>(*this, settings, solver);
 }

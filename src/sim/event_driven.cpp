@@ -399,7 +399,7 @@ SimulationResult EventDrivenRun::run(const ProgressCallback& progress,
       }
     }
   } catch (const NonFiniteError& e) {
-    stop(SimulationStatus::diverged, detail::diverged_message(res_, t_, e));
+    stop(SimulationStatus::diverged, detail::diverged_message(sys_, t_, e));
   }
   return std::move(res_);
 }

@@ -12,10 +12,10 @@
 namespace moreau::detail {
 
 // "diverged at t = T s: WHAT (coordinate 'NAME')" for a NonFiniteError of a run: the entry named
-// by the result's position or velocity names.
-inline std::string diverged_message(const SimulationResult& res, double t,
+// by the system's position or velocity names (the state's, which the recorded ones may extend).
+inline std::string diverged_message(const LagrangianSystem& sys, double t,
                                     const NonFiniteError& e) {
-  const auto& names = e.position ? res.position_names : res.velocity_names;
+  const auto names = e.position ? sys.position_names() : sys.velocity_names();
   const bool named = e.entry >= 0 && e.entry < static_cast<Index>(names.size());
   return fmt::format("diverged at t = {} s: {}{}", t, e.what(),
                      named ? fmt::format(" (coordinate '{}')", names[e.entry]) : "");
@@ -30,8 +30,8 @@ inline void record_state(SimulationResult& res, const LagrangianSystem& sys, dou
   if (!std::isfinite(T) || !std::isfinite(V))
     throw NonFiniteError(fmt::format("energy: kinetic T = {}, potential V = {}", T, V));
   res.t.push_back(t);
-  res.q.push_back(q);
-  res.v.push_back(v);
+  res.q.push_back(sys.recorded_positions(q));
+  res.v.push_back(sys.recorded_velocities(q, v));
   res.kinetic.push_back(T);
   res.potential.push_back(V);
   const double E = T + V;
@@ -49,8 +49,8 @@ inline void start_result(SimulationResult& res, const LagrangianSystem& sys, Int
   res.system = sys.name();
   res.integrator = integrator;
   res.dimension = s0.dimension;
-  res.position_names = sys.position_names();
-  res.velocity_names = sys.velocity_names();
+  res.position_names = sys.recorded_position_names();
+  res.velocity_names = sys.recorded_velocity_names();
   for (const auto& c : s0.constraints) res.contact_names.push_back(c.name);
 }
 

@@ -19,8 +19,8 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
     : sys_(system), st_(settings), progress_(std::move(progress)), stop_(stop), q_(q0), v_(v0) {
   res_.system = sys_.name();
   res_.integrator = Integrator::time_stepping;
-  res_.position_names = sys_.position_names();
-  res_.velocity_names = sys_.velocity_names();
+  res_.position_names = sys_.recorded_position_names();
+  res_.velocity_names = sys_.recorded_velocity_names();
   scheme_ = st_.time_stepping.scheme == TimeSteppingScheme::siconos
                 ? detail::make_siconos_scheme(sys_, st_, res_)
                 : detail::make_moreau_scheme(sys_, st_, res_);
@@ -74,7 +74,7 @@ bool TimeSteppingRun::step() {
     ended_ = last;
   } catch (const NonFiniteError& e) {
     res_.status = SimulationStatus::diverged;
-    res_.message = detail::diverged_message(res_, t_, e);
+    res_.message = detail::diverged_message(sys_, t_, e);
     ended_ = true;
   }
   return true;

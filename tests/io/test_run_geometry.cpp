@@ -154,7 +154,7 @@ TEST(RunGeometry, BadDocumentsNameTheField) {
   expect(d, "a run written by moreau 0.2");
   d = good;
   d["position_size"] = 3;
-  expect(d, "position_size = 3: the bodies have 35 coordinates");
+  expect(d, "position_size = 3: the bodies and joints have 35 coordinates");
   d = good;
   d["bodies"][3]["shapes"][0]["type"] = "torus";
   expect(d, "bodies[3].shapes[0].type = \"torus\"");

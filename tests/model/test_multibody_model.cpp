@@ -350,3 +350,20 @@ TEST(MultibodyModel, SpringForcesAreTheGradientOfThePotential) {
   }
   EXPECT_LT((sprung.passive_forces(q, v) - sprung.passive_forces(q, zero) + 0.3 * v).norm(), 1e-12);
 }
+
+// J̇_b v from bias_accelerations equals the derivative of J_b(q(t)) v along q ⊕ εv (v fixed).
+TEST(MultibodyModel, BiasAccelerationsAreTheJacobianRateTimesV) {
+  const MultibodyModel m = random_forest(29, 7);
+  Vector q, v;
+  random_state(m, 31, q, v);
+  MultibodyKinematics k, kp, km;
+  m.kinematics(q, v, k);
+  const double eps = 1e-6;
+  m.kinematics(m.integrate(q, v, eps), kp);
+  m.kinematics(m.integrate(q, v, -eps), km);
+  const auto a = m.bias_accelerations(k, v);
+  for (Index b = 0; b < m.body_count(); ++b) {
+    const Vector fd = (m.body_jacobian(kp, b) - m.body_jacobian(km, b)) * v / (2 * eps);
+    EXPECT_LT((Vector(a[b]) - fd).norm(), 1e-6 * (1 + fd.norm())) << "body " << b;
+  }
+}

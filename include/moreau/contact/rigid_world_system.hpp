@@ -13,10 +13,24 @@
 // Spatial worlds: v (6 per body) and q (7 per body) differ in size; ContactState::q holds q
 // (7 per body). ContactState::validate() currently requires q.size() == v.size(), so it
 // rejects spatial states (reported to the lead).
+//
+// Joint coordinates (docs/math/multibody.md). A world with joints is simulated in the joint
+// coordinates of its kinematic forest (model/multibody/rigid_world_forest.hpp): q and v are the
+// forest's (a free body keeps its 7 and 6 entries and their names; a planar loose body its
+// "<body>.x", "<body>.y", "<body>.theta"), M(q) comes from CRBA with the armature, and
+// F = b(q, v) − τ_passive − Σ_b J_bᵀ (f_app, τ_app). Detection, contact rows and the rows of the
+// joints that close cycles are those of the maximal model at the bodies' poses, mapped through the
+// body Jacobians: J = Σ_b J_max,b J_b, c = c_max + Σ_b J_max,b J̇_b v. A joint limit, whose
+// maximal row is ±ρ ṡ (world_contacts.hpp), becomes ρ times the unit row of its coordinate. The
+// joints of the forest hold exactly and have no rows. A run records every body's pose and
+// velocity (the maximal q and v, under today's names) followed by the joint coordinates and
+// velocities of the hinge, slide and ball joints (recorded_positions). A world without joints has
+// only free roots, whose coordinates are the maximal ones: it runs the maximal formulas unchanged.
 #include <memory>
 
 #include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/model/lagrangian_system.hpp"
+#include "moreau/model/multibody/rigid_world_forest.hpp"
 
 namespace moreau {
 
@@ -31,10 +45,16 @@ class RigidWorldSystem : public LagrangianSystem {
 
   std::string name() const override { return name_; }
   int dimension() const override { return world_->dimension(); }
-  Index velocity_size() const override { return world_->velocity_size(); }
-  Index position_size() const override { return world_->position_size(); }
-  std::vector<std::string> position_names() const override { return world_->position_names(); }
-  std::vector<std::string> velocity_names() const override { return world_->velocity_names(); }
+  Index velocity_size() const override;
+  Index position_size() const override;
+  std::vector<std::string> position_names() const override;
+  std::vector<std::string> velocity_names() const override;
+  // Every body's pose (the maximal q), then the hinge, slide and ball coordinates.
+  Vector recorded_positions(const Vector& q) const override;
+  // Every body's (v_G, ω) (the maximal v), then the hinge, slide and ball velocities.
+  Vector recorded_velocities(const Vector& q, const Vector& v) const override;
+  std::vector<std::string> recorded_position_names() const override;
+  std::vector<std::string> recorded_velocity_names() const override;
 
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
   // F and the constraints without M, ∇h and H_t: O(bodies + contacts) memory.
@@ -49,14 +69,12 @@ class RigidWorldSystem : public LagrangianSystem {
     C = Matrix::Zero(velocity_size(), velocity_size());
   }
 
-  Vector position_rate(const Vector& q, const Vector& v) const override {
-    return world_->position_rate(q, v);
-  }
-  void normalize_position(Vector& q) const override { world_->normalize_position(q); }
-  double kinetic_energy(const Vector& q, const Vector& v) const override {
-    return world_->kinetic_energy(q, v);
-  }
-  double potential_energy(const Vector& q) const override { return world_->potential_energy(q); }
+  Vector position_rate(const Vector& q, const Vector& v) const override;
+  void normalize_position(Vector& q) const override;
+  double kinetic_energy(const Vector& q, const Vector& v) const override;
+  // Gravity and the applied loads (RigidWorld::potential_energy at the bodies' poses) plus the
+  // joint springs.
+  double potential_energy(const Vector& q) const override;
   // Body blocks (src/contact/rigid_step_contacts.cpp) unless settings.body_blocks is
   // false or the world has a bilateral contact pair (the dense layer, which holds it as a
   // bilateral row like any ContactConstraint, model/dense_step_contacts.cpp).
@@ -66,21 +84,38 @@ class RigidWorldSystem : public LagrangianSystem {
 
   // The rigid world behind the system.
   const RigidWorld& world() const { return *world_; }
+  // True when the world has joints: q and v are joint coordinates (see the file comment).
+  bool articulated() const { return forest_ != nullptr; }
+  // The kinematic forest of an articulated world (null otherwise).
+  const RigidWorldForest* forest() const { return forest_.get(); }
+  // The maximal coordinates of the world at q: every dynamic body's pose (RigidWorld's q).
+  Vector maximal_positions(const Vector& q) const;
   // The collision settings of contact detection.
   const CollisionSettings& settings() const { return settings_; }
   // The contacts behind the unilateral constraints of the last contact_state call order:
   // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings).
   std::vector<Contact> contacts(const Vector& q) const {
-    return detect_contacts(*world_, q, settings_);
+    return detect_contacts(*world_, maximal_positions(q), settings_);
   }
 
  private:
   // contact_state with the dense parts (M and Jacobian rows) or without them.
   ContactState state(const Vector& q, const Vector& v, double t, bool dense) const;
+  // The same for an articulated world (articulated_world.cpp).
+  ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense) const;
+  // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
+  void index_recorded_joints();
+
+  std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
+  std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
 
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;
   std::string name_;
 };
+
+// The number of positions a run of `world` records (RigidWorldSystem::recorded_positions): its
+// bodies' coordinates, plus the joint coordinates of its forest when it has joints.
+Index recorded_position_size(const RigidWorld& world);
 
 }  // namespace moreau

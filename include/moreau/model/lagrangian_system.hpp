@@ -32,6 +32,16 @@ class LagrangianSystem {
   // Names of the generalized velocities, for output headers ("v0", "v1", … by default).
   virtual std::vector<std::string> velocity_names() const;
 
+  // What a run records at (q, v): q and v themselves unless overridden (a rigid world in joint
+  // coordinates records every body's pose and velocity, then its joint coordinates).
+  virtual Vector recorded_positions(const Vector& q) const { return q; }
+  // The velocities a run records at (q, v) (see recorded_positions).
+  virtual Vector recorded_velocities(const Vector& /*q*/, const Vector& v) const { return v; }
+  // Names of recorded_positions (output columns); position_names() unless overridden.
+  virtual std::vector<std::string> recorded_position_names() const { return position_names(); }
+  // Names of recorded_velocities; velocity_names() unless overridden.
+  virtual std::vector<std::string> recorded_velocity_names() const { return velocity_names(); }
+
   // The full contact data at (q, v, t): M, F and every constraint (gap, ∇h, H_t, c_n, c_t, μ, e).
   virtual ContactState contact_state(const Vector& q, const Vector& v, double t) const = 0;
   // The same without the dense parts: F, and each constraint's name, kind, gap, μ, e and law,

@@ -22,8 +22,10 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
   head["moreau_geometry_version"] = kRunGeometryVersion;
   head["system"] = system.name();
   head["dimension"] = world.at("dimension");
-  head["position_size"] = system.position_size();
-  head["velocity_size"] = system.velocity_size();
+  // the columns of the trajectory: a world in joint coordinates records its bodies' poses and
+  // its joint coordinates (RigidWorldSystem::recorded_positions)
+  head["position_size"] = system.recorded_position_names().size();
+  head["velocity_size"] = system.recorded_velocity_names().size();
   for (const char* key : {"gravity", "contact", "joints"})
     if (world.contains(key)) head[key] = world.at(key);
   std::string text = head.dump(1);
@@ -52,9 +54,9 @@ RigidWorld world_from_geometry(const json& doc, const std::string& source) {
     RigidWorld world = rigid_world_from_json(doc);
     if (doc.contains("position_size")) {
       const int nq = int_field(doc, "", "position_size", 0);
-      MOREAU_REQUIRE(world.body_count() == 0 || nq == world.position_size(),
-                     "position_size = {}: the bodies have {} coordinates", nq,
-                     world.position_size());
+      const Index expected = recorded_position_size(world);
+      MOREAU_REQUIRE(world.body_count() == 0 || nq == expected,
+                     "position_size = {}: the bodies and joints have {} coordinates", nq, expected);
     }
     return world;
   });

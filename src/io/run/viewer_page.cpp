@@ -1,6 +1,8 @@
 // The run document of the viewer's page; see viewer_page.hpp.
 #include "moreau/io/run/viewer_page.hpp"
 
+#include "moreau/contact/rigid_world_system.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -214,10 +216,12 @@ std::string viewer_run_json(const RunFolder& run, const ViewerPageSettings& sett
     const std::string source = (std::filesystem::path(folder) / "geometry.json").string();
     world.emplace(world_from_geometry(run.geometry, source));
     dimension = world->dimension();
-    const Index nq = r.q.empty() ? world->position_size() : r.q.front().size();
-    MOREAU_REQUIRE(world->body_count() == 0 || nq == world->position_size(),
-                   "{}: its bodies have {} coordinates, the trajectory {}: not the same run",
-                   source, world->position_size(), nq);
+    const Index expected = recorded_position_size(*world);
+    const Index nq = r.q.empty() ? expected : r.q.front().size();
+    MOREAU_REQUIRE(world->body_count() == 0 || nq == expected,
+                   "{}: its bodies and joints have {} coordinates, the trajectory {}: not the same "
+                   "run",
+                   source, expected, nq);
     bodies = render_bodies(*world);
     for (const RigidBody& b : world->bodies()) ++(b.is_static ? st.static_bodies : st.bodies);
   }

@@ -248,19 +248,38 @@ double MultibodyModel::kinetic_energy(const Vector& q, const Vector& v) const {
 double MultibodyModel::potential_energy(const Vector& q) const {
   MultibodyKinematics k;
   kinematics(q, k);
-  double V = 0.0;
-  for (Index b = 0; b < body_count(); ++b) {
-    V -= bodies_[b].mass * gravity_.dot(k.com[b]);
-    for (size_t c = 0; c < bodies_[b].joints.size(); ++c) {
-      const MultibodyJoint& j = bodies_[b].joints[c];
-      const Index o = layout_[b].q[c];
-      if (j.type == JointType::hinge || j.type == JointType::slide)
-        V += 0.5 * j.stiffness * (q[o] - j.reference) * (q[o] - j.reference);
-      if (j.type == JointType::ball)
-        V += 0.5 * j.stiffness * rotation_log(quat_at(q, o)).squaredNorm();
-    }
-  }
+  double V = spring_energy(q);
+  for (Index b = 0; b < body_count(); ++b) V -= bodies_[b].mass * gravity_.dot(k.com[b]);
   return V;
+}
+
+double MultibodyModel::spring_energy(const Vector& q) const {
+  double V = 0.0;
+  for_each_joint([&](const MultibodyJoint& j, Index o, Index) {
+    if (j.type == JointType::hinge || j.type == JointType::slide)
+      V += 0.5 * j.stiffness * (q[o] - j.reference) * (q[o] - j.reference);
+    if (j.type == JointType::ball)
+      V += 0.5 * j.stiffness * rotation_log(quat_at(q, o)).squaredNorm();
+  });
+  return V;
+}
+
+std::vector<Eigen::Matrix<double, 6, 1>> MultibodyModel::bias_accelerations(
+    const MultibodyKinematics& k, const Vector& v) const {
+  const Index nb = body_count();
+  std::vector<Vector6> A(static_cast<size_t>(nb)), out(static_cast<size_t>(nb));
+  for (Index b = 0; b < nb; ++b) {
+    const MultibodyBody& body = bodies_[b];
+    Vector6 Ab = body.parent < 0 ? Vector6::Zero() : A[body.parent];
+    for (size_t c = 0; c < body.joints.size(); ++c)
+      for (Index i = layout_[b].v[c]; i < layout_[b].v[c] + body.joints[c].velocity_size(); ++i)
+        Ab += k.Sdot.col(i) * v[i];
+    A[b] = Ab;
+    const Vector3 w = k.twist[b].head<3>(), alpha = Ab.head<3>(), c = k.com[b];
+    const Vector3 vG = Vector3(k.twist[b].tail<3>()) + w.cross(c);
+    out[b] << Vector3(Ab.tail<3>()) + alpha.cross(c) + w.cross(vG), alpha;
+  }
+  return out;
 }
 
 }  // namespace moreau

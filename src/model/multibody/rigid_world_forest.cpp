@@ -59,6 +59,7 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
   const bool planar = world.dimension() == 2;
   f.model.set_gravity(world.gravity());
   f.body_of.assign(static_cast<size_t>(nb), -1);
+  f.joint_body.assign(world.joints().size(), -1);
 
   // incident joints per body, in file order; the world is −1 and shares the static bodies' role
   std::vector<std::vector<Index>> incident(static_cast<size_t>(nb));
@@ -90,8 +91,10 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
         b.inertia(2, 2) = rb.inertia(2, 2);
       }
     }
+    const bool holds_joint = joint >= 0 && !chain.empty();
     b.joints = std::move(chain);
     f.body_of[i] = f.model.add_body(std::move(b));
+    if (holds_joint) f.joint_body[joint] = f.body_of[i];
     f.tree_joint.push_back(joint);
     f.planar_root.push_back(planar_root);
   };

@@ -152,6 +152,11 @@ class MultibodyModel {
   // J_b, 6 × nv: (v_G; ω) = J_b v, the velocity of body b's centre of mass and its angular
   // velocity, world axes (the layout of RigidWorld's v per body).
   Matrix body_jacobian(const MultibodyKinematics& k, Index b) const;
+  // J̇_b v for every body, as (a_G; α) (6 each, world axes): the acceleration of the centre of
+  // mass and the angular acceleration at v̇ = 0 without gravity, from kinematics with velocities
+  // (a_G = a_O + α × c + ω × v_G for the spatial acceleration (α; a_O) = Σ Ṡ_i v_i).
+  std::vector<Eigen::Matrix<double, 6, 1>> bias_accelerations(const MultibodyKinematics& k,
+                                                              const Vector& v) const;
   // J_p, 3 × nv: the velocity of the point p (world) fixed to body b.
   Matrix point_jacobian(const MultibodyKinematics& k, Index b, const Vector3& p) const;
 
@@ -165,8 +170,10 @@ class MultibodyModel {
 
   // T = ½ vᵀ M(q) v, J (armature included).
   double kinetic_energy(const Vector& q, const Vector& v) const;
-  // V = −Σ m g⃗·p_G + Σ ½ K (q − q_ref)², J.
+  // V = −Σ m g⃗·p_G + spring_energy(q), J.
   double potential_energy(const Vector& q) const;
+  // Σ ½ K (q − q_ref)² over hinge and slide springs, ½ K θ² over ball springs, J.
+  double spring_energy(const Vector& q) const;
 
   // Names of q: hinge and slide "<joint>.q", ball "<joint>.qw" … ".qz", free "<joint>.x" …
   // ".qz" (a free joint takes its body's name).

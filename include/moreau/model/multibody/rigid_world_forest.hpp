@@ -33,6 +33,8 @@ struct RigidWorldForest {
   std::vector<Index> body_of;         // per body of the world: its body in `model`
   std::vector<Index> closure_joints;  // joints of the world left out of the forest (cycles)
   std::vector<Index> tree_joint;      // per body of `model`: the world's joint to its parent, −1
+  std::vector<Index> joint_body;      // per joint of the world: the body of `model` whose chain
+                                      // holds it, −1 for closure and fixed joints
   std::vector<bool> planar_root;      // per body of `model`: a planar root (x, y, θ) chain
   Vector q0;                          // initial q (nq)
   Vector v0;                          // initial v (nv), the projection of the file comment

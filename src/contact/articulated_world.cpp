@@ -1,0 +1,238 @@
+// A RigidWorld with joints in the joint coordinates of its kinematic forest
+// (contact/rigid_world_system.hpp §Joint coordinates; docs/math/multibody.md): sizes, names,
+// records, the configuration manifold, energies, and the contact state with the maximal model's
+// rows mapped through the body Jacobians.
+#include <cmath>
+
+#include "moreau/common/error.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
+#include "world_constraints.hpp"
+
+namespace moreau {
+namespace {
+
+// The world's bodies at (q, v) of the forest: kinematics, the maximal q and v (RigidWorld's
+// layout), and per dynamic body its rows of J_b and J̇_b v in RigidWorld's velocity layout
+// (spatial (v_G, ω); planar (v_x, v_y, ω_z)).
+struct MaximalView {
+  MultibodyKinematics k;
+  Vector q, v;                        // maximal coordinates and velocities
+  std::vector<Matrix> J;              // per world body: m × nv (empty for static bodies)
+  std::vector<Vector> Jdot_v;         // per world body: m
+  std::vector<Index> body_of_offset;  // world body of each maximal velocity block
+
+  MaximalView(const RigidWorld& world, const RigidWorldForest& f, const Vector& q_joint,
+              const Vector* v_joint) {
+    const MultibodyModel& m = f.model;
+    if (v_joint)
+      m.kinematics(q_joint, *v_joint, k);
+    else
+      m.kinematics(q_joint, k);
+    const bool planar = world.dimension() == 2;
+    const Index mb = world.body_velocity_size();
+    q = Vector::Zero(world.position_size());
+    v = Vector::Zero(world.velocity_size());
+    J.assign(static_cast<size_t>(world.body_count()), Matrix());
+    Jdot_v.assign(static_cast<size_t>(world.body_count()), Vector());
+    body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
+    std::vector<Eigen::Matrix<double, 6, 1>> bias;
+    if (v_joint) bias = m.bias_accelerations(k, *v_joint);
+    const int rows3[] = {0, 1, 5};  // planar: v_x, v_y, ω_z of (v_G; ω)
+    for (Index i = 0; i < world.body_count(); ++i) {
+      const Index ov = world.velocity_offset(i);
+      if (ov < 0) continue;
+      const Index b = f.body_of[i], oq = world.position_offset(i);
+      body_of_offset[ov / mb] = i;
+      const Pose& pose = k.pose[b];
+      const Matrix Jb = m.body_jacobian(k, b);
+      if (planar) {
+        const Eigen::AngleAxisd aa(pose.orientation);
+        q.segment<3>(oq) << pose.position.x(), pose.position.y(), aa.angle() * aa.axis().z();
+        J[i].resize(3, Jb.cols());
+        for (int r = 0; r < 3; ++r) J[i].row(r) = Jb.row(rows3[r]);
+      } else {
+        q.segment<3>(oq) = pose.position;
+        q.segment<4>(oq + 3) << pose.orientation.w(), pose.orientation.x(), pose.orientation.y(),
+            pose.orientation.z();
+        J[i] = Jb;
+      }
+      if (!v_joint) continue;
+      v.segment(ov, mb) = J[i] * *v_joint;
+      Jdot_v[i].resize(mb);
+      for (Index r = 0; r < mb; ++r) Jdot_v[i][r] = bias[b][planar ? rows3[r] : r];
+    }
+  }
+
+  // J = block_a J_a + block_b J_b and c = bias + block_a J̇_a v + block_b J̇_b v of maximal rows.
+  void map(const BodyPairRows& r, Index mb, Index nv, Matrix& Jout, Vector& c) const {
+    Jout = Matrix::Zero(r.rows(), nv);
+    c = r.bias;
+    for (const auto& [offset, block] :
+         {std::pair{r.offset_a, &r.block_a}, std::pair{r.offset_b, &r.block_b}}) {
+      if (offset < 0) continue;
+      const Index i = body_of_offset[offset / mb];
+      Jout += *block * J[i];
+      if (Jdot_v[i].size()) c += *block * Jdot_v[i];
+    }
+  }
+};
+
+}  // namespace
+
+Index RigidWorldSystem::velocity_size() const {
+  return forest_ ? forest_->model.velocity_size() : world_->velocity_size();
+}
+Index RigidWorldSystem::position_size() const {
+  return forest_ ? forest_->model.position_size() : world_->position_size();
+}
+
+// Forest names, a planar root's joints renamed to the loose body's columns.
+std::vector<std::string> RigidWorldSystem::position_names() const {
+  if (!forest_) return world_->position_names();
+  std::vector<std::string> names = forest_->model.position_names();
+  for (std::string& n : names)
+    for (const char* c : {".x.q", ".y.q", ".theta.q"})
+      if (n.size() > 2 && n.ends_with(c)) n.resize(n.size() - 2);
+  return names;
+}
+std::vector<std::string> RigidWorldSystem::velocity_names() const {
+  if (!forest_) return world_->velocity_names();
+  std::vector<std::string> names = forest_->model.velocity_names();
+  const std::pair<const char*, const char*> renames[] = {
+      {".x.v", ".vx"}, {".y.v", ".vy"}, {".theta.v", ".omega"}};
+  for (std::string& n : names)
+    for (const auto& [from, to] : renames)
+      if (n.ends_with(from)) n = n.substr(0, n.size() - std::string(from).size()) + to;
+  return names;
+}
+
+void RigidWorldSystem::index_recorded_joints() {
+  const MultibodyModel& m = forest_->model;
+  const auto qn = m.position_names(), vn = m.velocity_names();
+  for (Index b = 0; b < m.body_count(); ++b) {
+    if (forest_->planar_root[b]) continue;
+    const auto& joints = m.body(b).joints;
+    for (size_t k = 0; k < joints.size(); ++k) {
+      if (joints[k].type == JointType::free) continue;
+      const Index o = m.position_offset(b, static_cast<Index>(k));
+      const Index ov = m.velocity_offset(b, static_cast<Index>(k));
+      for (Index i = 0; i < joints[k].position_size(); ++i)
+        recorded_q_.push_back({o + i, qn[o + i]});
+      for (Index i = 0; i < joints[k].velocity_size(); ++i)
+        recorded_v_.push_back({ov + i, vn[ov + i]});
+    }
+  }
+}
+
+Index recorded_position_size(const RigidWorld& world) {
+  if (world.joints().empty()) return world.position_size();
+  Index n = world.position_size();
+  const RigidWorldForest f = rigid_world_forest(world);
+  for (Index b = 0; b < f.model.body_count(); ++b)
+    for (const MultibodyJoint& j : f.model.body(b).joints)
+      if (!f.planar_root[b] && j.type != JointType::free) n += j.position_size();
+  return n;
+}
+
+Vector RigidWorldSystem::maximal_positions(const Vector& q) const {
+  if (!forest_) return q;
+  return MaximalView(*world_, *forest_, q, nullptr).q;
+}
+
+Vector RigidWorldSystem::recorded_positions(const Vector& q) const {
+  if (!forest_) return q;
+  const Vector qm = maximal_positions(q);
+  Vector out(qm.size() + static_cast<Index>(recorded_q_.size()));
+  out.head(qm.size()) = qm;
+  for (size_t i = 0; i < recorded_q_.size(); ++i)
+    out[qm.size() + static_cast<Index>(i)] = q[recorded_q_[i].first];
+  return out;
+}
+
+Vector RigidWorldSystem::recorded_velocities(const Vector& q, const Vector& v) const {
+  if (!forest_) return v;
+  const MaximalView view(*world_, *forest_, q, &v);
+  Vector out(view.v.size() + static_cast<Index>(recorded_v_.size()));
+  out.head(view.v.size()) = view.v;
+  for (size_t i = 0; i < recorded_v_.size(); ++i)
+    out[view.v.size() + static_cast<Index>(i)] = v[recorded_v_[i].first];
+  return out;
+}
+
+std::vector<std::string> RigidWorldSystem::recorded_position_names() const {
+  std::vector<std::string> names = world_->position_names();
+  for (const auto& [i, n] : recorded_q_) names.push_back(n);
+  return names;
+}
+std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
+  std::vector<std::string> names = world_->velocity_names();
+  for (const auto& [i, n] : recorded_v_) names.push_back(n);
+  return names;
+}
+
+Vector RigidWorldSystem::position_rate(const Vector& q, const Vector& v) const {
+  return forest_ ? forest_->model.position_rate(q, v) : world_->position_rate(q, v);
+}
+void RigidWorldSystem::normalize_position(Vector& q) const {
+  if (forest_)
+    forest_->model.normalize(q);
+  else
+    world_->normalize_position(q);
+}
+double RigidWorldSystem::kinetic_energy(const Vector& q, const Vector& v) const {
+  return forest_ ? forest_->model.kinetic_energy(q, v) : world_->kinetic_energy(q, v);
+}
+double RigidWorldSystem::potential_energy(const Vector& q) const {
+  if (!forest_) return world_->potential_energy(q);
+  return world_->potential_energy(maximal_positions(q)) + forest_->model.spring_energy(q);
+}
+
+// M from CRBA; F = b − τ_passive − Σ J_bᵀ (f_app, τ_app); then the closure joints' rows and the
+// contacts, as RigidWorldSystem::state orders them, mapped to joint coordinates.
+ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& v, double t,
+                                                 bool dense) const {
+  const MultibodyModel& m = forest_->model;
+  m.check_state(q, v);
+  const int d = world_->dimension();
+  const Index n = m.velocity_size(), mb = world_->body_velocity_size();
+  const MaximalView view(*world_, *forest_, q, &v);
+  ContactState s;
+  s.dimension = d;
+  s.t = t;
+  s.q = q;
+  s.v = v;
+  if (dense) s.M = m.mass_matrix(view.k);
+  s.F = m.bias_forces(view.k, v) - m.passive_forces(q, v);
+  for (Index i = 0; i < world_->body_count(); ++i) {
+    const RigidBody& b = world_->body(i);
+    if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
+    Vector load(mb);
+    if (mb == 3)
+      load << b.applied_force.x(), b.applied_force.y(), b.applied_torque.z();
+    else
+      load << b.applied_force, b.applied_torque;
+    s.F -= view.J[i].transpose() * load;
+  }
+  Matrix J;
+  Vector c;
+  for (const Index j : forest_->closure_joints) {
+    const BodyPairRows r = world_->joint_rows(view.q, view.v, j);
+    view.map(r, mb, n, J, c);
+    detail::push_joint_constraints(s.constraints, world_->joints()[j].name, r.residual, J, c, d, n,
+                                   dense);
+  }
+  for (const Contact& ct : detect_contacts(*world_, view.q, settings_)) {
+    const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);
+    view.map(r, mb, n, J, c);
+    // the limit of a hinge or slide of the forest is ρ times a constant unit row: c = 0 exactly
+    // (the point-on-face c of the maximal limit contact holds only for its own model)
+    if (ct.joint >= 0) {
+      const Index holder = forest_->joint_body[ct.joint];
+      if (holder >= 0 && forest_->model.body(holder).joints[0].type != JointType::ball) c.setZero();
+    }
+    detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);
+  }
+  return s;
+}
+
+}  // namespace moreau

@@ -1,0 +1,50 @@
+#pragma once
+// The constraints of a rigid world's contact state from their rows (internal to the contact
+// layer): one builder for the maximal model (rigid_world_system.cpp) and the joint-coordinate one
+// (articulated_world.cpp), which differ only in the rows J (k × n) and c they pass.
+#include <string>
+#include <vector>
+
+#include "moreau/contact/collision/world_contacts.hpp"
+#include "moreau/model/contact_state.hpp"
+
+namespace moreau::detail {
+
+// The k rows of joint `joint` as bilateral, frictionless constraints "joint:<name>:<row>" with
+// residuals g (k), rows J (k × n, used when dense) and c (k).
+inline void push_joint_constraints(std::vector<ContactConstraint>& out, const std::string& joint,
+                                   const Vector& residual, const Matrix& J, const Vector& c, int d,
+                                   Index n, bool dense) {
+  for (Index k = 0; k < residual.size(); ++k) {
+    ContactConstraint cc;
+    cc.name = "joint:" + joint + ":" + std::to_string(k);
+    cc.kind = ConstraintKind::bilateral;
+    cc.gap = residual[k];
+    if (dense) cc.normal = J.row(k).transpose(), cc.tangent = Matrix::Zero(n, d - 1);
+    cc.normal_bias = c[k];
+    cc.tangent_bias = Vector::Zero(d - 1);
+    out.push_back(std::move(cc));
+  }
+}
+
+// A detected contact as a constraint with its material, rows J (d × n, used when dense) and c (d).
+inline void push_contact_constraint(std::vector<ContactConstraint>& out, const RigidWorld& world,
+                                    const Contact& ct, const Matrix& J, const Vector& c, int d,
+                                    bool dense) {
+  ContactConstraint cc;
+  cc.name = ct.name;
+  cc.kind = ct.pair >= 0 ? world.contact_pairs()[ct.pair].kind : ConstraintKind::unilateral;
+  cc.mu = ct.material.mu;
+  cc.restitution = ct.material.restitution;
+  cc.law = ct.material.law;
+  cc.gap = ct.gap;
+  if (dense) cc.normal = J.row(0).transpose(), cc.tangent = J.bottomRows(d - 1).transpose();
+  cc.normal_bias = c[0];
+  cc.tangent_bias = c.tail(d - 1);
+  cc.gamma = ct.material.gamma;
+  cc.baumgarte_alpha = ct.material.alpha;
+  cc.baumgarte_beta = ct.material.beta;
+  out.push_back(std::move(cc));
+}
+
+}  // namespace moreau::detail

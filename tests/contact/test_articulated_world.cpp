@@ -1,0 +1,142 @@
+// A RigidWorld with joints as a system in joint coordinates (contact/rigid_world_system.hpp
+// §Joint coordinates): sizes and names, the recorded columns, closure rows of a cycle, joint limits
+// as unit rows, and the mapped rows' kinematics (gap rates and c terms) against finite differences.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../model/fd_check.hpp"
+#include "moreau/contact/rigid_world_system.hpp"
+
+using namespace moreau;
+
+namespace {
+
+RigidBody link(const std::string& name, const Vector3& p, double half_length = 0.2) {
+  RigidBody b;
+  b.name = name;
+  b.mass = 1.5;
+  b.inertia = Vector3(0.02, 0.05, 0.05).asDiagonal();
+  b.pose = Pose{p, Quaternion::Identity()};
+  b.shapes.push_back(make_box(Vector3(half_length, 0.04, 0.04)));
+  return b;
+}
+
+Joint hinge(Index a, Index b, const Vector3& anchor_a, const Vector3& anchor_b,
+            const Vector3& axis) {
+  Joint j;
+  j.kind = JointKind::revolute;
+  j.body_a = a;
+  j.body_b = b;
+  j.anchor_a = anchor_a;
+  j.anchor_b = anchor_b;
+  j.axis_a = axis;
+  return j;
+}
+
+// A double pendulum of two links along x hung from the world at the origin, over a floor, with a
+// limited elbow and a loose box.
+std::shared_ptr<RigidWorld> pendulum_world() {
+  auto w = std::make_shared<RigidWorld>(3);
+  RigidBody floor;
+  floor.name = "floor";
+  floor.is_static = true;
+  floor.pose.position = Vector3(0, 0, -0.5);
+  floor.shapes.push_back(make_plane(Vector3::UnitZ()));
+  w->add_body(floor);
+  w->add_body(link("upper", Vector3(0.2, 0, 0)));
+  w->add_body(link("lower", Vector3(0.6, 0, 0)));
+  RigidBody box = link("box", Vector3(2, 0, -0.45));
+  w->add_body(box);
+  w->add_joint(hinge(1, -1, Vector3(-0.2, 0, 0), Vector3::Zero(), Vector3::UnitY()));
+  Joint elbow = hinge(2, 1, Vector3(-0.2, 0, 0), Vector3(0.2, 0, 0), Vector3::UnitY());
+  elbow.name = "elbow";
+  elbow.limited = true;
+  elbow.lower = -0.5;
+  elbow.upper = 0.05;
+  w->add_joint(elbow);
+  return w;
+}
+
+}  // namespace
+
+// The state is the forest's: 1 + 1 hinge angles and the box's 7 + 6; the run records every
+// body's pose and velocity under their names, then the two hinge angles and rates.
+TEST(ArticulatedWorld, JointCoordinatesAndRecordedColumns) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  ASSERT_TRUE(sys.articulated());
+  EXPECT_EQ(sys.position_size(), 2 + 7);
+  EXPECT_EQ(sys.velocity_size(), 2 + 6);
+  const auto names = sys.recorded_position_names();
+  ASSERT_EQ(static_cast<Index>(names.size()), 3 * 7 + 2);
+  EXPECT_EQ(names[0], "upper.x");
+  EXPECT_EQ(names[21], "joint0.q");
+  EXPECT_EQ(names[22], "elbow.q");
+  EXPECT_EQ(sys.recorded_velocity_names()[18 + 1], "elbow.v");
+  // rotate the shoulder by 0.3 rad about y: the upper link's centre follows the circle
+  Vector q = sys.initial_q;
+  q[0] = 0.3;
+  const Vector rec = sys.recorded_positions(q);
+  EXPECT_NEAR(rec[0], 0.2 * std::cos(0.3), 1e-14);
+  EXPECT_NEAR(rec[2], -0.2 * std::sin(0.3), 1e-14);  // +y rotation takes +x towards −z
+  EXPECT_NEAR(rec[21], 0.3, 0.0);
+  EXPECT_EQ(recorded_position_size(sys.world()), rec.size());
+}
+
+// At the elbow's upper limit the detection reports "elbow/upper"; mapped to joint coordinates its
+// normal is ρ (= 1 m) times the unit row of the elbow's rate, with sign −1 (gap = ρ(upper − s)).
+TEST(ArticulatedWorld, JointLimitIsAUnitRowOnItsCoordinate) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  Vector q = sys.initial_q;
+  q[1] = 0.04;  // 0.01 rad below the upper limit
+  const ContactState s = sys.contact_state(q, Vector::Zero(sys.velocity_size()), 0.0);
+  const ContactConstraint* upper = nullptr;
+  for (const auto& c : s.constraints)
+    if (c.name == "elbow/upper") upper = &c;
+  ASSERT_NE(upper, nullptr);
+  EXPECT_NEAR(upper->gap, 0.01, 1e-12);
+  Vector expected = Vector::Zero(sys.velocity_size());
+  expected[1] = -1.0;
+  EXPECT_LT((upper->normal - expected).norm(), 1e-12);
+}
+
+// The mapped rows (contacts of the links and the box on the floor, the limit) have gap rates
+// ∇hᵀv and c terms that match finite differences along the motion.
+TEST(ArticulatedWorld, MappedRowsMatchFiniteDifferences) {
+  auto w = pendulum_world();
+  const RigidWorldSystem sys(w, CollisionSettings{.margin = 1.0});
+  Vector q = sys.initial_q, v = Vector::LinSpaced(sys.velocity_size(), -0.7, 0.9);
+  q[0] = 0.9;  // the links hang towards the floor
+  q[1] = 0.03;
+  const ContactState s = sys.contact_state(q, v, 0.0);
+  ASSERT_GE(s.size(), 3);
+  test::expect_kinematics_match_fd(sys, q, v, 1e-5);
+}
+
+// A loop: a four-bar linkage (ground, crank, coupler, rocker). The walk takes the world's two
+// joints first (crank and rocker hang from the world), then the crank–coupler joint; the
+// coupler–rocker joint closes the cycle and stays as its maximal rows, mapped. They hold at the
+// initial state and along the parallelogram's motion, and their gap rates match finite
+// differences.
+TEST(ArticulatedWorld, AJointThatClosesACycleBecomesRows) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(link("crank", Vector3(0, 0, 0.2), 0.1));  // short boxes: the links never touch
+  w->add_body(link("coupler", Vector3(0.2, 0, 0.4), 0.1));
+  w->add_body(link("rocker", Vector3(0.4, 0, 0.2), 0.1));
+  w->add_joint(hinge(0, -1, Vector3(0, 0, -0.2), Vector3::Zero(), Vector3::UnitY()));
+  w->add_joint(hinge(1, 0, Vector3(-0.2, 0, 0), Vector3(0, 0, 0.2), Vector3::UnitY()));
+  w->add_joint(hinge(2, 1, Vector3(0, 0, 0.2), Vector3(0.2, 0, 0), Vector3::UnitY()));
+  w->add_joint(hinge(2, -1, Vector3(0, 0, -0.2), Vector3(0.4, 0, 0), Vector3::UnitY()));
+  const RigidWorldSystem sys(w, CollisionSettings{.margin = 0.0});
+  ASSERT_EQ(sys.forest()->closure_joints, std::vector<Index>{2});
+  EXPECT_EQ(sys.velocity_size(), 3);
+  const ContactState s = sys.contact_state(sys.initial_q, sys.initial_v, 0.0);
+  ASSERT_EQ(s.size(), 5);  // the closing revolute joint's 5 rows
+  for (const auto& c : s.constraints) EXPECT_LT(std::abs(c.gap), 1e-14) << c.name;
+  Vector q = sys.initial_q, v(3);
+  q << 0.2, -0.2, 0.2;  // crank, coupler (relative), rocker: the parallelogram moved on
+  v << 1.0, -1.0, 1.0;
+  for (const auto& c : sys.contact_state(q, v, 0.0).constraints)
+    EXPECT_LT(std::abs(c.gap), 1e-12) << c.name;
+  test::expect_kinematics_match_fd(sys, q, v, 1e-5);
+}

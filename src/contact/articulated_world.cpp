@@ -134,6 +134,57 @@ Index recorded_position_size(const RigidWorld& world) {
   return n;
 }
 
+// The limits of the forest's joints on their coordinates (rigid_world_system.hpp; the band of
+// world_contacts.cpp: a bound is stated while its gap is below max(margin, 0.1 rad or m)):
+//   hinge, slide   g = s − lower (row +e_s) and g = upper − s (row −e_s), c = 0;
+//   ball           g = upper − θ, θ = 2 atan2(‖vec‖, w) the rotation angle of the joint's
+//                  quaternion and u its axis (child axes, as ω): row −u on (ω_x, ω_y, ω_z), and
+//                  c = −u̇·ω = −½ cot(θ/2) ‖ω − (u·ω) u‖² (θ̇ = u·ω; u̇ from the rotation
+//                  vector's rate φ̇ = J_r⁻¹(φ) ω).
+void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v, bool dense,
+                                                std::vector<ContactConstraint>& out) const {
+  const MultibodyModel& m = forest_->model;
+  const int d = world_->dimension();
+  const Index n = m.velocity_size();
+  const double band = std::max(settings_.margin, 0.1);
+  for (Index j = 0; j < static_cast<Index>(world_->joints().size()); ++j) {
+    const Joint& wj = world_->joints()[j];
+    const Index b = forest_->joint_body[j];
+    if (!wj.limited || b < 0) continue;
+    const Index k = j - forest_->tree_joint[b];
+    const MultibodyJoint& mj = m.body(b).joints[static_cast<size_t>(k)];
+    const Index o = m.position_offset(b, k), ov = m.velocity_offset(b, k);
+    auto push = [&](const char* side, double gap, const Vector& row, double c) {
+      if (!(gap <= band)) return;
+      ContactConstraint cc;
+      cc.name = wj.name + side;
+      cc.kind = ConstraintKind::unilateral;
+      cc.restitution = wj.limit_restitution;
+      cc.gap = gap;
+      if (dense) cc.normal = row, cc.tangent = Matrix::Zero(n, d - 1);
+      cc.normal_bias = c;
+      cc.tangent_bias = Vector::Zero(d - 1);
+      out.push_back(std::move(cc));
+    };
+    Vector row = Vector::Zero(n);
+    if (mj.type == JointType::ball) {
+      const Quaternion r = Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]).normalized();
+      const double sin_half = r.vec().norm();
+      if (sin_half < 1e-12) continue;  // θ = 0: far from upper > 0, and no axis
+      const double theta = 2.0 * std::atan2(sin_half, std::abs(r.w()));
+      const Vector3 u = (r.w() < 0 ? -1.0 : 1.0) * r.vec() / sin_half;
+      const Vector3 w = v.segment<3>(ov);
+      row.segment<3>(ov) = -u;
+      const Vector3 w_perp = w - u.dot(w) * u;
+      push("/upper", mj.upper - theta, row, -0.5 / std::tan(0.5 * theta) * w_perp.squaredNorm());
+      continue;
+    }
+    row[ov] = 1.0;
+    push("/lower", q[o] - mj.lower, row, 0.0);
+    push("/upper", mj.upper - q[o], -row, 0.0);
+  }
+}
+
 Vector RigidWorldSystem::maximal_positions(const Vector& q) const {
   if (!forest_) return q;
   return MaximalView(*world_, *forest_, q, nullptr).q;
@@ -170,6 +221,54 @@ std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
   return names;
 }
 
+Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k,
+                                            const std::vector<Matrix>& J, const Vector& q,
+                                            const Vector& v) const {
+  const MultibodyModel& m = forest_->model;
+  Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
+  const Index mb = world_->body_velocity_size();
+  for (Index i = 0; i < world_->body_count(); ++i) {
+    const RigidBody& b = world_->body(i);
+    if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
+    Vector load(mb);
+    if (mb == 3)
+      load << b.applied_force.x(), b.applied_force.y(), b.applied_torque.z();
+    else
+      load << b.applied_force, b.applied_torque;
+    F -= J[i].transpose() * load;
+  }
+  return F;
+}
+
+void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
+                                       Vector& F) const {
+  if (!forest_) return LagrangianSystem::mass_and_forces(q, v, t, M, F);
+  const MaximalView view(*world_, *forest_, q, &v);
+  M = forest_->model.mass_matrix(view.k);
+  F = articulated_forces(view.k, view.J, q, v);
+}
+
+Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) const {
+  return forest_ ? forest_->model.integrate(q, v, h) : world_->integrate_position(q, v, h);
+}
+
+bool RigidWorldSystem::passive_diagonals(const Vector& /*q*/, Vector& K, Vector& D) const {
+  if (!forest_) return false;
+  const MultibodyModel& m = forest_->model;
+  K = Vector::Zero(m.velocity_size());
+  D = Vector::Zero(m.velocity_size());
+  bool any = false;
+  for (Index b = 0; b < m.body_count(); ++b)
+    for (size_t k = 0; k < m.body(b).joints.size(); ++k) {
+      const MultibodyJoint& j = m.body(b).joints[k];
+      const Index ov = m.velocity_offset(b, static_cast<Index>(k)), n = j.velocity_size();
+      if (j.type != JointType::free) K.segment(ov, n).setConstant(j.stiffness);
+      D.segment(ov, n).setConstant(j.damping);
+      any = any || j.stiffness > 0.0 || j.damping > 0.0;
+    }
+  return any;
+}
+
 Vector RigidWorldSystem::position_rate(const Vector& q, const Vector& v) const {
   return forest_ ? forest_->model.position_rate(q, v) : world_->position_rate(q, v);
 }
@@ -202,17 +301,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   s.q = q;
   s.v = v;
   if (dense) s.M = m.mass_matrix(view.k);
-  s.F = m.bias_forces(view.k, v) - m.passive_forces(q, v);
-  for (Index i = 0; i < world_->body_count(); ++i) {
-    const RigidBody& b = world_->body(i);
-    if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
-    Vector load(mb);
-    if (mb == 3)
-      load << b.applied_force.x(), b.applied_force.y(), b.applied_torque.z();
-    else
-      load << b.applied_force, b.applied_torque;
-    s.F -= view.J[i].transpose() * load;
-  }
+  s.F = articulated_forces(view.k, view.J, q, v);
   Matrix J;
   Vector c;
   for (const Index j : forest_->closure_joints) {
@@ -221,17 +310,14 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
     detail::push_joint_constraints(s.constraints, world_->joints()[j].name, r.residual, J, c, d, n,
                                    dense);
   }
-  for (const Contact& ct : detect_contacts(*world_, view.q, settings_)) {
+  CollisionSettings cs = settings_;
+  cs.joint_limits = false;  // stated on the coordinates below
+  for (const Contact& ct : detect_contacts(*world_, view.q, cs)) {
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);
     view.map(r, mb, n, J, c);
-    // the limit of a hinge or slide of the forest is ρ times a constant unit row: c = 0 exactly
-    // (the point-on-face c of the maximal limit contact holds only for its own model)
-    if (ct.joint >= 0) {
-      const Index holder = forest_->joint_body[ct.joint];
-      if (holder >= 0 && forest_->model.body(holder).joints[0].type != JointType::ball) c.setZero();
-    }
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);
   }
+  append_limit_constraints(q, v, dense, s.constraints);
   return s;
 }
 

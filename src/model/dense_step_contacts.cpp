@@ -70,12 +70,24 @@ class DenseStepContacts final : public StepContacts {
 
   // v_free = v − h M⁻¹F; I_k = {g + ½h u_n ≤ margin}; bilateral rows u_b = ∇h_bᵀv⁺ + κ h_b/h;
   // a contact continues the history entry of the same name, warm-started when it was active.
-  const std::vector<StepContact>& build(const Vector& /*q*/, const Vector& v, double /*t*/,
+  // With joint springs and dampers (LagrangianSystem::passive_diagonals), linearly implicit:
+  //   M(v⁺ − v) = −h (F + θD(v⁺ − v) + hθK(θv⁺ + (1 − θ)v)) + H r
+  //   ⇔ M̂ (v⁺ − v) = −h (F + hθ K v) + H r,   M̂ = M + hθD + h²θ²K
+  // (the iteration matrix of Siconos' MoreauJeanOSI, sim/moreau_jean_osi.hpp), and W = Hᵀ M̂⁻¹ H.
+  const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
                                         double h) override {
     step_ = std::move(s_);
     const ContactState& s = step_;
-    mass_.emplace(s.M);
-    v_free_ = v - mass_->solve(h * s.F);
+    Vector K, D;
+    const bool passive = sys_.passive_diagonals(q, K, D);
+    const double th = st_.theta;
+    auto implicit = [&](Matrix M) {  // M̂ = M + hθD + h²θ²K
+      if (passive) M.diagonal() += h * th * D + h * h * th * th * K;
+      return M;
+    };
+    mass_.emplace(implicit(s.M));
+    const Vector F = passive ? Vector(s.F + h * th * K.cwiseProduct(v)) : s.F;
+    v_free_ = v - mass_->solve(h * F);
     std::vector<Index> entry(names_.size(), -1);  // history entry by contact id
     for (size_t i = 0; i < history_.size(); ++i) entry[history_[i].id] = static_cast<Index>(i);
     continued_.assign(history_.size(), false);
@@ -109,6 +121,21 @@ class DenseStepContacts final : public StepContacts {
     in_.w_bilateral.resize(static_cast<Index>(in_.bilateral.size()));
     for (size_t b = 0; b < in_.bilateral.size(); ++b)
       in_.w_bilateral[b] = st_.bilateral_feedback * s.constraints[in_.bilateral[b]].gap / h;
+    if (sys_.midpoint_free_flight() && in_.unilateral.empty() && in_.bilateral.empty()) {
+      // A step without constraints takes its free flight at the midpoint (explicit midpoint rule;
+      // with q⁺ = q + h(v + v⁺)/2 the step is second order; a step with contacts stays first
+      // order, its impulses computed at q): q_m = q ⊕ ½h v, v_m = v − ½h M̂⁻¹F̂ (the first-order
+      // prediction above, halved), and v_free = v − h M̂_m⁻¹ (F(q_m, v_m) + D (v − v_m)) with
+      // M̂_m = M(q_m) + hθD + h²θ²K. The springs and dampers stay linearly implicit: at θ = ½ the
+      // spring terms −½hKv + hθKv of moving them to q_m cancel, and the damper keeps D v.
+      const Vector v_m = 0.5 * (v + v_free_);
+      Matrix M_m;
+      Vector F_m;
+      sys_.mass_and_forces(sys_.integrate(q, v, 0.5 * h), v_m, t + 0.5 * h, M_m, F_m);
+      if (passive) F_m += D.cwiseProduct(v - v_m) + (th - 0.5) * h * K.cwiseProduct(v);
+      mass_.emplace(implicit(M_m));
+      v_free_ = v - mass_->solve(h * F_m);
+    }
     return active_;
   }
 

@@ -48,4 +48,11 @@ void LagrangianSystem::force_jacobians(const Vector& q, const Vector& v, double 
   }
 }
 
+void LagrangianSystem::mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
+                                       Vector& F) const {
+  ContactState s = contact_state(q, v, t);
+  M = std::move(s.M);
+  F = std::move(s.F);
+}
+
 }  // namespace moreau

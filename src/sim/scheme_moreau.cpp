@@ -29,13 +29,20 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
   }
 }
 
+// The contact layer's settings with the stepper's θ (for the implicit joint springs and dampers).
+StepContactSettings layer_settings(const TimeSteppingSettings& ts) {
+  StepContactSettings out = ts.contacts;
+  out.theta = ts.theta;
+  return out;
+}
+
 class MoreauScheme final : public StepScheme {
  public:
   MoreauScheme(const LagrangianSystem& sys, const SimulationSettings& st, SimulationResult& res)
       : StepScheme(res),
         sys_(sys),
         st_(st),
-        layer_(sys.step_contacts(st.time_stepping.contacts, st.solver)) {}
+        layer_(sys.step_contacts(layer_settings(st.time_stepping), st.solver)) {}
 
   void start(Vector& q, const Vector& v) override {
     res_.max_penetration = detect_and_project(sys_, *layer_, q, v, 0.0, st_);

@@ -140,3 +140,61 @@ TEST(ArticulatedWorld, AJointThatClosesACycleBecomesRows) {
     EXPECT_LT(std::abs(c.gap), 1e-12) << c.name;
   test::expect_kinematics_match_fd(sys, q, v, 1e-5);
 }
+
+// A ball joint's cone limit near its bound: the row −u on ω and c = −½ cot(θ/2)‖ω⊥‖², against
+// finite differences of the gap and of the row along the motion.
+TEST(ArticulatedWorld, BallConeLimitRowAndRateMatchFiniteDifferences) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(link("bob", Vector3(0, 0, -0.3)));
+  Joint ball = hinge(0, -1, Vector3(0, 0, 0.3), Vector3::Zero(), Vector3::UnitZ());
+  ball.kind = JointKind::ball;
+  ball.name = "ball";
+  ball.limited = true;
+  ball.upper = 0.3;
+  w->add_joint(ball);
+  const RigidWorldSystem sys(w, CollisionSettings{.margin = 0.0});
+  Vector q(4), v(3);
+  const Vector3 axis = Vector3(1, 2, 0.5).normalized();
+  const Quaternion r(Eigen::AngleAxisd(0.25, axis));
+  q << r.w(), r.x(), r.y(), r.z();
+  v << 0.8, -1.1, 0.6;
+  const ContactState s = sys.contact_state(q, v, 0.0);
+  ASSERT_EQ(s.size(), 1);
+  EXPECT_EQ(s.constraints[0].name, "ball/upper");
+  EXPECT_NEAR(s.constraints[0].gap, 0.05, 1e-14);
+  EXPECT_LT((s.constraints[0].normal + axis).norm(), 1e-14);
+  test::expect_kinematics_match_fd(sys, q, v, 1e-6);
+}
+
+// Two revolute joints between the same two bodies are one chain (a universal joint): the second
+// acts in the frame the first leaves, so the link turns by R_x(q₁) R_y(q₂) about the common anchor;
+// each has its own coordinate, column and limit.
+TEST(ArticulatedWorld, JointsBetweenTheSameBodiesFormAChain) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(link("arm", Vector3(0.2, 0, 0)));
+  Joint first = hinge(0, -1, Vector3(-0.2, 0, 0), Vector3::Zero(), Vector3::UnitX());
+  first.name = "roll";
+  Joint second = first;
+  second.name = "pitch";
+  second.axis_a = Vector3::UnitY();
+  second.limited = true;
+  second.lower = -0.1;
+  second.upper = 0.1;
+  w->add_joint(first);
+  w->add_joint(second);
+  const RigidWorldSystem sys(w, CollisionSettings{.margin = 0.0});
+  ASSERT_EQ(sys.velocity_size(), 2);
+  EXPECT_EQ(sys.position_names(), (std::vector<std::string>{"roll.q", "pitch.q"}));
+  Vector q(2);
+  q << 0.7, 0.08;
+  const Vector qm = sys.maximal_positions(q);
+  const Matrix3 R =
+      (Eigen::AngleAxisd(0.7, Vector3::UnitX()) * Eigen::AngleAxisd(0.08, Vector3::UnitY()))
+          .toRotationMatrix();
+  const Vector3 centre = R * Vector3(0.2, 0, 0);  // the anchor stays at the origin
+  EXPECT_LT((qm.head<3>() - centre).norm(), 1e-14);
+  const ContactState s = sys.contact_state(q, Vector::Zero(2), 0.0);
+  ASSERT_EQ(s.size(), 1);
+  EXPECT_EQ(s.constraints[0].name, "pitch/upper");
+  EXPECT_NEAR(s.constraints[0].gap, 0.02, 1e-14);
+}

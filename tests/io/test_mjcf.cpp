@@ -2,6 +2,8 @@
 // warnings and errors, each against MuJoCo's documented semantics worked out by hand.
 #include <gtest/gtest.h>
 
+#include "moreau/contact/rigid_world_system.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -202,6 +204,40 @@ TEST(Mjcf, HingeJointWithRange) {
   EXPECT_NEAR(ball.world->joints()[0].upper, M_PI / 6, 1e-15);
 }
 
+// A body with several joints (MJCF's hip: three hinges) is one chain of joints to its parent,
+// each with its passive properties: damping, stiffness with springref, armature, and `ref` (the
+// coordinate is 0 at the model's pose, so range and springref are measured from ref). In joint
+// coordinates the chain is three velocities, and the hip turns by R_x(q₁) R_y(q₂) R_z(q₃).
+TEST(Mjcf, ABodyWithSeveralJointsIsAChain) {
+  const Scene s = parse(
+      "<mujoco><compiler angle=\"radian\"/><worldbody><body name=\"pelvis\" pos=\"0 0 1\">"
+      "<joint name=\"hx\" axis=\"1 0 0\" damping=\"0.5\" armature=\"0.01\"/>"
+      "<joint name=\"hy\" axis=\"0 1 0\" stiffness=\"20\" springref=\"0.3\" ref=\"0.1\" "
+      "range=\"-1 1\"/><joint name=\"hz\" axis=\"0 0 1\"/>"
+      "<geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.4\" size=\"0.05\"/></body>"
+      "</worldbody></mujoco>");
+  const RigidWorld& w = *s.world;
+  ASSERT_EQ(w.joints().size(), 3u);
+  EXPECT_DOUBLE_EQ(w.joints()[0].damping, 0.5);
+  EXPECT_DOUBLE_EQ(w.joints()[0].armature, 0.01);
+  EXPECT_DOUBLE_EQ(w.joints()[1].stiffness, 20.0);
+  EXPECT_NEAR(w.joints()[1].reference, 0.2, 1e-15);
+  EXPECT_NEAR(w.joints()[1].lower, -1.1, 1e-15);
+  EXPECT_NEAR(w.joints()[1].upper, 0.9, 1e-15);
+  const RigidWorldSystem sys(s.world, CollisionSettings{});
+  ASSERT_EQ(sys.velocity_size(), 3);
+  EXPECT_EQ(sys.position_names(), (std::vector<std::string>{"hx.q", "hy.q", "hz.q"}));
+  Vector q(3);
+  q << 0.3, -0.4, 0.5;
+  const Matrix3 R =
+      (Eigen::AngleAxisd(0.3, Vector3::UnitX()) * Eigen::AngleAxisd(-0.4, Vector3::UnitY()) *
+       Eigen::AngleAxisd(0.5, Vector3::UnitZ()))
+          .toRotationMatrix();
+  const Vector qm = sys.maximal_positions(q);
+  // the centre of mass, 0.2 m below the hip at the model's pose, turns about the hip
+  EXPECT_LT((qm.head<3>() - (Vector3(0, 0, 1) + R * Vector3(0, 0, -0.2))).norm(), 1e-14);
+}
+
 // Soft-contact and solver parameters are reported once each, with the line; timestep and
 // gravity are honoured.
 TEST(Mjcf, IgnoredParametersAreReportedOnce) {
@@ -242,9 +278,13 @@ TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
   EXPECT_NE(error_of(one_body("", "<geom type=\"ellipsoid\" size=\"0.1 0.2 0.3\"/>"))
                 .find("<geom type=\"ellipsoid\">"),
             std::string::npos);
-  EXPECT_NE(error_of("<mujoco><worldbody><body><joint/><joint/><geom size=\"0.1\"/></body>"
+  EXPECT_NE(error_of("<mujoco><worldbody><body><freejoint/><joint/><geom size=\"0.1\"/></body>"
                      "</worldbody></mujoco>")
-                .find("second joint"),
+                .find("a free joint must be the body's only joint"),
+            std::string::npos);
+  EXPECT_NE(error_of("<mujoco><worldbody><body><joint damping=\"-1\"/><geom size=\"0.1\"/>"
+                     "</body></worldbody></mujoco>")
+                .find("damping=\"-1\""),
             std::string::npos);
   EXPECT_NE(error_of(one_body("", "<geom type=\"plane\" size=\"1 1 1\"/><geom size=\"0.1\"/>"))
                 .find("plane"),

@@ -296,3 +296,37 @@ TEST(SceneLoad, BadExplicitPairsNameTheirPath) {
   doc["bodies"][0]["shapes"][0]["conaffinity"] = 1.5;
   expect_error(doc, "bodies[0].shapes[0].conaffinity = 1.5: must be an integer bitmask");
 }
+
+// Joint keys of round 3: a chain of two revolute joints with a spring, a damper, armature and
+// the limits' restitution loads into the world, writes back the same values, and a bad value is
+// named with its joint and field.
+TEST(SceneLoad, JointPassivePropertiesAndChains) {
+  json doc = json::parse(R"({
+    "description": "a two-hinge chain",
+    "dimension": 3,
+    "bodies": [{"name": "arm", "mass": 1, "inertia": [0.01, 0.02, 0.02], "position": [0.2, 0, 0]}],
+    "joints": [
+      {"type": "revolute", "name": "yaw", "body_a": "arm", "anchor_a": [-0.2, 0, 0],
+       "axis": [0, 0, 1], "damping": 0.3, "armature": 0.05},
+      {"type": "revolute", "name": "pitch", "body_a": "arm", "anchor_a": [-0.2, 0, 0],
+       "axis": [0, 1, 0], "stiffness": 12, "reference": 0.4, "limits": [-1, 1],
+       "limit_restitution": 0.5}],
+    "t_end": 0.1
+  })");
+  const Scene s = parse_scene(doc);
+  const auto& joints = s.world->joints();
+  ASSERT_EQ(joints.size(), 2u);
+  EXPECT_DOUBLE_EQ(joints[0].damping, 0.3);
+  EXPECT_DOUBLE_EQ(joints[0].armature, 0.05);
+  EXPECT_DOUBLE_EQ(joints[1].stiffness, 12.0);
+  EXPECT_DOUBLE_EQ(joints[1].reference, 0.4);
+  EXPECT_DOUBLE_EQ(joints[1].limit_restitution, 0.5);
+  EXPECT_EQ(joints[0].body_b, joints[1].body_b);  // one chain, both from the static "world"
+  const RigidWorldSystem sys(s.world, CollisionSettings{});
+  EXPECT_EQ(sys.velocity_size(), 2);
+  doc["joints"][0]["armature"] = -1;
+  expect_error(doc, "joints[0] ('yaw').armature = -1: must be finite and ≥ 0");
+  doc["joints"][0]["armature"] = 0;
+  doc["joints"][1]["limit_restitution"] = 2;
+  expect_error(doc, "joints[1] ('pitch').limit_restitution = 2: must be in [0, 1]");
+}

@@ -20,12 +20,15 @@
 // "<body>.x", "<body>.y", "<body>.theta"), M(q) comes from CRBA with the armature, and
 // F = b(q, v) − τ_passive − Σ_b J_bᵀ (f_app, τ_app). Detection, contact rows and the rows of the
 // joints that close cycles are those of the maximal model at the bodies' poses, mapped through the
-// body Jacobians: J = Σ_b J_max,b J_b, c = c_max + Σ_b J_max,b J̇_b v. A joint limit, whose
-// maximal row is ±ρ ṡ (world_contacts.hpp), becomes ρ times the unit row of its coordinate. The
-// joints of the forest hold exactly and have no rows. A run records every body's pose and
-// velocity (the maximal q and v, under today's names) followed by the joint coordinates and
-// velocities of the hinge, slide and ball joints (recorded_positions). A world without joints has
-// only free roots, whose coordinates are the maximal ones: it runs the maximal formulas unchanged.
+// body Jacobians: J = Σ_b J_max,b J_b, c = c_max + Σ_b J_max,b J̇_b v. A joint limit is a
+// frictionless unilateral row on its coordinate: ±e_s for a hinge or slide (gap in rad or m), −u
+// on a ball's ω for its cone (u the axis of its rotation); its restitution is the joint's
+// limit_restitution. The joints of the forest hold exactly and have no rows; joints with the same
+// two bodies in a row are one chain (model/rigid/joint.hpp §Chains). A run records every body's
+// pose and velocity (the maximal q and v, under today's names) followed by the joint coordinates
+// and velocities of the hinge, slide and ball joints (recorded_positions). A world without joints
+// has only free roots, whose coordinates are the maximal ones: it runs the maximal formulas
+// unchanged.
 #include <memory>
 
 #include "moreau/contact/collision/world_contacts.hpp"
@@ -69,6 +72,15 @@ class RigidWorldSystem : public LagrangianSystem {
     C = Matrix::Zero(velocity_size(), velocity_size());
   }
 
+  // CRBA's M and F of a world with joints (contact_state's otherwise).
+  void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
+                       Vector& F) const override;
+  // True for a world with joints: its free flight is second order (dense_step_contacts.cpp).
+  bool midpoint_free_flight() const override { return forest_ != nullptr; }
+  // The forest's exponential map for a world with joints, RigidWorld's otherwise.
+  Vector integrate(const Vector& q, const Vector& v, double h) const override;
+  // The joints' stiffness and damping on their dofs (a ball's on its three; free joints: damping).
+  bool passive_diagonals(const Vector& q, Vector& K, Vector& D) const override;
   Vector position_rate(const Vector& q, const Vector& v) const override;
   void normalize_position(Vector& q) const override;
   double kinetic_energy(const Vector& q, const Vector& v) const override;
@@ -103,6 +115,12 @@ class RigidWorldSystem : public LagrangianSystem {
   ContactState state(const Vector& q, const Vector& v, double t, bool dense) const;
   // The same for an articulated world (articulated_world.cpp).
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense) const;
+  // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics of `view` (articulated_world.cpp).
+  Vector articulated_forces(const MultibodyKinematics& k, const std::vector<Matrix>& J,
+                            const Vector& q, const Vector& v) const;
+  // The limit constraints of the forest's joints at (q, v), appended to out.
+  void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
+                                std::vector<ContactConstraint>& out) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
 

@@ -60,6 +60,27 @@ class LagrangianSystem {
   virtual void force_jacobians(const Vector& q, const Vector& v, double t, Matrix& K,
                                Matrix& C) const;
 
+  // The joint springs and dampers that a step integrates linearly implicitly (docs/simulation.md
+  // §Passive joint forces): diagonals K and D (n each, ≥ 0) such that F holds K (q − q_ref) + D v
+  // on them. False (nothing implicit) unless overridden.
+  virtual bool passive_diagonals(const Vector& /*q*/, Vector& /*K*/, Vector& /*D*/) const {
+    return false;
+  }
+
+  // M(q) and F(q, v, t) alone, without the constraints (from contact_state unless overridden).
+  virtual void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
+                               Vector& F) const;
+  // True when the dense step layer takes the free flight at the step's midpoint, second order
+  // without contacts (model/dense_step_contacts.cpp); false unless overridden.
+  virtual bool midpoint_free_flight() const { return false; }
+  // q ⊕ h v, the configuration after moving at v for h: q + h q̇(q, v), normalized, unless
+  // overridden (exact exponential maps for quaternions).
+  virtual Vector integrate(const Vector& q, const Vector& v, double h) const {
+    Vector out = q + h * position_rate(q, v);
+    normalize_position(out);
+    return out;
+  }
+
   // q̇ as a function of (q, v); identity unless overridden.
   virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
   // Re-normalizes q after a step (unit quaternions); identity unless overridden.

@@ -39,6 +39,9 @@ struct StepContactSettings {
   double bilateral_feedback = 0.2;     // κ of u_b⁺ = −κ h_b/h
   double projection_tolerance = 1e-8;  // m, violation left by the post-stabilization
   double nsgs_relaxation = 1.7;        // ω ∈ (0, 2) of body-block NSGS (after 20 plain sweeps)
+  // θ of the linearly implicit joint springs and dampers, M + hθD + h²θ²K (the stepper sets it to
+  // its own θ; docs/simulation.md §Passive joint forces)
+  double theta = 0.5;
   // Anderson memory of body-block NSGS on islands of ≥ 16 contacts (0 = off; BodyBlockNsgsSettings)
   int nsgs_anderson_memory = 0;
   bool body_blocks = true;  // false: the dense layer for every system

@@ -172,7 +172,7 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     };
     add_points(item(cp.body_a, cp.shape_a), item(cp.body_b, cp.shape_b), INFINITY, k, extra);
   }
-  for (Index k = 0; k < static_cast<Index>(world.joints().size()); ++k)
+  for (Index k = 0; settings.joint_limits && k < static_cast<Index>(world.joints().size()); ++k)
     if (world.joints()[k].limited) append_limit_contacts(world, q, k, settings.margin, extra);
   // detection order: the chunks in order, then the explicit pairs and limits; sorted by key,
   // ties kept in that order (a stable sort of pointers, so no contact is copied twice)

@@ -29,7 +29,7 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
   std::vector<std::vector<TreeGeom>> geoms(n);
   for (size_t i = 0; i < n; ++i) {
     const TreeBody& b = bodies[i];
-    owner[i] = i == 0 || b.joint != TreeJoint::none ? i : owner[static_cast<size_t>(b.parent)];
+    owner[i] = i == 0 || b.moves() ? i : owner[static_cast<size_t>(b.parent)];
     const Pose& of = bodies[owner[i]].frame;
     // this body's frame in its owner's: T = F_owner⁻¹ ∘ F_body
     const Quaternion qo = of.orientation.conjugate();
@@ -75,25 +75,34 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
   }
   for (size_t i = 1; i < n; ++i) {
     const TreeBody& b = bodies[i];
-    if (b.joint == TreeJoint::none || b.joint == TreeJoint::free) continue;
-    Joint j;
-    j.name = b.joint_name;
-    j.kind = b.joint == TreeJoint::revolute    ? JointKind::revolute
-             : b.joint == TreeJoint::prismatic ? JointKind::prismatic
-                                               : JointKind::ball;
-    j.body_a = index[i];
-    j.body_b = index[owner[static_cast<size_t>(b.parent)]];
-    j.anchor_a = b.joint_pos - com[i];
-    const Pose pb = world->body(j.body_b).pose;
-    j.anchor_b = pb.orientation.conjugate() * (b.frame.apply(b.joint_pos) - pb.position);
-    j.axis_a = b.joint_axis.normalized();
-    j.limited = b.limited;
-    j.lower = b.lower;
-    j.upper = b.upper;
-    try {
-      world->add_joint(j);
-    } catch (const std::invalid_argument& err) {
-      throw_invalid("{}: joint: {}", b.where, err.what());
+    if (!b.moves() || b.is_free()) continue;
+    for (const TreeJointSpec& spec : b.joints) {
+      if (spec.kind == TreeJoint::free)
+        throw_invalid("{}: a free joint must be the body's only joint", b.where);
+      Joint j;
+      j.name = spec.name;
+      j.kind = spec.kind == TreeJoint::revolute    ? JointKind::revolute
+               : spec.kind == TreeJoint::prismatic ? JointKind::prismatic
+                                                   : JointKind::ball;
+      j.body_a = index[i];
+      j.body_b = index[owner[static_cast<size_t>(b.parent)]];
+      j.anchor_a = spec.pos - com[i];
+      const Pose pb = world->body(j.body_b).pose;
+      j.anchor_b = pb.orientation.conjugate() * (b.frame.apply(spec.pos) - pb.position);
+      j.axis_a = spec.axis.normalized();
+      j.limited = spec.limited;
+      j.lower = spec.lower;
+      j.upper = spec.upper;
+      j.stiffness = spec.stiffness;
+      j.reference = spec.reference;
+      j.damping = spec.damping;
+      j.armature = spec.armature;
+      j.frictionloss = spec.frictionloss;
+      try {
+        world->add_joint(j);
+      } catch (const std::invalid_argument& err) {
+        throw_invalid("{}: joint: {}", b.where, err.what());
+      }
     }
   }
   if (moreau_body) {

@@ -1,10 +1,11 @@
 #pragma once
 // A tree of bodies as model files describe them (MJCF bodies, URDF links): frames in the world,
-// one joint to the parent or none, geoms and inertials, turned into a RigidWorld (the shared back
-// half of io/import/mjcf.hpp and io/import/urdf.hpp).
+// a chain of joints to the parent or none, geoms and inertials, turned into a RigidWorld (the
+// shared back half of io/import/mjcf.hpp and io/import/urdf.hpp).
 //
-// A body with a revolute, prismatic or ball joint becomes a moreau body linked to its parent's
-// moreau body; a free body has no joint; a body without a joint is welded to its parent: its
+// A body with revolute, prismatic or ball joints becomes a moreau body linked to its parent's
+// moreau body by them (several make a chain, model/rigid/joint.hpp §Chains); a free body has no
+// joint; a body without a joint is welded to its parent: its
 // geoms and mass join the parent's moreau body (body 0, the world, is the static body "world").
 // A moreau body sits at its centre of mass with the orientation of its file frame F, its inertia
 // the full sum of its parts (parallel axes), its shapes moved by −c.
@@ -39,24 +40,38 @@ struct TreeGeom {
   std::string where;                  // "FILE:LINE: <geom>" for messages
 };
 
-// The joint of a body to its parent.
+// The kind of a joint of a body to its parent.
 enum class TreeJoint { none, free, revolute, prismatic, ball };
+
+// One joint of a body's chain to its parent (MJCF gives a body several), in the body's frame F.
+struct TreeJointSpec {
+  TreeJoint kind = TreeJoint::revolute;  // free, revolute, prismatic or ball
+  std::string name;                      // empty: joint<k>
+  Vector3 pos = Vector3::Zero();         // anchor in F, m
+  Vector3 axis = Vector3::UnitZ();       // axis in F
+  bool limited = false;                  // limits on the joint coordinate (joint.hpp)
+  double lower = 0.0, upper = 0.0;       // rad or m
+  double stiffness = 0.0;                // N·m/rad or N/m
+  double reference = 0.0;                // the spring's rest coordinate, rad or m
+  double damping = 0.0;                  // N·m·s/rad or N·s/m
+  double armature = 0.0;                 // kg·m² or kg
+  double frictionloss = 0.0;             // N·m or N
+};
 
 // One body of the tree (index 0 is the world).
 struct TreeBody {
-  std::string name;                       // the moreau body's name (empty: body<i>)
-  std::string where;                      // "FILE:LINE: <body>" for messages
-  int parent = -1;                        // index of the parent (−1 for the world)
-  Pose frame;                             // F in the world
-  TreeJoint joint = TreeJoint::none;      // the joint to the parent
-  std::string joint_name;                 // empty: joint<k>
-  Vector3 joint_pos = Vector3::Zero();    // anchor in F, m
-  Vector3 joint_axis = Vector3::UnitZ();  // axis in F
-  bool limited = false;                   // limits on the joint coordinate (joint.hpp)
-  double lower = 0.0, upper = 0.0;        // rad or m
-  bool has_inertial = false;              // inertial given (else from the geoms)
-  MassSum inertial;                       // the given inertial, in F
-  std::vector<TreeGeom> geoms;            // in F
+  std::string name;                   // the moreau body's name (empty: body<i>)
+  std::string where;                  // "FILE:LINE: <body>" for messages
+  int parent = -1;                    // index of the parent (−1 for the world)
+  Pose frame;                         // F in the world
+  std::vector<TreeJointSpec> joints;  // the chain to the parent (empty: welded)
+  // True when the body moves on its own (a free joint or a chain of joints).
+  bool moves() const { return !joints.empty(); }
+  // True when its one joint is free.
+  bool is_free() const { return joints.size() == 1 && joints[0].kind == TreeJoint::free; }
+  bool has_inertial = false;    // inertial given (else from the geoms)
+  MassSum inertial;             // the given inertial, in F
+  std::vector<TreeGeom> geoms;  // in F
 };
 
 // The RigidWorld of the tree. `inertia_from_geoms` ignores given inertials. `moreau_body`, when

@@ -22,6 +22,7 @@ using import::MassSum;
 using import::TreeBody;
 using import::TreeGeom;
 using import::TreeJoint;
+using import::TreeJointSpec;
 
 constexpr double kDefaultDensity = 1000.0;  // kg/m³, MuJoCo's default geom density
 
@@ -42,17 +43,15 @@ ElementRules geom_rules() {
 
 ElementRules joint_rules() {
   ElementRules r;
-  r.honoured = {"name", "type", "pos", "axis", "range", "limited"};
+  r.honoured = {"name",    "type",      "pos",       "axis",     "range", "limited",
+                "damping", "stiffness", "springref", "armature", "ref"};
   r.visual = {"group", "user"};
   for (const char* k : {"solreflimit", "solimplimit", "solreffriction", "solimpfriction", "margin"})
     r.warned[k] = kSoft;
-  r.warned["damping"] = "no joint damping in moreau (passive joints)";
-  r.warned["stiffness"] = "no joint springs in moreau";
-  r.warned["springref"] = "no joint springs in moreau";
-  r.warned["springdamper"] = "no joint springs in moreau";
-  r.warned["armature"] = "no armature inertia in moreau";
-  r.warned["frictionloss"] = "no dry joint friction in moreau";
-  r.warned["ref"] = "the joint's coordinate is measured from the model's pose";
+  r.warned["springdamper"] =
+      "the spring's time constant and damping ratio are not read: give "
+      "stiffness and damping";
+  r.warned["frictionloss"] = "dry joint friction is not simulated yet";
   r.warned["actuatorfrcrange"] = "actuators are not simulated";
   r.warned["actuatorfrclimited"] = "actuators are not simulated";
   r.warned["actuatorgravcomp"] = "actuators are not simulated";
@@ -336,17 +335,18 @@ void Importer::read_inertial(const XMLElement& e, TreeBody& body) {
 
 void Importer::read_joint(const XMLElement& e, const std::string& childclass, TreeBody& body) {
   const std::string tag = e.Name();
-  if (body.joint != TreeJoint::none)
-    reader_.fail_element(e, fmt::format("body '{}' has a second joint: moreau links two bodies by "
-                                        "one joint (free, hinge, slide or ball)",
-                                        body.name));
+  if (body.is_free() || (tag == "freejoint" && body.moves()))
+    reader_.fail_element(
+        e, fmt::format("body '{}': a free joint must be the body's only joint", body.name));
+  TreeJointSpec joint;
   if (tag == "freejoint") {
     ElementRules r;
     r.honoured = {"name"};
     r.visual = {"group"};
     r.warned["align"] = "moreau's body frames sit at the centre of mass already";
     reader_.attributes(e, "", r);
-    body.joint = TreeJoint::free;
+    joint.kind = TreeJoint::free;
+    body.joints.push_back(joint);
     return;
   }
   static const ElementRules rules = joint_rules();
@@ -354,31 +354,49 @@ void Importer::read_joint(const XMLElement& e, const std::string& childclass, Tr
   const std::string type = a.contains("type") ? a.at("type").value : "hinge";
   if (type != "free" && type != "hinge" && type != "slide" && type != "ball")
     reader_.fail(e, "type", "must be free, hinge, slide or ball");
-  body.joint = type == "free"    ? TreeJoint::free
+  if (type == "free" && body.moves())
+    reader_.fail(e, "type", "a free joint must be the body's only joint");
+  joint.kind = type == "free"    ? TreeJoint::free
                : type == "hinge" ? TreeJoint::revolute
                : type == "slide" ? TreeJoint::prismatic
                                  : TreeJoint::ball;
-  if (a.contains("name")) body.joint_name = a.at("name").value;
-  body.joint_pos = reader_.vector3(e, a, "pos", Vector3::Zero());
-  body.joint_axis = reader_.vector3(e, a, "axis", Vector3::UnitZ());
-  if (body.joint_axis.norm() < 1e-12) reader_.fail(e, "axis", "must be nonzero");
+  if (a.contains("name")) joint.name = a.at("name").value;
+  joint.pos = reader_.vector3(e, a, "pos", Vector3::Zero());
+  joint.axis = reader_.vector3(e, a, "axis", Vector3::UnitZ());
+  if (joint.axis.norm() < 1e-12) reader_.fail(e, "axis", "must be nonzero");
+  const bool angular = type != "slide";
+  auto coordinate = [&](double x) { return angular ? reader_.angle(x) : x; };
+  // MuJoCo's qpos is `ref` at the model's pose; moreau's coordinate is 0 there
+  const double ref =
+      type == "hinge" || type == "slide" ? coordinate(reader_.number(e, a, "ref", 0.0)) : 0.0;
+  auto nonnegative = [&](const char* key) {
+    const double x = reader_.number(e, a, key, 0.0);
+    if (!(x >= 0.0)) reader_.fail(e, key, "must be ≥ 0");
+    return x;
+  };
+  joint.damping = nonnegative("damping");
+  joint.stiffness = nonnegative("stiffness");
+  joint.armature = nonnegative("armature");
+  if (type == "hinge" || type == "slide")
+    joint.reference = coordinate(reader_.number(e, a, "springref", 0.0)) - ref;
   const std::string limited = a.contains("limited") ? a.at("limited").value : "auto";
   if (limited != "auto" && limited != "true" && limited != "false")
     reader_.fail(e, "limited", "must be auto, true or false");
-  body.limited = limited == "true" ||
-                 (limited == "auto" && reader_.compiler.autolimits && a.contains("range"));
+  joint.limited = limited == "true" ||
+                  (limited == "auto" && reader_.compiler.autolimits && a.contains("range"));
   if (limited == "auto" && !reader_.compiler.autolimits && a.contains("range"))
     reader_.fail(e, "range", "with compiler autolimits=\"false\", set limited=\"true\" too");
-  if (!body.limited) return;
-  if (type == "free") reader_.fail(e, "range", "a free joint has no limits");
-  if (!a.contains("range")) reader_.fail(e, "limited", "a limited joint needs a range");
-  const auto range = reader_.numbers(e, a, "range", 2, 2);
-  if (!(range[0] <= range[1])) reader_.fail(e, "range", "needs lower ≤ upper");
-  const bool angular = type != "slide";
-  body.lower = type == "ball" ? 0.0 : angular ? reader_.angle(range[0]) : range[0];
-  body.upper = angular ? reader_.angle(range[1]) : range[1];
-  if (type == "ball" && !(body.upper > 0))
-    reader_.fail(e, "range", "a ball joint's range is \"0 max\" with max > 0");
+  if (joint.limited) {
+    if (type == "free") reader_.fail(e, "range", "a free joint has no limits");
+    if (!a.contains("range")) reader_.fail(e, "limited", "a limited joint needs a range");
+    const auto range = reader_.numbers(e, a, "range", 2, 2);
+    if (!(range[0] <= range[1])) reader_.fail(e, "range", "needs lower ≤ upper");
+    joint.lower = type == "ball" ? 0.0 : coordinate(range[0]) - ref;
+    joint.upper = coordinate(range[1]) - (type == "ball" ? 0.0 : ref);
+    if (type == "ball" && !(joint.upper > 0))
+      reader_.fail(e, "range", "a ball joint's range is \"0 max\" with max > 0");
+  }
+  body.joints.push_back(joint);
 }
 
 // The name with the suffixes of the enclosing replicates (empty stays empty).
@@ -435,8 +453,8 @@ void Importer::read_children(const XMLElement& e, const Place& place) {
       if (e.Name() != std::string("body"))
         reader_.fail_element(*c, "a joint belongs directly to its body (not inside a frame)");
       read_joint(*c, place.childclass, self);
-      self.joint_name = suffixed(self.joint_name, place.suffix);
-      if (self.joint == TreeJoint::free && self.parent != 0)
+      self.joints.back().name = suffixed(self.joints.back().name, place.suffix);
+      if (self.is_free() && self.parent != 0)
         reader_.fail_element(*c, "a free joint belongs to a child of the world body");
     } else if (tag == "inertial") {
       if (e.Name() != std::string("body"))

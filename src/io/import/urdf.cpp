@@ -22,6 +22,7 @@ constexpr double kUrdfFriction = 0.5;
 using import::TreeBody;
 using import::TreeGeom;
 using import::TreeJoint;
+using import::TreeJointSpec;
 
 // Keeps urdfdom's error messages (console_bridge) instead of printing them.
 class MessageCapture : public console_bridge::OutputHandler {
@@ -126,7 +127,7 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
   b.where = fmt::format("{}: link '{}'", path_, link.name);
   b.parent = parent;
   b.frame = frame;
-  b.joint = joint;
+  if (joint != TreeJoint::none) b.joints.push_back(TreeJointSpec{.kind = joint});
   if (link.inertial) {
     const urdf::Inertial& in = *link.inertial;
     const Pose o = to_pose(in.origin);
@@ -138,27 +139,30 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
     b.inertial.add(in.mass, o.position, o.rotation() * I * o.rotation().transpose());
   }
   for (const auto& c : link.collision_array) b.geoms.push_back(collision_geom(link, *c));
-  if (via) {
-    b.joint_name = via->name;
-    b.joint_axis = Vector3(via->axis.x, via->axis.y, via->axis.z);
+  if (via && b.moves()) {
+    TreeJointSpec& spec = b.joints.front();
+    spec.name = via->name;
+    spec.axis = Vector3(via->axis.x, via->axis.y, via->axis.z);
     const std::string where = fmt::format("{}: joint '{}'", path_, via->name);
-    if ((joint == TreeJoint::revolute || joint == TreeJoint::prismatic) &&
-        b.joint_axis.norm() < 1e-12)
+    if ((joint == TreeJoint::revolute || joint == TreeJoint::prismatic) && spec.axis.norm() < 1e-12)
       throw_invalid("{}: the axis must be nonzero", where);
     if (via->type != urdf::Joint::CONTINUOUS && via->limits &&
         (joint == TreeJoint::revolute || joint == TreeJoint::prismatic)) {
       MOREAU_REQUIRE(via->limits->lower <= via->limits->upper,
                      "{}: <limit lower=\"{}\" upper=\"{}\">: needs lower ≤ upper", where,
                      via->limits->lower, via->limits->upper);
-      b.limited = true;
-      b.lower = via->limits->lower;
-      b.upper = via->limits->upper;
+      spec.limited = true;
+      spec.lower = via->limits->lower;
+      spec.upper = via->limits->upper;
       warn("<limit effort, velocity>", "actuator limits (moreau simulates the passive robot)");
     }
-    if (via->dynamics && via->dynamics->damping != 0)
-      warn("<dynamics damping>", "no joint damping in moreau (passive joints)");
+    if (via->dynamics) {
+      MOREAU_REQUIRE(via->dynamics->damping >= 0 && std::isfinite(via->dynamics->damping),
+                     "{}: <dynamics damping=\"{}\">: must be ≥ 0", where, via->dynamics->damping);
+      spec.damping = via->dynamics->damping;
+    }
     if (via->dynamics && via->dynamics->friction != 0)
-      warn("<dynamics friction>", "no dry joint friction in moreau");
+      warn("<dynamics friction>", "dry joint friction is not simulated yet");
     if (via->safety) warn("<safety_controller>", "controller settings");
     if (via->calibration) warn("<calibration>", "sensor settings");
     MOREAU_REQUIRE(via->mimic == nullptr,

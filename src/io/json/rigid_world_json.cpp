@@ -428,8 +428,10 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
     for (size_t k = 0; k < js.size(); ++k) {
       const std::string path = fmt::format("joints[{}]", k);
       const json& j = js[k];
-      check_keys(j, path,
-                 {"type", "name", "body_a", "body_b", "anchor_a", "anchor_b", "axis", "limits"});
+      check_keys(
+          j, path,
+          {"type", "name", "body_a", "body_b", "anchor_a", "anchor_b", "axis", "limits",
+           "limit_restitution", "stiffness", "reference", "damping", "armature", "frictionloss"});
       Joint joint;
       const std::string type = string_field(j, path, "type", "");
       try {
@@ -455,6 +457,16 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
         joint.lower = l[0].is_null() ? -INFINITY : as_number(l[0], path + ".limits[0]");
         joint.upper = l[1].is_null() ? INFINITY : as_number(l[1], path + ".limits[1]");
       }
+      // passive forces and the limits' restitution (add_joint checks their ranges)
+      const std::pair<const char*, double*> numbers[] = {
+          {"limit_restitution", &joint.limit_restitution},
+          {"stiffness", &joint.stiffness},
+          {"reference", &joint.reference},
+          {"damping", &joint.damping},
+          {"armature", &joint.armature},
+          {"frictionloss", &joint.frictionloss}};
+      for (const auto& [key, field] : numbers)
+        if (j.contains(key)) *field = as_number(j.at(key), path + "." + key);
       try {
         w->add_joint(joint);
       } catch (const std::invalid_argument& e) {
@@ -525,6 +537,14 @@ json rigid_world_to_json(const RigidWorld& w) {
              {"anchor_b", vec(j.anchor_b, d)}};
       if (j.kind != JointKind::fixed) x["axis"] = vec(j.axis_a, d);
       if (j.limited) x["limits"] = json::array({bound(j.lower), bound(j.upper)});
+      const std::pair<const char*, double> numbers[] = {{"limit_restitution", j.limit_restitution},
+                                                        {"stiffness", j.stiffness},
+                                                        {"reference", j.reference},
+                                                        {"damping", j.damping},
+                                                        {"armature", j.armature},
+                                                        {"frictionloss", j.frictionloss}};
+      for (const auto& [key, value] : numbers)
+        if (value != 0.0) x[key] = value;
       doc["joints"].push_back(x);
     }
   }

@@ -48,6 +48,11 @@ std::vector<MultibodyJoint> tree_joints(const RigidWorld& world, const Joint& j,
   out.limited = j.limited;
   out.lower = j.lower - shift;
   out.upper = j.upper - shift;
+  out.stiffness = j.stiffness;
+  out.reference = j.reference - shift;
+  out.damping = j.damping;
+  out.armature = j.armature;
+  out.frictionloss = j.frictionloss;
   return {out};
 }
 
@@ -94,7 +99,9 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
     const bool holds_joint = joint >= 0 && !chain.empty();
     b.joints = std::move(chain);
     f.body_of[i] = f.model.add_body(std::move(b));
-    if (holds_joint) f.joint_body[joint] = f.body_of[i];
+    if (holds_joint)  // the chain's joints, in order, are those of `joint` and the ones after it
+      for (size_t k = 0; k < f.model.body(f.body_of[i]).joints.size(); ++k)
+        f.joint_body[joint + static_cast<Index>(k)] = f.body_of[i];
     f.tree_joint.push_back(joint);
     f.planar_root.push_back(planar_root);
   };
@@ -111,7 +118,22 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
         if (other >= 0 && f.body_of[other] >= 0) continue;  // a cycle: left for closure_joints
         used[j] = true;
         double shift = 0.0;
-        add(other, u, tree_joints(world, joint, other, shift), j, false);
+        std::vector<MultibodyJoint> chain = tree_joints(world, joint, other, shift);
+        // the joints that follow with the same bodies continue the chain (joint.hpp §Chains)
+        for (Index next = j + 1;
+             next < static_cast<Index>(joints.size()) && joints[next].body_a == joint.body_a &&
+             joints[next].body_b == joint.body_b;
+             ++next) {
+          MOREAU_REQUIRE(other == joint.body_a,
+                         "joint '{}': a chain of joints must hang body_a from body_b, but body "
+                         "'{}' is reached from '{}' (a cycle through a chain)",
+                         joints[next].name, world.body(joint.body_b).name,
+                         world.body(joint.body_a).name);
+          used[next] = true;
+          for (MultibodyJoint& link : tree_joints(world, joints[next], other, shift))
+            chain.push_back(std::move(link));
+        }
+        add(other, u, std::move(chain), j, false);
         queue.push_back(other);
       }
     }
@@ -139,8 +161,14 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
     add(i, -1, std::move(chain), -1, planar);
     walk({i});
   }
-  for (Index j = 0; j < static_cast<Index>(joints.size()); ++j)
-    if (!used[j]) f.closure_joints.push_back(j);
+  for (Index j = 0; j < static_cast<Index>(joints.size()); ++j) {
+    if (used[j]) continue;
+    MOREAU_REQUIRE(!joints[j].limited,
+                   "joint '{}' closes a cycle of joints and has limits: only the joints of the "
+                   "kinematic tree can be limited (give the limit to another joint of the cycle)",
+                   joints[j].name);
+    f.closure_joints.push_back(j);
+  }
 
   // q₀: the stored pose, except the roots, which carry their poses
   f.q0 = f.model.neutral_positions();
@@ -170,8 +198,16 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
         R * f.model.body(b).inertia * R.transpose() * rb.angular_velocity;
     rhs += f.model.body_jacobian(k, b).transpose() * p;
   }
+  // the bodies' own inertia: the armature (a motor's rotor) is not part of their momentum
+  Matrix M = f.model.mass_matrix(k);
+  for (Index b = 0; b < f.model.body_count(); ++b)
+    for (size_t c = 0; c < f.model.body(b).joints.size(); ++c) {
+      const MultibodyJoint& j = f.model.body(b).joints[c];
+      const Index o = f.model.velocity_offset(b, static_cast<Index>(c));
+      M.diagonal().segment(o, j.velocity_size()).array() -= j.armature;
+    }
   TreeFactorization factor;
-  MOREAU_REQUIRE(factor.factor(f.model.mass_matrix(k), f.model.dof_parent()),
+  MOREAU_REQUIRE(factor.factor(M, f.model.dof_parent()),
                  "the joint-coordinate mass matrix is singular at velocity {} ({}): a body "
                  "without mass at the end of a chain?",
                  factor.pivot(), f.model.velocity_names()[factor.pivot()]);

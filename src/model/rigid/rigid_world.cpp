@@ -107,8 +107,46 @@ Index RigidWorld::add_joint(Joint j) {
       }
       MOREAU_REQUIRE(bodies_[j.body_b].is_static,
                      "joints[{}] ('{}'): the body named 'world' must be static", k, j.name);
+      // the chain this joint ends (joint.hpp §Chains) hangs from that body too
+      for (Index m = k - 1; m >= 0 && joints_[m].body_a == j.body_a && joints_[m].body_b < 0; --m)
+        joints_[m].body_b = j.body_b;
     }
   }
+  const std::pair<const char*, double> nonnegative[] = {{"stiffness", j.stiffness},
+                                                        {"damping", j.damping},
+                                                        {"armature", j.armature},
+                                                        {"frictionloss", j.frictionloss}};
+  for (const auto& [field, value] : nonnegative)
+    MOREAU_REQUIRE(std::isfinite(value) && value >= 0.0,
+                   "joints[{}] ('{}').{} = {}: must be finite and ≥ 0", k, j.name, field, value);
+  MOREAU_REQUIRE(std::isfinite(j.reference), "joints[{}] ('{}').reference = {}: must be finite", k,
+                 j.name, j.reference);
+  MOREAU_REQUIRE(j.limit_restitution >= 0.0 && j.limit_restitution <= 1.0,
+                 "joints[{}] ('{}').limit_restitution = {}: must be in [0, 1]", k, j.name,
+                 j.limit_restitution);
+  // a chain from the world whose first joint was limited hangs from the static body "world"
+  if (j.body_b < 0 && k > 0 && joints_[k - 1].body_a == j.body_a && joints_[k - 1].body_b >= 0 &&
+      bodies_[joints_[k - 1].body_b].is_static && bodies_[joints_[k - 1].body_b].name == "world")
+    j.body_b = joints_[k - 1].body_b;
+  // a chain's joints follow one another (joint.hpp §Chains)
+  auto same_bodies = [&](const Joint& o) {
+    return (o.body_a == j.body_a && o.body_b == j.body_b) ||
+           (o.body_a == j.body_b && o.body_b == j.body_a);
+  };
+  Index m = k - 1;
+  for (; m >= 0 && same_bodies(joints_[m]); --m) {
+    MOREAU_REQUIRE(joints_[m].body_a == j.body_a,
+                   "joints[{}] ('{}') joins the same bodies as joints[{}] ('{}') the other way "
+                   "round: the joints of a chain have the same body_a",
+                   k, j.name, m, joints_[m].name);
+    MOREAU_REQUIRE(j.kind != JointKind::fixed && joints_[m].kind != JointKind::fixed,
+                   "joints[{}] ('{}'): a fixed joint cannot be part of a chain", k, j.name);
+  }
+  for (; m >= 0; --m)
+    MOREAU_REQUIRE(!same_bodies(joints_[m]),
+                   "joints[{}] ('{}') joins the same bodies as joints[{}] ('{}'): the joints of a "
+                   "chain follow one another",
+                   k, j.name, m, joints_[m].name);
   const Quaternion qa = bodies_[j.body_a].pose.orientation;
   const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
   j.relative_orientation = (qa.conjugate() * qb).normalized();

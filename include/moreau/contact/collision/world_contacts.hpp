@@ -50,6 +50,9 @@ struct CollisionSettings {
   bool use_broad_phase = true;   // false: test every shape pair (reference)
   bool collide_jointed = false;  // false: moving bodies linked by a joint do not collide
   bool with_names = true;        // false: Contact::name left empty (contact_name() builds it)
+  // false: no joint-limit contacts (a world in joint coordinates states its limits on the
+  // coordinates themselves, contact/rigid_world_system.hpp)
+  bool joint_limits = true;
   int threads = 1;  // narrow phase on this many threads (common/parallel.hpp); same contacts
 };
 

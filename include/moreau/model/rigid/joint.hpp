@@ -10,6 +10,12 @@
 // The revolute axis (3D) and the prismatic direction are `axis_a` in body a's frame. In 2D
 // the revolute axis is always z and axis_a lies in the plane.
 //
+// Chains. Joints with the same body_a and body_b, one after another in the world's list, are one
+// chain from b to a (MJCF gives a body several joints: three hinges make a hip): each acts in the
+// frame the ones before it leave, its anchor and axis in a's frame at the initial poses. Chains
+// exist only in joint coordinates (model/multibody/rigid_world_forest.hpp); their joint_rows are
+// not defined.
+//
 // Limits (MuJoCo's joint `range`, URDF's <limit>) are not rows of the joint: they are unilateral
 // constraints lower ≤ s ≤ upper on the joint coordinate s (joint_coordinate below), which contact
 // detection reports as frictionless contacts (contact/collision/world_contacts.hpp §Joint limits).
@@ -43,9 +49,16 @@ struct Joint {
   // b's along the axis (m, 0 where they coincide); ball, the rotation angle of a relative to b
   // (rad, ≥ 0; only `upper` applies, a cone of half angle upper). lower ≤ upper; ±∞ for a
   // one-sided limit.
-  bool limited = false;  // false: no limits
-  double lower = 0.0;    // rad or m
-  double upper = 0.0;    // rad or m
+  bool limited = false;            // false: no limits
+  double lower = 0.0;              // rad or m
+  double upper = 0.0;              // rad or m
+  double limit_restitution = 0.0;  // e ∈ [0, 1] of the limits' impacts (0: inelastic)
+  // Passive forces on the joint coordinate (revolute, prismatic, ball; multibody_model.hpp):
+  double stiffness = 0.0;     // K ≥ 0, N·m/rad or N/m: τ = −K (s − reference)
+  double reference = 0.0;     // the spring's rest coordinate, rad or m
+  double damping = 0.0;       // D ≥ 0, N·m·s/rad or N·s/m: τ = −D ṡ
+  double armature = 0.0;      // ≥ 0, added to the joint's diagonal of M, kg·m² or kg
+  double frictionloss = 0.0;  // dry friction bound f ≥ 0 on the joint force, N·m or N
 
   // Number of constraint rows (table above).
   Index rows(int dimension) const;

@@ -330,3 +330,42 @@ TEST(SceneLoad, JointPassivePropertiesAndChains) {
   doc["joints"][1]["limit_restitution"] = 2;
   expect_error(doc, "joints[1] ('pitch').limit_restitution = 2: must be in [0, 1]");
 }
+
+// The per-body form: "parent" and a "joints" chain in the body's frame, as MJCF writes it; the
+// world gets one joint per entry, from the body to its parent, and the system one coordinate per
+// hinge. A parent without joints welds. Bad entries are named with their body and field.
+TEST(SceneLoad, JointsListedOnTheirBody) {
+  json doc = json::parse(R"({
+    "description": "a leg",
+    "dimension": 3,
+    "bodies": [
+      {"name": "pelvis", "mass": 5, "inertia": [0.05, 0.05, 0.05], "position": [0, 0, 1],
+       "parent": "world", "joints": [{"type": "slide", "axis": [0, 0, 1], "range": [-0.5, 0.1]}]},
+      {"name": "thigh", "mass": 2, "inertia": [0.02, 0.02, 0.005], "position": [0, 0.1, 0.8],
+       "parent": "pelvis",
+       "joints": [{"name": "hip_x", "axis": [1, 0, 0], "anchor": [0, 0, 0.2], "damping": 0.4},
+                  {"name": "hip_y", "axis": [0, 1, 0], "anchor": [0, 0, 0.2],
+                   "stiffness": 3, "range": [-1.5, 0.5]}]},
+      {"name": "sensor", "mass": 0.1, "inertia": [1e-4, 1e-4, 1e-4], "position": [0, 0.1, 0.6],
+       "parent": "thigh"}],
+    "t_end": 0.1
+  })");
+  const Scene s = parse_scene(doc);
+  const RigidWorld& w = *s.world;
+  ASSERT_EQ(w.joints().size(), 4u);
+  EXPECT_EQ(w.joints()[0].kind, JointKind::prismatic);
+  EXPECT_EQ(w.joints()[1].name, "hip_x");
+  EXPECT_DOUBLE_EQ(w.joints()[1].damping, 0.4);
+  EXPECT_EQ(w.body(w.joints()[2].body_b).name, "pelvis");
+  EXPECT_DOUBLE_EQ(w.joints()[2].upper, 0.5);
+  EXPECT_EQ(w.joints()[3].kind, JointKind::fixed);
+  // the hip's anchor, 0.2 above the thigh's centre, is the same point seen from the pelvis
+  EXPECT_LT((w.joints()[1].anchor_b - Vector3(0, 0.1, 0.0)).norm(), 1e-15);
+  const RigidWorldSystem sys(s.world, CollisionSettings{});
+  EXPECT_EQ(sys.velocity_size(), 3);  // slide + two hinges; the sensor is welded
+  doc["bodies"][1]["parent"] = "pelvic";
+  expect_error(doc, "bodies[1].parent");
+  doc["bodies"][1]["parent"] = "pelvis";
+  doc["bodies"][1]["joints"][0]["type"] = "universal";
+  expect_error(doc, "bodies[1].joints[0].type = \"universal\": must be hinge, slide or ball");
+}

@@ -169,7 +169,8 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
 RigidBody parse_body(const json& j, const std::string& path, int d) {
   check_keys(j, path,
              {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation",
-              "axis_angle", "velocity", "angular_velocity", "force", "torque", "shapes"});
+              "axis_angle", "velocity", "angular_velocity", "force", "torque", "shapes", "parent",
+              "joints"});
   MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"",
                  path);
   RigidBody b;
@@ -385,6 +386,86 @@ json material_json(const ContactMaterial& m) {
 // A limit bound, null when infinite.
 json bound(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
+// A joint's axis, its limits (under `limits_key`: [lower, upper], null for an open side), its
+// passive forces and its limits' restitution, when given (add_joint checks their ranges).
+void read_axis_limits_passive(const json& e, const std::string& path, const char* limits_key, int d,
+                              Joint& joint) {
+  joint.axis_a = vec_field(e, path, "axis", d, d == 2 ? Vector3::UnitX() : Vector3::UnitZ());
+  MOREAU_REQUIRE(joint.axis_a.norm() > 1e-12, "{}.axis: must be nonzero", path);
+  if (e.contains(limits_key)) {
+    const json& l = e.at(limits_key);
+    const std::string lp = path + "." + limits_key;
+    MOREAU_REQUIRE(l.is_array() && l.size() == 2,
+                   "{} = {}: must be [lower, upper] (rad or m; null for none)", lp, show(l));
+    joint.limited = true;
+    joint.lower = l[0].is_null() ? -INFINITY : as_number(l[0], lp + "[0]");
+    joint.upper = l[1].is_null() ? INFINITY : as_number(l[1], lp + "[1]");
+  }
+  const std::pair<const char*, double*> numbers[] = {
+      {"limit_restitution", &joint.limit_restitution},
+      {"stiffness", &joint.stiffness},
+      {"reference", &joint.reference},
+      {"damping", &joint.damping},
+      {"armature", &joint.armature},
+      {"frictionloss", &joint.frictionloss}};
+  for (const auto& [key, field] : numbers)
+    if (e.contains(key)) *field = as_number(e.at(key), path + "." + key);
+}
+
+// A body's own joints (docs/scene-format.md §Joints of a body): "parent" (a body's name or
+// "world", the default) and "joints", a chain of {type: hinge | slide | ball, name, anchor, axis,
+// range, limit_restitution, stiffness, reference, damping, armature, frictionloss}, anchor and
+// axis in the body's frame; a "parent" without "joints" welds the body to it. Each becomes a joint
+// of the world from this body (body_a) to its parent, in order: one chain.
+void add_body_joints(RigidWorld& w, const json& j, const std::string& path, int d, Index a) {
+  if (!j.contains("parent") && !j.contains("joints")) return;
+  const Index b = j.contains("parent") ? body_ref(w, j.at("parent"), path + ".parent", true) : -1;
+  const Pose pa = w.body(a).pose;
+  const Pose pb = b >= 0 ? w.body(b).pose : Pose{};
+  auto joint_at = [&](const Vector3& anchor) {
+    Joint joint;
+    joint.body_a = a;
+    joint.body_b = b;
+    joint.anchor_a = anchor;
+    joint.anchor_b = pb.orientation.conjugate() * (pa.apply(anchor) - pb.position);
+    return joint;
+  };
+  std::vector<Joint> chain;
+  if (!j.contains("joints")) {
+    Joint weld = joint_at(Vector3::Zero());
+    weld.kind = JointKind::fixed;
+    weld.name = w.body(a).name + ".weld";
+    chain.push_back(weld);
+  } else {
+    const json& js = j.at("joints");
+    MOREAU_REQUIRE(js.is_array(), "{}.joints = {}: must be an array", path, show(js));
+    for (size_t k = 0; k < js.size(); ++k) {
+      const std::string jp = fmt::format("{}.joints[{}]", path, k);
+      const json& e = js[k];
+      check_keys(e, jp,
+                 {"type", "name", "anchor", "axis", "range", "limit_restitution", "stiffness",
+                  "reference", "damping", "armature", "frictionloss"});
+      Joint joint = joint_at(vec_field(e, jp, "anchor", d, Vector3::Zero()));
+      const std::string type = string_field(e, jp, "type", "hinge");
+      MOREAU_REQUIRE(type == "hinge" || type == "slide" || type == "ball",
+                     "{}.type = \"{}\": must be hinge, slide or ball", jp, type);
+      joint.kind = type == "hinge"   ? JointKind::revolute
+                   : type == "slide" ? JointKind::prismatic
+                                     : JointKind::ball;
+      joint.name = string_field(e, jp, "name", fmt::format("{}.joint{}", w.body(a).name, k));
+      read_axis_limits_passive(e, jp, "range", d, joint);
+      chain.push_back(joint);
+    }
+  }
+  for (size_t k = 0; k < chain.size(); ++k) {
+    try {
+      w.add_joint(chain[k]);
+    } catch (const std::invalid_argument& e) {
+      throw_invalid("{}.joints[{}]: {}", path, k, e.what());
+    }
+  }
+}
+
 }  // namespace
 
 RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& options) {
@@ -408,6 +489,7 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
   MOREAU_REQUIRE(doc.contains("bodies") && doc.at("bodies").is_array(),
                  "bodies: missing required array of bodies");
   const json& bodies = doc.at("bodies");
+  std::vector<Index> body_index;  // the world index of each entry of "bodies"
   for (size_t i = 0; i < bodies.size(); ++i) {
     const std::string path = fmt::format("bodies[{}]", i);
     RigidBody b = parse_body(bodies[i], path, d);
@@ -415,8 +497,10 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
                    "{}.name = \"{}\": name already used", path, b.name);
     if (b.name.empty()) b.name = fmt::format("body{}", i);
     b.validate(path, d);  // with the document's path (world indices count static_shapes too)
-    w->add_body(std::move(b));
+    body_index.push_back(w->add_body(std::move(b)));
   }
+  for (size_t i = 0; i < bodies.size(); ++i)
+    add_body_joints(*w, bodies[i], fmt::format("bodies[{}]", i), d, body_index[i]);
   if (options.require_dynamic_body)
     MOREAU_REQUIRE(
         w->dynamic_body_count() > 0,
@@ -446,27 +530,7 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
           j.contains("body_b") ? body_ref(*w, j.at("body_b"), path + ".body_b", true) : -1;
       joint.anchor_a = vec_field(j, path, "anchor_a", d, Vector3::Zero());
       joint.anchor_b = vec_field(j, path, "anchor_b", d, Vector3::Zero());
-      joint.axis_a = vec_field(j, path, "axis", d, d == 2 ? Vector3::UnitX() : Vector3::UnitZ());
-      MOREAU_REQUIRE(joint.axis_a.norm() > 1e-12, "{}.axis: must be nonzero", path);
-      if (j.contains("limits")) {
-        const json& l = j.at("limits");
-        MOREAU_REQUIRE(l.is_array() && l.size() == 2,
-                       "{}.limits = {}: must be [lower, upper] (rad or m; null for none)", path,
-                       show(l));
-        joint.limited = true;
-        joint.lower = l[0].is_null() ? -INFINITY : as_number(l[0], path + ".limits[0]");
-        joint.upper = l[1].is_null() ? INFINITY : as_number(l[1], path + ".limits[1]");
-      }
-      // passive forces and the limits' restitution (add_joint checks their ranges)
-      const std::pair<const char*, double*> numbers[] = {
-          {"limit_restitution", &joint.limit_restitution},
-          {"stiffness", &joint.stiffness},
-          {"reference", &joint.reference},
-          {"damping", &joint.damping},
-          {"armature", &joint.armature},
-          {"frictionloss", &joint.frictionloss}};
-      for (const auto& [key, field] : numbers)
-        if (j.contains(key)) *field = as_number(j.at(key), path + "." + key);
+      read_axis_limits_passive(j, path, "limits", d, joint);
       try {
         w->add_joint(joint);
       } catch (const std::invalid_argument& e) {

@@ -86,24 +86,29 @@ Index RigidWorldSystem::position_size() const {
   return forest_ ? forest_->model.position_size() : world_->position_size();
 }
 
-// Forest names, a planar root's joints renamed to the loose body's columns.
-std::vector<std::string> RigidWorldSystem::position_names() const {
-  if (!forest_) return world_->position_names();
-  std::vector<std::string> names = forest_->model.position_names();
-  for (std::string& n : names)
-    for (const char* c : {".x.q", ".y.q", ".theta.q"})
-      if (n.size() > 2 && n.ends_with(c)) n.resize(n.size() - 2);
+// Forest names, with a planar root's three joints named as the loose body's columns
+// ("<body>.x", "<body>.y", "<body>.theta"; "<body>.vx", "<body>.vy", "<body>.omega"): only the
+// bodies the forest marks as planar roots, whatever the other joints are called.
+std::vector<std::string> RigidWorldSystem::forest_names(bool positions) const {
+  const MultibodyModel& m = forest_->model;
+  std::vector<std::string> names = positions ? m.position_names() : m.velocity_names();
+  static const char* const q_suffix[] = {".x", ".y", ".theta"};
+  static const char* const v_suffix[] = {".vx", ".vy", ".omega"};
+  for (Index b = 0; b < m.body_count(); ++b) {
+    if (!forest_->planar_root[b]) continue;
+    for (Index k = 0; k < 3; ++k) {
+      const Index o = positions ? m.position_offset(b, k) : m.velocity_offset(b, k);
+      names[o] = m.body(b).name + (positions ? q_suffix : v_suffix)[k];
+    }
+  }
   return names;
 }
+
+std::vector<std::string> RigidWorldSystem::position_names() const {
+  return forest_ ? forest_names(true) : world_->position_names();
+}
 std::vector<std::string> RigidWorldSystem::velocity_names() const {
-  if (!forest_) return world_->velocity_names();
-  std::vector<std::string> names = forest_->model.velocity_names();
-  const std::pair<const char*, const char*> renames[] = {
-      {".x.v", ".vx"}, {".y.v", ".vy"}, {".theta.v", ".omega"}};
-  for (std::string& n : names)
-    for (const auto& [from, to] : renames)
-      if (n.ends_with(from)) n = n.substr(0, n.size() - std::string(from).size()) + to;
-  return names;
+  return forest_ ? forest_names(false) : world_->velocity_names();
 }
 
 void RigidWorldSystem::index_recorded_joints() {

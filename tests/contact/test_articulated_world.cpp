@@ -198,3 +198,30 @@ TEST(ArticulatedWorld, JointsBetweenTheSameBodiesFormAChain) {
   EXPECT_EQ(s.constraints[0].name, "pitch/upper");
   EXPECT_NEAR(s.constraints[0].gap, 0.02, 1e-14);
 }
+
+// A planar world: the loose rod keeps its columns "rod.x", "rod.y", "rod.theta" (and "rod.vx",
+// "rod.vy", "rod.omega"); a hinge whose own name ends like a planar column keeps its ".q" and ".v".
+TEST(ArticulatedWorld, PlanarRootsKeepTheLooseBodyNames) {
+  auto w = std::make_shared<RigidWorld>(2);
+  RigidBody rod;
+  rod.name = "rod";
+  rod.inertia(2, 2) = 0.1;
+  rod.pose = planar_pose(0.0, 1.0, 0.0);
+  w->add_body(rod);
+  RigidBody bob = rod;
+  bob.name = "bob";
+  bob.pose = planar_pose(0.5, 1.0, 0.0);
+  w->add_body(bob);
+  Joint j;
+  j.name = "bob.x";
+  j.body_a = 1;
+  j.body_b = 0;
+  j.anchor_a = Vector3(-0.25, 0, 0);
+  j.anchor_b = Vector3(0.25, 0, 0);
+  w->add_joint(j);
+  const RigidWorldSystem sys(w, CollisionSettings{});
+  EXPECT_EQ(sys.position_names(),
+            (std::vector<std::string>{"rod.x", "rod.y", "rod.theta", "bob.x.q"}));
+  EXPECT_EQ(sys.velocity_names(),
+            (std::vector<std::string>{"rod.vx", "rod.vy", "rod.omega", "bob.x.v"}));
+}

@@ -121,6 +121,8 @@ class RigidWorldSystem : public LagrangianSystem {
   // The limit constraints of the forest's joints at (q, v), appended to out.
   void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
                                 std::vector<ContactConstraint>& out) const;
+  // The forest's position (true) or velocity names, planar roots named as loose bodies.
+  std::vector<std::string> forest_names(bool positions) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
 

@@ -130,7 +130,7 @@ void RigidWorldSystem::index_recorded_joints() {
 }
 
 Index recorded_position_size(const RigidWorld& world) {
-  if (world.joints().empty()) return world.position_size();
+  if (!world.has_joint_coordinates()) return world.position_size();
   Index n = world.position_size();
   const RigidWorldForest f = rigid_world_forest(world);
   for (Index b = 0; b < f.model.body_count(); ++b)
@@ -160,16 +160,8 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
     const MultibodyJoint& mj = m.body(b).joints[static_cast<size_t>(k)];
     const Index o = m.position_offset(b, k), ov = m.velocity_offset(b, k);
     auto push = [&](const char* side, double gap, const Vector& row, double c) {
-      if (!(gap <= band)) return;
-      ContactConstraint cc;
-      cc.name = wj.name + side;
-      cc.kind = ConstraintKind::unilateral;
-      cc.restitution = wj.limit_restitution;
-      cc.gap = gap;
-      if (dense) cc.normal = row, cc.tangent = Matrix::Zero(n, d - 1);
-      cc.normal_bias = c;
-      cc.tangent_bias = Vector::Zero(d - 1);
-      out.push_back(std::move(cc));
+      detail::push_bound_constraint(out, wj.name + side, gap, band, row, c, wj.limit_restitution, d,
+                                    n, dense);
     };
     Vector row = Vector::Zero(n);
     if (mj.type == JointType::ball) {
@@ -315,6 +307,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
     detail::push_joint_constraints(s.constraints, world_->joints()[j].name, r.residual, J, c, d, n,
                                    dense);
   }
+  append_coupling_constraints(q, v, view.k, dense, s.constraints);
   CollisionSettings cs = settings_;
   cs.joint_limits = false;  // stated on the coordinates below
   for (const Contact& ct : detect_contacts(*world_, view.q, cs)) {
@@ -323,6 +316,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);
   }
   append_limit_constraints(q, v, dense, s.constraints);
+  append_tendon_limit_constraints(q, v, view.k, dense, s.constraints);
   return s;
 }
 

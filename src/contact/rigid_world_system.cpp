@@ -9,7 +9,7 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
                                    CollisionSettings settings, std::string name)
     : world_(std::move(world)), settings_(settings), name_(std::move(name)) {
   MOREAU_REQUIRE(world_ != nullptr, "RigidWorldSystem: world must not be null");
-  if (world_->joints().empty()) {
+  if (!world_->has_joint_coordinates()) {
     initial_q = world_->initial_positions();
     initial_v = world_->initial_velocities();
     return;
@@ -18,6 +18,8 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();
+  for (Index t = 0; t < static_cast<Index>(world_->tendons().size()); ++t)
+    tendon_length0_.push_back(tendon_length(initial_q, t));
 }
 
 ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, double t) const {

@@ -10,14 +10,14 @@
 
 namespace moreau::detail {
 
-// The k rows of joint `joint` as bilateral, frictionless constraints "joint:<name>:<row>" with
-// residuals g (k), rows J (k × n, used when dense) and c (k).
+// The k rows of joint `joint` as bilateral, frictionless constraints "<prefix>:<name>:<row>"
+// (prefix "joint", or "coupling") with residuals g (k), rows J (k × n, used when dense) and c (k).
 inline void push_joint_constraints(std::vector<ContactConstraint>& out, const std::string& joint,
                                    const Vector& residual, const Matrix& J, const Vector& c, int d,
-                                   Index n, bool dense) {
+                                   Index n, bool dense, const char* prefix = "joint") {
   for (Index k = 0; k < residual.size(); ++k) {
     ContactConstraint cc;
-    cc.name = "joint:" + joint + ":" + std::to_string(k);
+    cc.name = std::string(prefix) + ":" + joint + ":" + std::to_string(k);
     cc.kind = ConstraintKind::bilateral;
     cc.gap = residual[k];
     if (dense) cc.normal = J.row(k).transpose(), cc.tangent = Matrix::Zero(n, d - 1);
@@ -25,6 +25,23 @@ inline void push_joint_constraints(std::vector<ContactConstraint>& out, const st
     cc.tangent_bias = Vector::Zero(d - 1);
     out.push_back(std::move(cc));
   }
+}
+
+// A unilateral, frictionless bound g ≥ 0 named `name` with row J (n, used when dense), c and
+// restitution e, stated while g is within `band` (the joint limits' rule, world_contacts.cpp).
+inline void push_bound_constraint(std::vector<ContactConstraint>& out, const std::string& name,
+                                  double gap, double band, const Vector& row, double c,
+                                  double restitution, int d, Index n, bool dense) {
+  if (!(gap <= band)) return;
+  ContactConstraint cc;
+  cc.name = name;
+  cc.kind = ConstraintKind::unilateral;
+  cc.restitution = restitution;
+  cc.gap = gap;
+  if (dense) cc.normal = row, cc.tangent = Matrix::Zero(n, d - 1);
+  cc.normal_bias = c;
+  cc.tangent_bias = Vector::Zero(d - 1);
+  out.push_back(std::move(cc));
 }
 
 // A detected contact as a constraint with its material, rows J (d × n, used when dense) and c (d).

@@ -48,15 +48,15 @@ class DenseStepContacts final : public StepContacts {
     for (const auto& c : s_.constraints) id_of(c.name);
   }
 
-  // Rows: bilateral |h_b| > tol (target h_b), unilateral g < margin (target g − ½tol: aim
-  // slightly inside the admissible side).
+  // Rows: every bilateral row (target h_b: the rows already held stay held, so that correcting
+  // one joint does not open another that shares its bodies), unilateral g < margin (target
+  // g − ½tol: aim slightly inside the admissible side).
   Vector projection(const Vector& /*q*/) override {
     const MassSolver mass(s_.M);
     std::vector<DenseRow> rows;
     for (const auto& c : s_.constraints) {
       const bool bil = c.kind == ConstraintKind::bilateral;
-      if (bil ? std::abs(c.gap) <= st_.projection_tolerance : c.gap >= st_.activation_margin)
-        continue;
+      if (!bil && c.gap >= st_.activation_margin) continue;
       DenseRow r;
       r.bilateral = bil;
       r.J = c.normal;

@@ -6,9 +6,11 @@
 #include <cmath>
 
 #include "../model/fd_check.hpp"
+#include "../model/joint_world_parts.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
 
 using namespace moreau;
+using moreau::test::hinge;
 
 namespace {
 
@@ -20,18 +22,6 @@ RigidBody link(const std::string& name, const Vector3& p, double half_length = 0
   b.pose = Pose{p, Quaternion::Identity()};
   b.shapes.push_back(make_box(Vector3(half_length, 0.04, 0.04)));
   return b;
-}
-
-Joint hinge(Index a, Index b, const Vector3& anchor_a, const Vector3& anchor_b,
-            const Vector3& axis) {
-  Joint j;
-  j.kind = JointKind::revolute;
-  j.body_a = a;
-  j.body_b = b;
-  j.anchor_a = anchor_a;
-  j.anchor_b = anchor_b;
-  j.axis_a = axis;
-  return j;
 }
 
 // A double pendulum of two links along x hung from the world at the origin, over a floor, with a

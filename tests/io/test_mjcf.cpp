@@ -271,7 +271,8 @@ TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
                      "wobble=\"3\"/></body></worldbody></mujoco>")
                 .find("model.xml:3: <geom wobble=\"3\">"),
             std::string::npos);
-  EXPECT_NE(error_of("<mujoco>\n<tendon/></mujoco>").find("model.xml:2: <tendon>"),
+  EXPECT_NE(error_of("<mujoco>\n<tendon><fixed><bone/></fixed></tendon></mujoco>")
+                .find("model.xml:2: <bone>"),
             std::string::npos);
   EXPECT_NE(error_of(one_body("", "<geom size=\"0.1 x\"/>")).find("'x' is not a finite number"),
             std::string::npos);

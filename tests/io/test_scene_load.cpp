@@ -7,6 +7,7 @@
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/scene/scene.hpp"
 #include "moreau/io/import/load_scene.hpp"
+#include "moreau/io/json/rigid_world_json.hpp"
 
 using namespace moreau;
 using json = nlohmann::json;
@@ -368,4 +369,57 @@ TEST(SceneLoad, JointsListedOnTheirBody) {
   doc["bodies"][1]["parent"] = "pelvis";
   doc["bodies"][1]["joints"][0]["type"] = "universal";
   expect_error(doc, "bodies[1].joints[0].type = \"universal\": must be hinge, slide or ball");
+}
+
+// "tendons" and "equality" (docs/scene-format.md §Tendons and equalities): each entry becomes
+// the world's tendon, coupling or closure joint; the world's JSON form writes them back and
+// reads back the same; bad entries are named with their list, index and field.
+TEST(SceneLoad, TendonsAndEqualities) {
+  json doc = json::parse(R"({
+    "description": "two arms, a rope and a tie",
+    "dimension": 3,
+    "bodies": [
+      {"name": "a", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0.25, 0, 1],
+       "parent": "world", "joints": [{"name": "ja", "axis": [0, 1, 0], "anchor": [-0.25, 0, 0]}]},
+      {"name": "b", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0.25, 1, 1],
+       "parent": "world", "joints": [{"name": "jb", "axis": [0, 1, 0], "anchor": [-0.25, 0, 0]}]},
+      {"name": "weight", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0, 2, 0.5]},
+      {"name": "box", "mass": 1, "inertia": [0.01, 0.01, 0.01], "position": [0.7, 0, 1]}],
+    "tendons": [
+      {"name": "rope", "path": [{"body": "world", "point": [0, 2, 1]}, {"body": "weight"}],
+       "range": [null, 0.6]},
+      {"name": "pair", "joints": [{"joint": "ja"}, {"joint": "jb", "coef": 2}]}],
+    "equality": [
+      {"type": "connect", "name": "tie", "body_a": "box", "body_b": "a",
+       "anchor_a": [-0.2, 0, 0], "anchor_b": [0.25, 0, 0]},
+      {"type": "joint", "name": "half", "joint1": "jb", "joint2": "ja", "polycoef": [0, 0.5]},
+      {"type": "tendon", "tendon1": "pair"}],
+    "t_end": 0.1
+  })");
+  const Scene s = parse_scene(doc);
+  const RigidWorld& w = *s.world;
+  ASSERT_EQ(w.tendons().size(), 2u);
+  EXPECT_EQ(w.tendons()[0].upper, 0.6);
+  EXPECT_EQ(w.tendons()[0].lower, -INFINITY);
+  EXPECT_EQ(w.tendons()[1].joints[1].coef, 2.0);
+  ASSERT_EQ(w.couplings().size(), 2u);
+  EXPECT_EQ(w.couplings()[0].polycoef[1], 0.5);
+  EXPECT_EQ(w.couplings()[0].polycoef[2], 0.0);
+  EXPECT_EQ(w.couplings()[1].kind, CouplingKind::tendon);
+  EXPECT_TRUE(w.joints().back().closure);
+  const RigidWorldSystem sys(s.world, CollisionSettings{});
+  EXPECT_NEAR(sys.tendon_length(sys.initial_q, 0), 0.5, 1e-15);
+  EXPECT_EQ(sys.velocity_size(), 2 + 12);  // two hinges, two free bodies; the tie is a row
+  // written and read back: the same constraints
+  const json again = rigid_world_to_json(w);
+  ASSERT_TRUE(again.contains("equality"));
+  const RigidWorld w2 = rigid_world_from_json(again, RigidWorldReadOptions{});
+  EXPECT_EQ(rigid_world_to_json(w2), again);
+  ASSERT_EQ(w2.joints().size(), 3u);
+  EXPECT_TRUE(w2.joints()[2].closure);
+  doc["equality"][1]["joint1"] = "jc";
+  expect_error(doc, "equality[1].joint1 = \"jc\": no joint of that name");
+  doc["equality"][1]["joint1"] = "jb";
+  doc["tendons"][0]["path"].erase(1);
+  expect_error(doc, "tendons[0]");
 }

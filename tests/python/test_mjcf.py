@@ -149,8 +149,8 @@ def test_command_line_runs_and_refuses(tmp_path):
     run = subprocess.run([CLI, "simulate", str(bad)], capture_output=True, text=True)
     assert run.returncode == 2
     assert f'{bad}:3: <geom fluffiness="2">' in run.stderr
-    bad.write_text("<mujoco>\n<equality/>\n</mujoco>\n")
+    bad.write_text("<mujoco>\n<deformable/>\n</mujoco>\n")
     run = subprocess.run([CLI, "convert", str(bad), "-o", str(tmp_path / "x.json")],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and f"{bad}:2: <equality>" in run.stderr
+    assert run.returncode == 2 and f"{bad}:2: <deformable>" in run.stderr
     assert not (tmp_path / "x.json").exists()

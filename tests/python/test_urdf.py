@@ -99,3 +99,31 @@ def test_errors_name_the_file_and_link(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 2 and str(urdf) in run.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+def test_mimic_couples_two_fingers(tmp_path):
+    """Two fingers on vertical slides, the right one mimicking the left with multiplier −1: one
+    dof, which gravity drives with (m_l − m_r) g over m_l + m_r, so the left finger falls as
+    −½ (g/3) t² with masses 2 and 1 kg, and the right one rises as much."""
+    urdf = tmp_path / "gripper.urdf"
+    inertial = ('<inertial><mass value="{}"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+                'iyz="0" izz="0.01"/></inertial>')
+    limit = '<limit lower="-10" upper="10" effort="1" velocity="1"/>'
+    urdf.write_text(
+        '<robot name="g"><link name="palm"/>'
+        f'<link name="left">{inertial.format(2)}</link>'
+        f'<link name="right">{inertial.format(1)}</link>'
+        '<joint name="l" type="prismatic"><parent link="palm"/><child link="left"/>'
+        f'<origin xyz="0 0.05 0"/><axis xyz="0 0 1"/>{limit}</joint>'
+        '<joint name="r" type="prismatic"><parent link="palm"/><child link="right"/>'
+        f'<origin xyz="0 -0.05 0"/><axis xyz="0 0 1"/>{limit}<mimic joint="l" multiplier="-1"/>'
+        '</joint>'
+        '</robot>')
+    with pytest.warns(moreau.ModelWarning):  # effort and velocity limits are not simulated
+        res = moreau.simulate(str(urdf), t_end=0.5)
+    assert res.summary["status"] == "completed"
+    ql = res.q[:, res.position_names.index("l.q")]
+    qr = res.q[:, res.position_names.index("r.q")]
+    t = np.asarray(res.t)
+    np.testing.assert_allclose(ql, -0.5 * 9.81 / 3 * t ** 2, atol=1e-6)
+    np.testing.assert_allclose(qr, -ql, atol=1e-9)

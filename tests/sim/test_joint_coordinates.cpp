@@ -6,19 +6,12 @@
 
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "../model/joint_world_parts.hpp"
 
 using namespace moreau;
+using moreau::test::block;
 
 namespace {
-
-RigidBody block(const std::string& name, const Vector3& p, double mass, const Vector3& inertia) {
-  RigidBody b;
-  b.name = name;
-  b.mass = mass;
-  b.inertia = inertia.asDiagonal();
-  b.pose = Pose{p, Quaternion::Identity()};
-  return b;
-}
 
 SimulationResult run(std::shared_ptr<RigidWorld> world, double t_end, double dt) {
   const RigidWorldSystem sys(std::move(world), CollisionSettings{.margin = 0.02});
@@ -119,7 +112,9 @@ TEST(JointCoordinates, PassiveArmEnergyErrorFallsWithTheStep) {
     double worst = 0.0;
     for (Index k = 0; k < r.records(); ++k)
       worst = std::max(worst, std::abs(r.kinetic[k] + r.potential[k] - r.energy_initial));
-    if (previous > 0.0) EXPECT_LT(worst, previous / 3.5) << "h = " << h;
+    if (previous > 0.0) {
+      EXPECT_LT(worst, previous / 3.5) << "h = " << h;
+    }
     previous = worst;
   }
 }

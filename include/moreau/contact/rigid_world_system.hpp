@@ -102,6 +102,8 @@ class RigidWorldSystem : public LagrangianSystem {
   const RigidWorldForest* forest() const { return forest_.get(); }
   // The maximal coordinates of the world at q: every dynamic body's pose (RigidWorld's q).
   Vector maximal_positions(const Vector& q) const;
+  // The length L(q) of tendon t of an articulated world (model/rigid/equality.hpp), m.
+  double tendon_length(const Vector& q, Index t) const;
   // The collision settings of contact detection.
   const CollisionSettings& settings() const { return settings_; }
   // The contacts behind the unilateral constraints of the last contact_state call order:
@@ -121,6 +123,14 @@ class RigidWorldSystem : public LagrangianSystem {
   // The limit constraints of the forest's joints at (q, v), appended to out.
   void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
                                 std::vector<ContactConstraint>& out) const;
+  // The rows of the couplings (bilateral, "coupling:<name>:0") at (q, v) with kinematics k,
+  // appended to out (articulated_equalities.cpp).
+  void append_coupling_constraints(const Vector& q, const Vector& v, const MultibodyKinematics& k,
+                                   bool dense, std::vector<ContactConstraint>& out) const;
+  // The bounds of the limited tendons ("<tendon>/lower", "<tendon>/upper"), appended to out.
+  void append_tendon_limit_constraints(const Vector& q, const Vector& v,
+                                       const MultibodyKinematics& k, bool dense,
+                                       std::vector<ContactConstraint>& out) const;
   // The forest's position (true) or velocity names, planar roots named as loose bodies.
   std::vector<std::string> forest_names(bool positions) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
@@ -128,6 +138,7 @@ class RigidWorldSystem : public LagrangianSystem {
 
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
+  std::vector<double> tendon_length0_;  // per tendon: L at the initial q (couplings' L₀)
 
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;

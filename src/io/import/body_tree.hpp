@@ -56,6 +56,7 @@ struct TreeJointSpec {
   double damping = 0.0;                  // N·m·s/rad or N·s/m
   double armature = 0.0;                 // kg·m² or kg
   double frictionloss = 0.0;             // N·m or N
+  double qpos0 = 0.0;                    // the file's coordinate at the model's pose (MJCF ref)
 };
 
 // One body of the tree (index 0 is the world).

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "body_tree.hpp"
+#include "mjcf_constraints.hpp"
 #include "mjcf_reader.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/mesh_file.hpp"
@@ -100,6 +101,7 @@ class Importer {
   void apply_contact_rules(RigidWorld& world, const std::vector<Index>& moreau_body);
   void read_joint(const XMLElement& e, const std::string& childclass, TreeBody& body);
   void read_inertial(const XMLElement& e, TreeBody& body);
+  void read_site(const XMLElement& e, const Place& place);
   TreeGeom read_geom(const XMLElement& e, const std::string& childclass);
 
   Reader reader_;
@@ -107,6 +109,7 @@ class Importer {
   std::map<std::string, TriangleMesh> meshes_;  // asset name → mesh (scaled)
   std::vector<TreeBody> bodies_;                // [0] = the world
   std::vector<ContactRule> contact_rules_;      // <contact> children, in order
+  mjcf::Constraints model_;                     // sites, <tendon> and <equality> sections
 };
 
 void Importer::read_compiler(const XMLElement& e) {
@@ -377,6 +380,7 @@ void Importer::read_joint(const XMLElement& e, const std::string& childclass, Tr
   joint.damping = nonnegative("damping");
   joint.stiffness = nonnegative("stiffness");
   joint.armature = nonnegative("armature");
+  joint.qpos0 = ref;
   if (type == "hinge" || type == "slide")
     joint.reference = coordinate(reader_.number(e, a, "springref", 0.0)) - ref;
   const std::string limited = a.contains("limited") ? a.at("limited").value : "auto";
@@ -460,13 +464,27 @@ void Importer::read_children(const XMLElement& e, const Place& place) {
       if (e.Name() != std::string("body"))
         reader_.fail_element(*c, "an inertial belongs directly to its body");
       read_inertial(*c, self);
-    } else if (tag == "site" || tag == "camera" || tag == "light") {
+    } else if (tag == "site") {
+      read_site(*c, place);
+    } else if (tag == "camera" || tag == "light") {
       reader_.warn_element(*c, "markers, cameras and lights have no physics");
     } else {
       reader_.fail_element(
           *c, fmt::format("element not supported inside <{}> (docs/mjcf.md)", e.Name()));
     }
   }
+}
+
+// <site name pos>: a point of its body, in the world at the model's pose (tendon paths; sites
+// have no physics of their own).
+void Importer::read_site(const XMLElement& e, const Place& place) {
+  ElementRules rules = frame_rules({});
+  rules.visual.insert({"type", "size", "rgba", "material", "group", "fromto"});
+  const Attributes a = reader_.attributes(e, place.childclass, rules);
+  if (!a.contains("name")) return;
+  const Pose frame = bodies_[static_cast<size_t>(place.body)].frame.compose(place.frame);
+  model_.sites[suffixed(a.at("name").value, place.suffix)] = mjcf::SiteSpec{
+      place.body, frame.apply(reader_.vector3(e, a, "pos", Vector3::Zero())), reader_.where(e)};
 }
 
 // <frame pos orientation childclass>: its children placed in it (MuJoCo XML reference §frame).
@@ -624,6 +642,10 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
       read_children(*c, Place{0, Pose{}, "", ""});
     } else if (tag == "contact") {
       read_contact_section(*c);
+    } else if (tag == "tendon") {
+      model_.tendon_sections.push_back(c);
+    } else if (tag == "equality") {
+      model_.equality_sections.push_back(c);
     } else if (tag == "size" || tag == "visual" || tag == "statistic") {
       reader_.warn_element(*c, "memory sizes and rendering settings have no meaning in moreau");
     } else if (tag == "actuator" || tag == "sensor" || tag == "keyframe") {
@@ -638,6 +660,7 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
   scene.world = import::build_world(bodies_, gravity, reader_.compiler.inertiafromgeom == "true",
                                     &moreau_body);
   apply_contact_rules(*scene.world, moreau_body);
+  mjcf::add_constraints(reader_, bodies_, moreau_body, model_, *scene.world);
   if (scene.world->dynamic_body_count() == 0)
     throw_invalid("{}: no moving body (a body needs a joint, e.g. <freejoint/>, to move)", source_);
   scene.warnings = reader_.warnings();

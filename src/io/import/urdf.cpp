@@ -62,6 +62,15 @@ class Importer {
   std::filesystem::path directory_;
   ModelImportOptions options_;
   std::vector<TreeBody> bodies_;
+  // A <mimic>: joint = multiplier × mimicked + offset (a coupling, model/rigid/equality.hpp).
+  struct Mimic {
+    std::string joint, mimicked;
+    double multiplier = 1.0, offset = 0.0;
+    std::string where;
+  };
+  std::vector<Mimic> mimics_;
+  // The couplings of the <mimic> joints, added to the built world.
+  void add_mimics(RigidWorld& world) const;
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
 };
@@ -165,8 +174,13 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
       warn("<dynamics friction>", "dry joint friction is not simulated yet");
     if (via->safety) warn("<safety_controller>", "controller settings");
     if (via->calibration) warn("<calibration>", "sensor settings");
-    MOREAU_REQUIRE(via->mimic == nullptr,
-                   "{}: <mimic> couples two joints, which moreau does not model", where);
+    if (via->mimic) {
+      MOREAU_REQUIRE(std::isfinite(via->mimic->multiplier) && std::isfinite(via->mimic->offset),
+                     "{}: <mimic multiplier=\"{}\" offset=\"{}\">: must be finite", where,
+                     via->mimic->multiplier, via->mimic->offset);
+      mimics_.push_back(Mimic{via->name, via->mimic->joint_name, via->mimic->multiplier,
+                              via->mimic->offset, where});
+    }
   }
   const int index = static_cast<int>(bodies_.size());
   bodies_.push_back(std::move(b));
@@ -235,6 +249,7 @@ Scene Importer::run() {
   scene.settings.integrator = Integrator::time_stepping;
   scene.collision.margin = kImportedContactMargin;
   scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false);
+  add_mimics(*scene.world);
   ContactMaterial contact;  // URDF has no friction of its own
   contact.mu = kUrdfFriction;
   scene.world->set_default_material(contact);
@@ -242,6 +257,31 @@ Scene Importer::run() {
                  "{}: no moving link (a fixed base with only fixed joints)", path_);
   scene.warnings = warnings_;
   return scene;
+}
+
+// q_joint = multiplier q_mimicked + offset: a coupling with (a₀, a₁) = (offset, multiplier)
+// (URDF's coordinates are 0 at the model's pose, as moreau's).
+void Importer::add_mimics(RigidWorld& world) const {
+  auto find = [&](const std::string& name, const Mimic& m) {
+    for (Index j = 0; j < static_cast<Index>(world.joints().size()); ++j)
+      if (world.joints()[j].name == name) return j;
+    throw_invalid(
+        "{}: <mimic joint=\"{}\">: no revolute, continuous or prismatic joint of that "
+        "name",
+        m.where, name);
+  };
+  for (const Mimic& m : mimics_) {
+    Coupling c;
+    c.name = m.joint + ".mimic";
+    c.first = find(m.joint, m);
+    c.second = find(m.mimicked, m);
+    c.polycoef = {m.offset, m.multiplier, 0.0, 0.0, 0.0};
+    try {
+      world.add_coupling(c);
+    } catch (const std::invalid_argument& e) {
+      throw_invalid("{}: <mimic>: {}", m.where, e.what());
+    }
+  }
 }
 
 }  // namespace

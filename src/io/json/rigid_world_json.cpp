@@ -6,6 +6,7 @@
 #include <set>
 
 #include "moreau/common/error.hpp"
+#include "rigid_world_constraints_json.hpp"
 #include "moreau/io/json/json_reader.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 
@@ -538,6 +539,7 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
       }
     }
   }
+  detail::read_tendons_and_equalities(*w, doc);
   if (doc.contains("contact")) {
     const json& c = doc.at("contact");
     std::set<std::string> keys = {"default", "pairs", "explicit", "exclude"};
@@ -593,6 +595,7 @@ json rigid_world_to_json(const RigidWorld& w) {
   if (!w.joints().empty()) {
     doc["joints"] = json::array();
     for (const Joint& j : w.joints()) {
+      if (j.closure) continue;  // written under "equality"
       json x{{"type", to_string(j.kind)},
              {"name", j.name},
              {"body_a", w.body(j.body_a).name},
@@ -612,6 +615,8 @@ json rigid_world_to_json(const RigidWorld& w) {
       doc["joints"].push_back(x);
     }
   }
+  if (doc.contains("joints") && doc["joints"].empty()) doc.erase("joints");
+  detail::write_tendons_and_equalities(w, doc);
   json contact{{"default", material_json(w.default_material())}};
   for (const auto& [pair, m] : w.material_overrides()) {
     json p = material_json(m);

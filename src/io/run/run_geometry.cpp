@@ -26,7 +26,7 @@ std::string run_geometry_json(const LagrangianSystem& system, int dimension) {
   // its joint coordinates (RigidWorldSystem::recorded_positions)
   head["position_size"] = system.recorded_position_names().size();
   head["velocity_size"] = system.recorded_velocity_names().size();
-  for (const char* key : {"gravity", "contact", "joints"})
+  for (const char* key : {"gravity", "contact", "joints", "tendons", "equality"})
     if (world.contains(key)) head[key] = world.at(key);
   std::string text = head.dump(1);
   text.erase(text.rfind('}'));

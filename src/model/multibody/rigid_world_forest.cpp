@@ -112,7 +112,7 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
       const Index u = queue.front();
       queue.pop_front();
       for (const Index j : u < 0 ? to_world : incident[u]) {
-        if (used[j]) continue;
+        if (used[j] || joints[j].closure) continue;  // equalities always stay rows
         const Joint& joint = joints[j];
         const Index other = joint.body_a == u ? joint.body_b : joint.body_a;
         if (other >= 0 && f.body_of[other] >= 0) continue;  // a cycle: left for closure_joints
@@ -121,8 +121,8 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
         std::vector<MultibodyJoint> chain = tree_joints(world, joint, other, shift);
         // the joints that follow with the same bodies continue the chain (joint.hpp §Chains)
         for (Index next = j + 1;
-             next < static_cast<Index>(joints.size()) && joints[next].body_a == joint.body_a &&
-             joints[next].body_b == joint.body_b;
+             next < static_cast<Index>(joints.size()) && !joints[next].closure &&
+             joints[next].body_a == joint.body_a && joints[next].body_b == joint.body_b;
              ++next) {
           MOREAU_REQUIRE(other == joint.body_a,
                          "joint '{}': a chain of joints must hang body_a from body_b, but body "

@@ -1,6 +1,7 @@
 #include "moreau/model/rigid/joint.hpp"
 
 #include "moreau/common/error.hpp"
+#include "moreau/model/rigid/equality.hpp"
 
 namespace moreau {
 
@@ -30,6 +31,16 @@ Index Joint::rows(int dimension) const {
   if (kind == JointKind::ball) return dimension == 2 ? 2 : 3;
   if (dimension == 2) return kind == JointKind::fixed ? 3 : 2;
   return kind == JointKind::fixed ? 6 : 5;
+}
+
+std::string to_string(CouplingKind kind) {
+  return kind == CouplingKind::joint ? "joint" : "tendon";
+}
+
+CouplingKind coupling_kind_from_string(const std::string& name) {
+  if (name == "joint") return CouplingKind::joint;
+  if (name == "tendon") return CouplingKind::tendon;
+  throw_invalid("unknown coupling type '{}' (expected joint, tendon)", name);
 }
 
 }  // namespace moreau

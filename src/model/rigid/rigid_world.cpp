@@ -130,6 +130,7 @@ Index RigidWorld::add_joint(Joint j) {
     j.body_b = joints_[k - 1].body_b;
   // a chain's joints follow one another (joint.hpp §Chains)
   auto same_bodies = [&](const Joint& o) {
+    if (j.closure || o.closure) return false;
     return (o.body_a == j.body_a && o.body_b == j.body_b) ||
            (o.body_a == j.body_b && o.body_b == j.body_a);
   };

@@ -16,6 +16,9 @@
 // exist only in joint coordinates (model/multibody/rigid_world_forest.hpp); their joint_rows are
 // not defined.
 //
+// A joint with `closure` set is an equality constraint (equality.hpp): its rows always close a
+// cycle, and it never joins a chain.
+//
 // Limits (MuJoCo's joint `range`, URDF's <limit>) are not rows of the joint: they are unilateral
 // constraints lower ≤ s ≤ upper on the joint coordinate s (joint_coordinate below), which contact
 // detection reports as frictionless contacts (contact/collision/world_contacts.hpp §Joint limits).
@@ -59,6 +62,9 @@ struct Joint {
   double damping = 0.0;       // D ≥ 0, N·m·s/rad or N·s/m: τ = −D ṡ
   double armature = 0.0;      // ≥ 0, added to the joint's diagonal of M, kg·m² or kg
   double frictionloss = 0.0;  // dry friction bound f ≥ 0 on the joint force, N·m or N
+  // An equality constraint (MJCF <equality connect> is a ball joint, <weld> a fixed one): always
+  // rows closing a cycle, never a joint of the kinematic tree, never part of a chain.
+  bool closure = false;
 
   // Number of constraint rows (table above).
   Index rows(int dimension) const;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "moreau/model/rigid/contact_pair.hpp"
+#include "moreau/model/rigid/equality.hpp"
 #include "moreau/model/rigid/joint.hpp"
 #include "moreau/model/rigid/rigid_body.hpp"
 #include "moreau/model/vocabulary.hpp"
@@ -66,6 +67,19 @@ class RigidWorld {
   // relative_orientation from the initial poses. A limited joint to the world (body_b = −1) is
   // attached to the static body "world", added (without shapes) when there is none.
   Index add_joint(Joint joint);
+  // Adds a tendon (equality.hpp), validated: fixed terms on revolute or prismatic joints that are
+  // not closures, or a spatial path of ≥ 2 sites on existing bodies, one of them dynamic; limits
+  // lower ≤ upper, e ∈ [0, 1]; name unique. Returns its index.
+  Index add_tendon(Tendon tendon);
+  // Adds a coupling (equality.hpp), validated: joints revolute or prismatic and not closures (or
+  // tendons) that exist and differ, finite coefficients; name unique. Returns its index.
+  Index add_coupling(Coupling coupling);
+  // Every tendon, by index.
+  const std::vector<Tendon>& tendons() const { return tendons_; }
+  // Every coupling, by index.
+  const std::vector<Coupling>& couplings() const { return couplings_; }
+  // True when the world runs in joint coordinates: it has joints or tendons.
+  bool has_joint_coordinates() const { return !joints_.empty() || !tendons_.empty(); }
 
   // Adds an explicit contact pair (contact_pair.hpp), validated: bodies and shapes exist, two
   // different bodies not both static, name unique (default "pair<i>"), material valid. Stored
@@ -184,6 +198,8 @@ class RigidWorld {
   std::vector<RigidBody> bodies_;
   std::unordered_map<std::string, Index> body_index_;  // name → index (find_body in O(1))
   std::vector<Joint> joints_;
+  std::vector<Tendon> tendons_;
+  std::vector<Coupling> couplings_;
   std::vector<ContactPair> pairs_;
   std::vector<std::pair<Index, Index>> excluded_;  // body pairs detection skips (smaller first)
   std::vector<Index> offsets_;                     // per body: dynamic index or −1

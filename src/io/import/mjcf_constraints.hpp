@@ -1,0 +1,33 @@
+#pragma once
+// MJCF's <tendon> and <equality> sections (MuJoCo XML reference §tendon, §equality), added to a
+// built world as tendons, couplings and closure joints (model/rigid/equality.hpp).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "body_tree.hpp"
+#include "mjcf_reader.hpp"
+
+namespace moreau::mjcf {
+
+// A named <site>: its body (index into the tree) and its point in the world at the model's pose.
+struct SiteSpec {
+  int body = 0;                     // tree body
+  Vector3 world = Vector3::Zero();  // m
+  std::string where = {};           // "FILE:LINE: <site>"
+};
+
+// What the constraint sections need from the rest of the file, gathered while reading it.
+struct Constraints {
+  std::map<std::string, SiteSpec> sites;                       // by name
+  std::vector<const tinyxml2::XMLElement*> tendon_sections;    // <tendon>, in order
+  std::vector<const tinyxml2::XMLElement*> equality_sections;  // <equality>, in order
+};
+
+// Adds the tendons, then the equalities, to `world`, built from `bodies` (moreau_body maps each
+// tree body to its moreau body). Fails through `reader` naming the element and attribute.
+void add_constraints(Reader& reader, const std::vector<import::TreeBody>& bodies,
+                     const std::vector<Index>& moreau_body, const Constraints& model,
+                     RigidWorld& world);
+
+}  // namespace moreau::mjcf

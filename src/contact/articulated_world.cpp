@@ -266,6 +266,20 @@ bool RigidWorldSystem::passive_diagonals(const Vector& /*q*/, Vector& K, Vector&
   return any;
 }
 
+std::vector<DryFriction> RigidWorldSystem::dry_friction() const {
+  std::vector<DryFriction> out;
+  if (!forest_) return out;
+  const MultibodyModel& m = forest_->model;
+  for (Index b = 0; b < m.body_count(); ++b)
+    for (size_t k = 0; k < m.body(b).joints.size(); ++k) {
+      const MultibodyJoint& j = m.body(b).joints[k];
+      if (!(j.frictionloss > 0.0)) continue;
+      const Index ov = m.velocity_offset(b, static_cast<Index>(k));
+      for (Index i = 0; i < j.velocity_size(); ++i) out.push_back({j.name, ov + i, j.frictionloss});
+    }
+  return out;
+}
+
 Vector RigidWorldSystem::position_rate(const Vector& q, const Vector& v) const {
   return forest_ ? forest_->model.position_rate(q, v) : world_->position_rate(q, v);
 }

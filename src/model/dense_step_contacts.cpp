@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "moreau/model/lagrangian_system.hpp"
+#include "dry_friction_step.hpp"
 #include "moreau/model/velocity_level.hpp"
 
 namespace moreau {
@@ -78,6 +79,7 @@ class DenseStepContacts final : public StepContacts {
                                         double h) override {
     step_ = std::move(s_);
     const ContactState& s = step_;
+    h_ = h;
     Vector K, D;
     const bool passive = sys_.passive_diagonals(q, K, D);
     const double th = st_.theta;
@@ -143,7 +145,10 @@ class DenseStepContacts final : public StepContacts {
     in_.w_unilateral = w;
     in_.compliance = compliance;
     in_.guess = guess;
-    VelocityLevelSolution sol = solve_velocity_level(step_, *mass_, v_free_, in_, solver_, fcs_);
+    VelocityLevelSolution sol =
+        friction_.empty() ? solve_velocity_level(step_, *mass_, v_free_, in_, solver_, fcs_)
+                          : detail::solve_with_dry_friction(step_, *mass_, v_free_, in_, friction_,
+                                                            h_, friction_modes_, solver_, fcs_);
     StepSolution out = std::move(sol.report);
     out.v = std::move(sol.v);
     out.r = std::move(sol.r);
@@ -178,7 +183,10 @@ class DenseStepContacts final : public StepContacts {
   ContactState s_, step_;  // the last detection, the step's state
   std::optional<MassSolver> mass_;
   Vector v_free_;
+  double h_ = 0.0;  // the step being built
   VelocityLevelInput in_;
+  std::vector<DryFriction> friction_ = sys_.dry_friction();  // joint frictionloss entries
+  std::vector<int> friction_modes_;  // their modes after the last step (dry_friction_step.hpp)
   std::vector<StepContact> active_;
 };
 

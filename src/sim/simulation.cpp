@@ -187,6 +187,15 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   check_impact_laws(s0, settings.integrator);
   for (const ImpactLaw law : system.contact_laws())
     check_impact_law(law, settings.integrator, "a contact material");
+  // dry joint friction is a law of the dense Moreau–Jean step (model/dry_friction_step.hpp)
+  const std::vector<DryFriction> friction = system.dry_friction();
+  MOREAU_REQUIRE(friction.empty() || (settings.integrator == Integrator::time_stepping &&
+                                      settings.time_stepping.scheme == TimeSteppingScheme::moreau),
+                 "simulation: joint '{}' has frictionloss {}, which only moreau's time-stepping "
+                 "scheme simulates (use integrator timestepping with scheme moreau, or set "
+                 "frictionloss to 0)",
+                 friction.empty() ? "" : friction[0].name,
+                 friction.empty() ? 0.0 : friction[0].bound);
   Stopwatch watch;
   SimulationResult res;
   if (settings.integrator == Integrator::event_driven)

@@ -171,7 +171,7 @@ TEST(Mjcf, HingeJointWithRange) {
       "<joint name=\"shoulder\" axis=\"0 1 0\" range=\"-45 90\"/>"
       "<geom type=\"box\" size=\"0.05 0.05 0.25\" pos=\"0 0 -0.25\"/>"
       "<body name=\"lower\" pos=\"0 0 -0.5\"><joint name=\"elbow\" type=\"slide\" axis=\"0 0 1\" "
-      "range=\"-0.1 0.1\"/><geom size=\"0.05\" pos=\"0 0 -0.2\"/></body>"
+      "range=\"-0.1 0.1\" frictionloss=\"0.3\"/><geom size=\"0.05\" pos=\"0 0 -0.2\"/></body>"
       "</body></worldbody></mujoco>";
   const Scene s = parse(xml);
   const RigidWorld& w = *s.world;
@@ -192,6 +192,7 @@ TEST(Mjcf, HingeJointWithRange) {
   EXPECT_EQ(elbow.kind, JointKind::prismatic);
   EXPECT_EQ(w.body(elbow.body_b).name, "upper");
   EXPECT_DOUBLE_EQ(elbow.lower, -0.1);
+  EXPECT_DOUBLE_EQ(elbow.frictionloss, 0.3);  // dry joint friction, read and simulated
   EXPECT_LT((w.body(elbow.body_a).pose.apply(elbow.anchor_a) -
              w.body(elbow.body_b).pose.apply(elbow.anchor_b))
                 .norm(),

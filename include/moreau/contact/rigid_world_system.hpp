@@ -81,6 +81,8 @@ class RigidWorldSystem : public LagrangianSystem {
   Vector integrate(const Vector& q, const Vector& v, double h) const override;
   // The joints' stiffness and damping on their dofs (a ball's on its three; free joints: damping).
   bool passive_diagonals(const Vector& q, Vector& K, Vector& D) const override;
+  // Every dof of a forest joint with frictionloss > 0 (a ball's three, a free joint's six).
+  std::vector<DryFriction> dry_friction() const override;
   Vector position_rate(const Vector& q, const Vector& v) const override;
   void normalize_position(Vector& q) const override;
   double kinetic_energy(const Vector& q, const Vector& v) const override;

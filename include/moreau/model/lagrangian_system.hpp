@@ -17,6 +17,14 @@
 namespace moreau {
 
 // A mechanical system M(q) q̈ + F(q, q̇, t) = Σ (∇h λ_n + H_t λ_t) with its constraints.
+// Dry friction |τ| ≤ bound on velocity `dof` (a joint's frictionloss).
+struct DryFriction {
+  std::string name = {};  // the joint's name
+  Index dof = 0;          // index into v
+  double bound = 0.0;     // f > 0, N·m or N
+};
+
+// The interface of a Lagrangian system with constraints (see the file comment).
 class LagrangianSystem {
  public:
   virtual ~LagrangianSystem() = default;
@@ -66,6 +74,11 @@ class LagrangianSystem {
   virtual bool passive_diagonals(const Vector& /*q*/, Vector& /*K*/, Vector& /*D*/) const {
     return false;
   }
+
+  // Dry friction on single velocities (joint frictionloss, docs/simulation.md §Dry joint
+  // friction): per entry, |τ_i| ≤ f_i with τ_i opposing v_i, stick and slip decided exactly by the
+  // dense step layer. None unless overridden.
+  virtual std::vector<DryFriction> dry_friction() const { return {}; }
 
   // M(q) and F(q, v, t) alone, without the constraints (from contact_state unless overridden).
   virtual void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,

@@ -46,7 +46,7 @@ enum class TreeJoint { none, free, revolute, prismatic, ball };
 // One joint of a body's chain to its parent (MJCF gives a body several), in the body's frame F.
 struct TreeJointSpec {
   TreeJoint kind = TreeJoint::revolute;  // free, revolute, prismatic or ball
-  std::string name;                      // empty: joint<k>
+  std::string name = {};                 // empty: joint<k>
   Vector3 pos = Vector3::Zero();         // anchor in F, m
   Vector3 axis = Vector3::UnitZ();       // axis in F
   bool limited = false;                  // limits on the joint coordinate (joint.hpp)

@@ -45,14 +45,13 @@ ElementRules geom_rules() {
 ElementRules joint_rules() {
   ElementRules r;
   r.honoured = {"name",    "type",      "pos",       "axis",     "range", "limited",
-                "damping", "stiffness", "springref", "armature", "ref"};
+                "damping", "stiffness", "springref", "armature", "ref",   "frictionloss"};
   r.visual = {"group", "user"};
   for (const char* k : {"solreflimit", "solimplimit", "solreffriction", "solimpfriction", "margin"})
     r.warned[k] = kSoft;
   r.warned["springdamper"] =
       "the spring's time constant and damping ratio are not read: give "
       "stiffness and damping";
-  r.warned["frictionloss"] = "dry joint friction is not simulated yet";
   r.warned["actuatorfrcrange"] = "actuators are not simulated";
   r.warned["actuatorfrclimited"] = "actuators are not simulated";
   r.warned["actuatorgravcomp"] = "actuators are not simulated";
@@ -380,6 +379,7 @@ void Importer::read_joint(const XMLElement& e, const std::string& childclass, Tr
   joint.damping = nonnegative("damping");
   joint.stiffness = nonnegative("stiffness");
   joint.armature = nonnegative("armature");
+  joint.frictionloss = nonnegative("frictionloss");
   joint.qpos0 = ref;
   if (type == "hinge" || type == "slide")
     joint.reference = coordinate(reader_.number(e, a, "springref", 0.0)) - ref;

@@ -169,9 +169,10 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
       MOREAU_REQUIRE(via->dynamics->damping >= 0 && std::isfinite(via->dynamics->damping),
                      "{}: <dynamics damping=\"{}\">: must be ≥ 0", where, via->dynamics->damping);
       spec.damping = via->dynamics->damping;
+      MOREAU_REQUIRE(via->dynamics->friction >= 0 && std::isfinite(via->dynamics->friction),
+                     "{}: <dynamics friction=\"{}\">: must be ≥ 0", where, via->dynamics->friction);
+      spec.frictionloss = via->dynamics->friction;
     }
-    if (via->dynamics && via->dynamics->friction != 0)
-      warn("<dynamics friction>", "dry joint friction is not simulated yet");
     if (via->safety) warn("<safety_controller>", "controller settings");
     if (via->calibration) warn("<calibration>", "sensor settings");
     if (via->mimic) {

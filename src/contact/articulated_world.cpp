@@ -13,7 +13,7 @@ namespace {
 
 // The world's bodies at (q, v) of the forest: kinematics, the maximal q and v (RigidWorld's
 // layout), and per dynamic body its rows of J_b and J̇_b v in RigidWorld's velocity layout
-// (spatial (v_G, ω); planar (v_x, v_y, ω_z)).
+// (spatial (v_G, ω); planar (v_x, v_y, ω_z)); without v, the poses alone (J and J̇_b v empty).
 struct MaximalView {
   MultibodyKinematics k;
   Vector q, v;                        // maximal coordinates and velocities
@@ -44,19 +44,22 @@ struct MaximalView {
       const Index b = f.body_of[i], oq = world.position_offset(i);
       body_of_offset[ov / mb] = i;
       const Pose& pose = k.pose[b];
-      const Matrix Jb = m.body_jacobian(k, b);
       if (planar) {
         const Eigen::AngleAxisd aa(pose.orientation);
         q.segment<3>(oq) << pose.position.x(), pose.position.y(), aa.angle() * aa.axis().z();
-        J[i].resize(3, Jb.cols());
-        for (int r = 0; r < 3; ++r) J[i].row(r) = Jb.row(rows3[r]);
       } else {
         q.segment<3>(oq) = pose.position;
         q.segment<4>(oq + 3) << pose.orientation.w(), pose.orientation.x(), pose.orientation.y(),
             pose.orientation.z();
+      }
+      if (!v_joint) continue;  // positions only: no Jacobians
+      const Matrix Jb = m.body_jacobian(k, b);
+      if (planar) {
+        J[i].resize(3, Jb.cols());
+        for (int r = 0; r < 3; ++r) J[i].row(r) = Jb.row(rows3[r]);
+      } else {
         J[i] = Jb;
       }
-      if (!v_joint) continue;
       v.segment(ov, mb) = J[i] * *v_joint;
       Jdot_v[i].resize(mb);
       for (Index r = 0; r < mb; ++r) Jdot_v[i][r] = bias[b][planar ? rows3[r] : r];
@@ -218,21 +221,19 @@ std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
   return names;
 }
 
-Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k,
-                                            const std::vector<Matrix>& J, const Vector& q,
+Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const Vector& q,
                                             const Vector& v) const {
   const MultibodyModel& m = forest_->model;
   Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
-  const Index mb = world_->body_velocity_size();
   for (Index i = 0; i < world_->body_count(); ++i) {
     const RigidBody& b = world_->body(i);
     if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
-    Vector load(mb);
-    if (mb == 3)
-      load << b.applied_force.x(), b.applied_force.y(), b.applied_torque.z();
-    else
-      load << b.applied_force, b.applied_torque;
-    F -= J[i].transpose() * load;
+    // (f, τ) at the centre of mass against J_b's rows (v_G; ω); a planar body's f_z and τ_x, τ_y
+    // are zero, so the full 6 rows give the planar load too
+    Eigen::Matrix<double, 6, 1> load;
+    load << b.applied_force, b.applied_torque;
+    if (world_->dimension() == 2) load.segment<3>(2).setZero();  // keeps f_x, f_y and τ_z
+    F -= m.body_jacobian(k, forest_->body_of[i]).transpose() * load;
   }
   return F;
 }
@@ -240,9 +241,11 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k,
 void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                                        Vector& F) const {
   if (!forest_) return LagrangianSystem::mass_and_forces(q, v, t, M, F);
-  const MaximalView view(*world_, *forest_, q, &v);
-  M = forest_->model.mass_matrix(view.k);
-  F = articulated_forces(view.k, view.J, q, v);
+  const MultibodyModel& m = forest_->model;
+  MultibodyKinematics k;
+  m.kinematics(q, v, k);
+  M = m.mass_matrix(k);
+  F = articulated_forces(k, q, v);
 }
 
 Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) const {
@@ -312,7 +315,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   s.q = q;
   s.v = v;
   if (dense) s.M = m.mass_matrix(view.k);
-  s.F = articulated_forces(view.k, view.J, q, v);
+  s.F = articulated_forces(view.k, q, v);
   Matrix J;
   Vector c;
   for (const Index j : forest_->closure_joints) {

@@ -119,9 +119,8 @@ class RigidWorldSystem : public LagrangianSystem {
   ContactState state(const Vector& q, const Vector& v, double t, bool dense) const;
   // The same for an articulated world (articulated_world.cpp).
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense) const;
-  // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics of `view` (articulated_world.cpp).
-  Vector articulated_forces(const MultibodyKinematics& k, const std::vector<Matrix>& J,
-                            const Vector& q, const Vector& v) const;
+  // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics k (articulated_world.cpp).
+  Vector articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v) const;
   // The limit constraints of the forest's joints at (q, v), appended to out.
   void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
                                 std::vector<ContactConstraint>& out) const;

@@ -13,4 +13,5 @@ void bind_model(py::module_& m);
 void bind_analysis(py::module_& m);
 void bind_impact(py::module_& m);
 void bind_sim(py::module_& m);
+void bind_simulator(py::module_& m);  // moreau::Simulator, a step at a time
 }  // namespace moreau::python

@@ -15,4 +15,5 @@ PYBIND11_MODULE(_moreau, m) {
   moreau::python::bind_analysis(m);
   moreau::python::bind_impact(m);
   moreau::python::bind_sim(m);
+  moreau::python::bind_simulator(m);
 }

@@ -14,5 +14,6 @@ from ._solve import *  # noqa: F401,F403
 from ._analysis import *  # noqa: F401,F403
 from ._impact import *  # noqa: F401,F403
 from ._simulate import *  # noqa: F401,F403
+from ._simulator import Simulator  # noqa: F401,E402
 from ._sweep import sweep, load_sweep, sweep_points  # noqa: F401,E402
 from ._view import view  # noqa: F401,E402

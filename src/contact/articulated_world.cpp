@@ -225,6 +225,7 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const 
                                             const Vector& v) const {
   const MultibodyModel& m = forest_->model;
   Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
+  if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   for (Index i = 0; i < world_->body_count(); ++i) {
     const RigidBody& b = world_->body(i);
     if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;

@@ -155,7 +155,8 @@ class BodyBlockStepContacts final : public StepContacts {
  public:
   BodyBlockStepContacts(const RigidWorldSystem& system, const StepContactSettings& settings,
                         const ContactSolverSettings& solver)
-      : world_(system.world()),
+      : system_(system),
+        world_(system.world()),
         cs_(system.settings()),
         st_(settings),
         // the fallback's budget is counted in NSGS sweeps (solve_awake), hybrid's unit; "auto"
@@ -240,6 +241,7 @@ class BodyBlockStepContacts final : public StepContacts {
   StepSolution solve_awake(const Vector& w, const Vector& compliance, const Vector& guess);
   std::vector<std::pair<Index, Index>> problem_pairs() const;
 
+  const RigidWorldSystem& system_;  // its inputs (set_inputs) join the world's forces
   const RigidWorld& world_;
   CollisionSettings cs_;
   StepContactSettings st_;
@@ -320,7 +322,8 @@ const std::vector<StepContact>& BodyBlockStepContacts::build(const Vector& q, co
   blocks_.update(world_, q);
   prob_ = BodyBlockFrictionContactProblem{};
   prob_.dimension = d;
-  prob_.v_free = blocks_.free_velocity(v, world_.forces(q, v, t), h);
+  prob_.v_free =
+      blocks_.free_velocity(v, Vector(world_.forces(q, v, t) - system_.input_forces(q)), h);
   prob_.mass_inverse = std::move(blocks_.mass_inverse);  // blocks_.update() refills it when needed
   active_.clear(), current_.clear(), current_ids_.clear(), slot_.clear();
   warm_ = false;

@@ -44,6 +44,7 @@ ContactState RigidWorldSystem::state(const Vector& q, const Vector& v, double t,
   s.v = v;
   if (dense) s.M = world_->dense_mass_matrix(q);
   s.F = world_->forces(q, v, t);
+  if (qfrc_applied_.size() || xfrc_applied_.size()) s.F -= input_forces(q);
   for (Index j = 0; j < static_cast<Index>(world_->joints().size()); ++j) {
     const BodyPairRows r = world_->joint_rows(q, v, j);
     detail::push_joint_constraints(s.constraints, world_->joints()[j].name, r.residual,
@@ -55,6 +56,48 @@ ContactState RigidWorldSystem::state(const Vector& q, const Vector& v, double t,
                                     r.bias, d, dense);
   }
   return s;
+}
+
+void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc) {
+  const Index n = velocity_size();
+  MOREAU_REQUIRE(qfrc.size() == 0 || qfrc.size() == n,
+                 "qfrc_applied has {} entries, system '{}' has {} velocities", qfrc.size(), name_,
+                 n);
+  MOREAU_REQUIRE(xfrc.size() == 0 || (xfrc.rows() == world_->body_count() && xfrc.cols() == 6),
+                 "xfrc_applied is {}×{}, system '{}' needs {}×6 (a wrench per body)", xfrc.rows(),
+                 xfrc.cols(), name_, world_->body_count());
+  for (Index i = 0; i < qfrc.size(); ++i)
+    MOREAU_REQUIRE(std::isfinite(qfrc[i]), "qfrc_applied[{}] = {}: must be finite", i, qfrc[i]);
+  for (Index i = 0; i < xfrc.rows(); ++i)
+    for (Index k = 0; k < 6; ++k)
+      MOREAU_REQUIRE(std::isfinite(xfrc(i, k)), "xfrc_applied[{}][{}] = {}: must be finite", i, k,
+                     xfrc(i, k));
+  qfrc_applied_ = std::move(qfrc);
+  xfrc_applied_ = std::move(xfrc);
+}
+
+// τ + Σ_b J_bᵀ w_b: in maximal coordinates J_b selects the body's block (v_G, ω; planar v_x, v_y,
+// ω_z), in joint coordinates it is the forest's body Jacobian.
+Vector RigidWorldSystem::input_forces(const Vector& q) const {
+  const Index n = velocity_size();
+  Vector f = qfrc_applied_.size() ? qfrc_applied_ : Vector::Zero(n);
+  if (xfrc_applied_.size() == 0) return f;
+  const bool planar = world_->dimension() == 2;
+  MultibodyKinematics k;
+  if (forest_) forest_->model.kinematics(q, k);
+  for (Index i = 0; i < world_->body_count(); ++i) {
+    Eigen::Matrix<double, 6, 1> w = xfrc_applied_.row(i).transpose();
+    if (w.isZero() || world_->body(i).is_static) continue;
+    if (planar) w.segment<3>(2).setZero();  // keeps f_x, f_y and τ_z
+    if (forest_) {
+      f += forest_->model.body_jacobian(k, forest_->body_of[i]).transpose() * w;
+    } else if (planar) {
+      f.segment<3>(world_->velocity_offset(i)) += Vector3(w[0], w[1], w[5]);
+    } else {
+      f.segment<6>(world_->velocity_offset(i)) += w;
+    }
+  }
+  return f;
 }
 
 }  // namespace moreau

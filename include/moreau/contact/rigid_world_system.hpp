@@ -104,6 +104,12 @@ class RigidWorldSystem : public LagrangianSystem {
   const RigidWorldForest* forest() const { return forest_.get(); }
   // The maximal coordinates of the world at q: every dynamic body's pose (RigidWorld's q).
   Vector maximal_positions(const Vector& q) const;
+  // Inputs held between steps by a driver (sim/simulator.hpp): generalized forces τ (nv, empty for
+  // none) and body wrenches (body_count × 6: force then torque, world axes, at the centre of mass;
+  // empty for none), applied as the bodies' loads are. Validated (sizes, finite).
+  void set_inputs(Vector qfrc_applied, Matrix xfrc_applied);
+  // Their generalized force at q: τ + Σ_b J_bᵀ w_b (n; zero without inputs).
+  Vector input_forces(const Vector& q) const;
   // The length L(q) of tendon t of an articulated world (model/rigid/equality.hpp), m.
   double tendon_length(const Vector& q, Index t) const;
   // The collision settings of contact detection.
@@ -140,6 +146,8 @@ class RigidWorldSystem : public LagrangianSystem {
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
   std::vector<double> tendon_length0_;  // per tendon: L at the initial q (couplings' L₀)
+  Vector qfrc_applied_;                 // set_inputs: n, or empty
+  Matrix xfrc_applied_;                 // set_inputs: body_count × 6, or empty
 
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;

@@ -61,6 +61,13 @@ void bind_simulator(py::module_& m) {
           "xfrc_applied", [](Simulator& s) -> Eigen::Ref<Matrix> { return s.xfrc_applied(); },
           [](Simulator& s, const Matrix& x) { s.xfrc_applied() = x; },
           py::return_value_policy::reference_internal)
+      .def_property(
+          "ctrl", [](Simulator& s) -> Eigen::Ref<Vector> { return s.ctrl(); },
+          [](Simulator& s, const Vector& x) { s.ctrl() = x; },
+          py::return_value_policy::reference_internal)
+      .def_property_readonly("nu", &Simulator::nu)
+      .def_property_readonly("actuator_names", &Simulator::actuator_names)
+      .def_property_readonly("actuator_forces", &Simulator::actuator_forces)
       .def_property_readonly("nq", &Simulator::nq)
       .def_property_readonly("nv", &Simulator::nv)
       .def_property_readonly("coordinate_names", &Simulator::coordinate_names)

@@ -25,6 +25,9 @@ class Simulator:
         qfrc_applied: generalized forces held until changed (nv; a writable NumPy view).
         xfrc_applied: a wrench per body (force, torque; world axes at the centre of mass),
             body_count × 6, a writable NumPy view; rows in ``body_names`` order.
+        ctrl: one control per actuator (nu; a writable NumPy view), held until changed, clamped
+            to an actuator's ctrlrange; ``actuator_names`` in its order, ``actuator_forces`` the
+            forces they give now.
         coordinate_names, velocity_names, body_names: the names of q, v and the bodies.
         nq, nv: the sizes of q and v.
     """
@@ -96,6 +99,27 @@ class Simulator:
     @xfrc_applied.setter
     def xfrc_applied(self, value):
         self._sim.xfrc_applied = np.atleast_2d(np.asarray(value, dtype=float))
+
+    @property
+    def ctrl(self):
+        return self._sim.ctrl
+
+    @ctrl.setter
+    def ctrl(self, value):
+        self._sim.ctrl = np.atleast_1d(np.asarray(value, dtype=float))
+
+    @property
+    def nu(self):
+        return self._sim.nu
+
+    @property
+    def actuator_names(self):
+        return self._sim.actuator_names
+
+    @property
+    def actuator_forces(self):
+        """The actuators' forces at the current state and controls, after clamping."""
+        return self._sim.actuator_forces
 
     @property
     def nq(self):

@@ -2,6 +2,7 @@
 // (contact/rigid_world_system.hpp §Joint coordinates; docs/math/multibody.md): sizes, names,
 // records, the configuration manifold, energies, and the contact state with the maximal model's
 // rows mapped through the body Jacobians.
+#include <algorithm>
 #include <cmath>
 
 #include "moreau/common/error.hpp"
@@ -226,6 +227,7 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const 
   const MultibodyModel& m = forest_->model;
   Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
+  if (!world_->actuators().empty()) F -= actuator_forces(q, v);
   for (Index i = 0; i < world_->body_count(); ++i) {
     const RigidBody& b = world_->body(i);
     if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
@@ -253,7 +255,8 @@ Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) c
   return forest_ ? forest_->model.integrate(q, v, h) : world_->integrate_position(q, v, h);
 }
 
-bool RigidWorldSystem::passive_diagonals(const Vector& /*q*/, Vector& K, Vector& D) const {
+bool RigidWorldSystem::passive_diagonals(const Vector& q, const Vector& v, Vector& K,
+                                         Vector& D) const {
   if (!forest_) return false;
   const MultibodyModel& m = forest_->model;
   K = Vector::Zero(m.velocity_size());
@@ -267,7 +270,64 @@ bool RigidWorldSystem::passive_diagonals(const Vector& /*q*/, Vector& K, Vector&
       D.segment(ov, n).setConstant(j.damping);
       any = any || j.stiffness > 0.0 || j.damping > 0.0;
     }
+  if (!world_->actuators().empty()) {
+    actuator_forces(q, v, &K, &D);
+    any = any || !K.isZero(0.0) || !D.isZero(0.0);
+  }
   return any;
+}
+
+namespace {
+
+// Actuator a at (q, v) with control c (model/rigid/actuator.hpp): s, ṡ of its joint, l = gear s,
+// f = gain·clamp(c) + b₀ + b₁ l + b₂ l̇, clamped to the force range when limited.
+struct ActuatorState {
+  double force = 0.0;      // f after clamping, N or N·m
+  bool saturated = false;  // the force range clamped it
+  Index dof = 0;           // its joint's velocity index
+};
+
+ActuatorState actuator_state(const RigidWorldForest& f, const Actuator& a, double c,
+                             const Vector& q, const Vector& v) {
+  const MultibodyModel& m = f.model;
+  const Index b = f.joint_body[a.joint], k = a.joint - f.tree_joint[b];
+  const Index o = m.position_offset(b, k), ov = m.velocity_offset(b, k);
+  if (a.ctrl_limited) c = std::clamp(c, a.ctrl_lower, a.ctrl_upper);
+  const double force =
+      a.gain * c + a.bias[0] + a.bias[1] * a.gear * q[o] + a.bias[2] * a.gear * v[ov];
+  const bool saturated = a.force_limited && (force < a.force_lower || force > a.force_upper);
+  return {saturated ? std::clamp(force, a.force_lower, a.force_upper) : force, saturated, ov};
+}
+
+}  // namespace
+
+// τ = Σ gear f on each actuator's joint. Unsaturated, ∂(−τ)/∂s = −b₁gear² and ∂(−τ)/∂ṡ = −b₂gear²
+// are its implicit spring and damper (a saturated force is a constant for the step).
+Vector RigidWorldSystem::actuator_forces(const Vector& q, const Vector& v, Vector* K,
+                                         Vector* D) const {
+  Vector tau = Vector::Zero(forest_->model.velocity_size());
+  const auto& actuators = world_->actuators();
+  for (size_t i = 0; i < actuators.size(); ++i) {
+    const Actuator& a = actuators[i];
+    const double c = ctrl_.size() ? ctrl_[static_cast<Index>(i)] : 0.0;
+    const ActuatorState st = actuator_state(*forest_, a, c, q, v);
+    tau[st.dof] += a.gear * st.force;
+    if (st.saturated) continue;
+    const double stiffness = -a.bias[1] * a.gear * a.gear, damping = -a.bias[2] * a.gear * a.gear;
+    if (K && stiffness > 0.0) (*K)[st.dof] += stiffness;
+    if (D && damping > 0.0) (*D)[st.dof] += damping;
+  }
+  return tau;
+}
+
+Vector RigidWorldSystem::actuator_force_values(const Vector& q, const Vector& v) const {
+  const auto& actuators = world_->actuators();
+  Vector out(static_cast<Index>(actuators.size()));
+  for (size_t i = 0; i < actuators.size(); ++i) {
+    const double c = ctrl_.size() ? ctrl_[static_cast<Index>(i)] : 0.0;
+    out[static_cast<Index>(i)] = actuator_state(*forest_, actuators[i], c, q, v).force;
+  }
+  return out;
 }
 
 std::vector<DryFriction> RigidWorldSystem::dry_friction() const {

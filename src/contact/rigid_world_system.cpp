@@ -58,7 +58,13 @@ ContactState RigidWorldSystem::state(const Vector& q, const Vector& v, double t,
   return s;
 }
 
-void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc) {
+void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc, Vector ctrl) {
+  const Index nu = static_cast<Index>(world_->actuators().size());
+  MOREAU_REQUIRE(ctrl.size() == 0 || ctrl.size() == nu,
+                 "ctrl has {} entries, system '{}' has {} actuators", ctrl.size(), name_, nu);
+  for (Index i = 0; i < ctrl.size(); ++i)
+    MOREAU_REQUIRE(std::isfinite(ctrl[i]), "ctrl[{}] = {} (actuator '{}'): must be finite", i,
+                   ctrl[i], world_->actuators()[i].name);
   const Index n = velocity_size();
   MOREAU_REQUIRE(qfrc.size() == 0 || qfrc.size() == n,
                  "qfrc_applied has {} entries, system '{}' has {} velocities", qfrc.size(), name_,
@@ -74,6 +80,7 @@ void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc) {
                      xfrc(i, k));
   qfrc_applied_ = std::move(qfrc);
   xfrc_applied_ = std::move(xfrc);
+  ctrl_ = std::move(ctrl);
 }
 
 // τ + Σ_b J_bᵀ w_b: in maximal coordinates J_b selects the body's block (v_G, ω; planar v_x, v_y,

@@ -81,7 +81,7 @@ class DenseStepContacts final : public StepContacts {
     const ContactState& s = step_;
     h_ = h;
     Vector K, D;
-    const bool passive = sys_.passive_diagonals(q, K, D);
+    const bool passive = sys_.passive_diagonals(q, v, K, D);
     const double th = st_.theta;
     auto implicit = [&](Matrix M) {  // M̂ = M + hθD + h²θ²K
       if (passive) M.diagonal() += h * th * D + h * h * th * th * K;

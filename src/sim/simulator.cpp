@@ -29,12 +29,25 @@ std::vector<std::string> Simulator::body_names() const {
   return names;
 }
 
+std::vector<std::string> Simulator::actuator_names() const {
+  std::vector<std::string> names;
+  for (const Actuator& a : system_->world().actuators()) names.push_back(a.name);
+  return names;
+}
+
+Vector Simulator::actuator_forces() const {
+  if (nu() == 0) return Vector();
+  system_->set_inputs(qfrc_, xfrc_, ctrl_);
+  return system_->actuator_force_values(q_, v_);
+}
+
 void Simulator::reset() {
   run_.reset();
   q_ = system_->initial_q;
   v_ = system_->initial_v;
   t_ = t0_ = 0.0;
   qfrc_ = Vector::Zero(nv());
+  ctrl_ = Vector::Zero(nu());
   xfrc_ = Matrix::Zero(system_->world().body_count(), 6);
 }
 
@@ -56,7 +69,7 @@ void Simulator::set_state(const Vector& q, const Vector& v) {
 }
 
 void Simulator::apply_inputs() {
-  system_->set_inputs(qfrc_, xfrc_);  // throws naming the entry; nothing has moved yet
+  system_->set_inputs(qfrc_, xfrc_, ctrl_);  // throws naming the entry; nothing has moved yet
 }
 
 void Simulator::start_run() {
@@ -100,7 +113,9 @@ Vector Simulator::inverse_dynamics(const Vector& q, const Vector& v, const Vecto
   Matrix M;
   Vector F;
   system_->mass_and_forces(q, v, t_, M, F);
-  return M * a + F + system_->input_forces(q);  // F holds −inputs: added back
+  Vector tau = M * a + F + system_->input_forces(q);  // F holds −inputs and −actuators: added back
+  if (nu() > 0) tau += system_->actuator_forces(q, v);
+  return tau;
 }
 
 Vector Simulator::bias_forces(const Vector& q, const Vector& v) const {

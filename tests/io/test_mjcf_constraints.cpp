@@ -153,3 +153,48 @@ TEST(MjcfConstraints, ErrorsNameTheElement) {
 }
 
 }  // namespace moreau
+
+namespace moreau {
+
+// <actuator> as MuJoCo's XML reference states it: motor gain 1; position gain kp, bias −kp on
+// the length (and −kp ref moved into b₀: MuJoCo's length is gear × qpos); velocity gain kv, bias
+// −kv; general gainprm[0] and biasprm; gear's first entry; ranges with autolimits.
+TEST(MjcfActuators, EachKindBecomesItsGainsAndBias) {
+  const Scene s = parse_mjcf_text(model(R"(
+  <actuator>
+    <motor name="m" joint="a" gear="2" ctrlrange="-1 1"/>
+    <position name="p" joint="b" kp="50" forcerange="-3 3"/>
+    <velocity name="v" joint="a" kv="4"/>
+    <general name="g" joint="b" gainprm="7" biastype="affine" biasprm="1 -2 -3"/>
+  </actuator>)"),
+                                  "model.xml");
+  const auto& acts = s.world->actuators();
+  ASSERT_EQ(acts.size(), 4u);
+  EXPECT_EQ(acts[0].gear, 2.0);
+  EXPECT_TRUE(acts[0].ctrl_limited);
+  EXPECT_EQ(acts[0].ctrl_upper, 1.0);
+  EXPECT_EQ(acts[1].gain, 50.0);
+  EXPECT_EQ(acts[1].bias[1], -50.0);
+  EXPECT_NEAR(acts[1].bias[0], -50.0 * 0.2, 1e-12);  // joint b has ref 0.2
+  EXPECT_TRUE(acts[1].force_limited);
+  EXPECT_EQ(acts[2].gain, 4.0);
+  EXPECT_EQ(acts[2].bias[2], -4.0);
+  EXPECT_EQ(acts[3].gain, 7.0);
+  EXPECT_NEAR(acts[3].bias[0], 1.0 - 2.0 * 0.2, 1e-12);
+  EXPECT_EQ(acts[3].bias[2], -3.0);
+}
+
+// What moreau cannot model is refused with the element and attribute.
+TEST(MjcfActuators, UnsupportedActuatorsAreRefused) {
+  auto err = [](const std::string& xml) { return error_of(model(xml)); };
+  EXPECT_NE(err("<actuator><general joint=\"a\" dyntype=\"filter\"/></actuator>")
+                .find("dyntype=\"filter\""),
+            std::string::npos);
+  EXPECT_NE(err("<actuator><motor tendon=\"t\"/></actuator>").find("tendon=\"t\""),
+            std::string::npos);
+  EXPECT_NE(err("<actuator><motor joint=\"nope\"/></actuator>").find("no joint of that name"),
+            std::string::npos);
+  EXPECT_NE(err("<actuator><muscle joint=\"a\"/></actuator>").find("<muscle>"), std::string::npos);
+}
+
+}  // namespace moreau

@@ -82,3 +82,37 @@ def test_the_simulator_shows_its_attributes():
                       "inverse_dynamics", "mass_matrix", "velocity_names"):
         assert attribute in names
     assert moreau.Simulator.__doc__ and moreau.Simulator.inverse_dynamics.__doc__
+
+
+def test_urdf_joints_get_motors_capped_by_their_effort(tmp_path):
+    """A URDF joint becomes a torque motor named after it, its force capped by <limit effort>:
+    ctrl 3 on an effort of 0.5 N·m turns a link of I = 0.01 kg·m² as 0.5 t²/(2I)."""
+    urdf = tmp_path / "wrist.urdf"
+    urdf.write_text(
+        '<robot name="w"><link name="base"/><link name="hand"><inertial><mass value="1"/>'
+        '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>'
+        '<joint name="wrist" type="continuous"><parent link="base"/><child link="hand"/>'
+        '<axis xyz="0 0 1"/><limit effort="0.5" velocity="0"/></joint></robot>')
+    sim = moreau.Simulator(str(urdf))
+    assert sim.actuator_names == ["wrist"]
+    sim.ctrl[0] = 3.0
+    sim.step(500)
+    assert sim.actuator_forces[0] == pytest.approx(0.5, abs=1e-15)
+    assert sim.q[0] == pytest.approx(0.5 * 0.25 / (2 * 0.01), abs=1e-10)
+
+
+def test_scene_actuators_and_bad_ctrl():
+    scene = dict(ROTOR, actuators=[{"name": "servo", "joint": "axle", "type": "position",
+                                    "kp": 10, "kv": 1, "ctrlrange": [-1, 1]}])
+    sim = moreau.Simulator(scene)
+    assert sim.nu == 1 and sim.actuator_names == ["servo"]
+    sim.ctrl = [0.5]
+    sim.step(5000)  # a damped servo settles at its target
+    assert sim.q[0] == pytest.approx(0.5, abs=1e-6)
+    q = sim.q
+    sim.ctrl[0] = math.inf
+    with pytest.raises(ValueError, match=r"ctrl\[0\] = inf \(actuator 'servo'\)"):
+        sim.step()
+    assert (sim.q == q).all()
+    with pytest.raises(ValueError, match="actuators\\[0\\].type = \"hydraulic\""):
+        moreau.Simulator(dict(ROTOR, actuators=[{"joint": "axle", "type": "hydraulic"}]))

@@ -127,3 +127,97 @@ TEST(Simulator, BadInputsAreRefusedAndTheStateIsKept) {
   sim.step();
   EXPECT_NEAR(sim.t(), t + 1e-3, 1e-12);
 }
+
+namespace {
+
+// A rotor (I = 0.2 kg·m²) on a hinge about z without gravity, driven by one actuator.
+std::shared_ptr<RigidWorld> driven_rotor(const Actuator& a) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->set_gravity(Vector3::Zero());
+  w->add_body(block("rotor", Vector3::Zero(), 1.0, Vector3(0.1, 0.1, 0.2)));
+  w->add_joint(hinge(0, -1, Vector3::Zero(), Vector3::Zero(), Vector3::UnitZ(), "axle"));
+  w->add_actuator(a);
+  return w;
+}
+
+// A 1 kg mass at r = 0.5 m from a hinge about y, horizontal at s = 0, held by a position servo
+// (kp, kv) aiming at s = 0: gravity's torque about y is m g r cos s.
+std::shared_ptr<RigidWorld> servo_arm(double kp, double kv) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(block("arm", Vector3(0.5, 0, 0), 1.0, Vector3(1e-4, 1e-4, 1e-4)));
+  w->add_joint(hinge(0, -1, Vector3(-0.5, 0, 0), Vector3::Zero(), Vector3::UnitY(), "shoulder"));
+  w->add_actuator(Actuator{.name = "servo", .joint = 0, .gain = kp, .bias = {0, -kp, -kv}});
+  return w;
+}
+
+}  // namespace
+
+// A motor with gear 2 and ctrl 0.15 gives τ = 0.3 N·m: θ = τt²/(2I), to round-off.
+TEST(SimulatorActuators, AMotorTurnsItsJointAsTauTSquaredOverTwoI) {
+  Simulator sim(driven_rotor(Actuator{.name = "m", .joint = 0, .gear = 2.0}), CollisionSettings{},
+                stepping(1e-3));
+  ASSERT_EQ(sim.nu(), 1);
+  EXPECT_EQ(sim.actuator_names()[0], "m");
+  sim.ctrl()[0] = 0.15;
+  sim.step(500);
+  EXPECT_NEAR(sim.q()[0], 0.3 * 0.25 / (2 * 0.2), 1e-12);
+  EXPECT_NEAR(sim.actuator_forces()[0], 0.15, 1e-15);
+}
+
+// ctrlrange clamps the control (ctrl 5 acts as 0.1) and forcerange saturates the force: a motor
+// of gain 1 at ctrl 3 with forcerange [−0.5, 0.5] pushes with 0.5.
+TEST(SimulatorActuators, CtrlRangeClampsAndForceRangeSaturates) {
+  Simulator clamped(driven_rotor(Actuator{
+                        .joint = 0, .ctrl_limited = true, .ctrl_lower = -0.1, .ctrl_upper = 0.1}),
+                    CollisionSettings{}, stepping(1e-3));
+  clamped.ctrl()[0] = 5.0;
+  clamped.step(1000);
+  EXPECT_NEAR(clamped.q()[0], 0.1 / (2 * 0.2), 1e-12);
+  Simulator saturated(
+      driven_rotor(
+          Actuator{.joint = 0, .force_limited = true, .force_lower = -0.5, .force_upper = 0.5}),
+      CollisionSettings{}, stepping(1e-3));
+  saturated.ctrl()[0] = 3.0;
+  saturated.step(1000);
+  EXPECT_NEAR(saturated.q()[0], 0.5 / (2 * 0.2), 1e-12);
+  EXPECT_NEAR(saturated.actuator_forces()[0], 0.5, 1e-15);
+}
+
+// A PD servo (kp = 200 N·m/rad, kv = 20) holding the arm against gravity settles where
+// kp s = m g r cos s (solved here by fixed-point iteration): the steady error is the load torque
+// over kp. With gravity compensation (qfrc = the load torque at the target) the error is zero.
+TEST(SimulatorActuators, APdServosSteadyErrorIsTheLoadOverKp) {
+  const double kp = 200.0, load = 1.0 * 9.81 * 0.5;
+  double s_star = 0.0;
+  for (int k = 0; k < 100; ++k) s_star = load * std::cos(s_star) / kp;
+  Simulator sim(servo_arm(kp, 20.0), CollisionSettings{}, stepping(1e-3));
+  sim.step(4000);
+  EXPECT_NEAR(sim.q()[0], s_star, 1e-8);
+  EXPECT_NEAR(sim.v()[0], 0.0, 1e-8);
+  sim.reset();
+  const Vector zero = Vector::Zero(1);
+  sim.qfrc_applied() = sim.inverse_dynamics(sim.q(), zero, zero);  // compensation at the target
+  sim.step(4000);
+  EXPECT_NEAR(sim.q()[0], 0.0, 1e-9);
+}
+
+// Stiff gains at dt = 1 ms: kp = 1e5 N·m/rad on 1.25e-4 kg·m² (ω = 2.8e4 rad/s, ωh = 28, far
+// beyond an explicit step's limit of 2) are integrated linearly implicitly (θ = ½, the
+// trapezoidal rule: the fast mode alternates in sign and shrinks by (1 − 5)/(1 + 5) a step). The
+// error never exceeds its start of 0.2 rad and the finger settles at the target.
+TEST(SimulatorActuators, StiffGainsStayStableAtOneMillisecond) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->set_gravity(Vector3::Zero());
+  w->add_body(block("finger", Vector3::Zero(), 0.01, Vector3(1e-4, 1e-4, 1.25e-4)));
+  w->add_joint(hinge(0, -1, Vector3::Zero(), Vector3::Zero(), Vector3::UnitZ(), "knuckle"));
+  w->add_actuator(Actuator{.joint = 0, .gain = 1e5, .bias = {0, -1e5, -10.0}});
+  Simulator sim(w, CollisionSettings{}, stepping(1e-3));
+  sim.ctrl()[0] = 0.2;  // target 0.2 rad
+  double largest = 0.0;
+  for (int k = 0; k < 500; ++k) {
+    sim.step();
+    largest = std::max(largest, std::abs(sim.q()[0] - 0.2));
+  }
+  EXPECT_LE(largest, 0.2);
+  EXPECT_NEAR(sim.q()[0], 0.2, 1e-9);
+}

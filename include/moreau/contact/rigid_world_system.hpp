@@ -80,7 +80,7 @@ class RigidWorldSystem : public LagrangianSystem {
   // The forest's exponential map for a world with joints, RigidWorld's otherwise.
   Vector integrate(const Vector& q, const Vector& v, double h) const override;
   // The joints' stiffness and damping on their dofs (a ball's on its three; free joints: damping).
-  bool passive_diagonals(const Vector& q, Vector& K, Vector& D) const override;
+  bool passive_diagonals(const Vector& q, const Vector& v, Vector& K, Vector& D) const override;
   // Every dof of a forest joint with frictionloss > 0 (a ball's three, a free joint's six).
   std::vector<DryFriction> dry_friction() const override;
   Vector position_rate(const Vector& q, const Vector& v) const override;
@@ -105,11 +105,19 @@ class RigidWorldSystem : public LagrangianSystem {
   // The maximal coordinates of the world at q: every dynamic body's pose (RigidWorld's q).
   Vector maximal_positions(const Vector& q) const;
   // Inputs held between steps by a driver (sim/simulator.hpp): generalized forces τ (nv, empty for
-  // none) and body wrenches (body_count × 6: force then torque, world axes, at the centre of mass;
-  // empty for none), applied as the bodies' loads are. Validated (sizes, finite).
-  void set_inputs(Vector qfrc_applied, Matrix xfrc_applied);
+  // none), body wrenches (body_count × 6: force then torque, world axes, at the centre of mass;
+  // empty for none), applied as the bodies' loads are, and the actuators' controls (one per
+  // actuator, empty for zeros). Validated (sizes, finite).
+  void set_inputs(Vector qfrc_applied, Matrix xfrc_applied, Vector ctrl = Vector());
   // Their generalized force at q: τ + Σ_b J_bᵀ w_b (n; zero without inputs).
   Vector input_forces(const Vector& q) const;
+  // The actuators' generalized force at (q, v) with the held controls (model/rigid/actuator.hpp),
+  // n; with K and D given, adds each unsaturated actuator's spring −b₁gear² and damper −b₂gear²
+  // (when ≥ 0) on its joint's entry.
+  Vector actuator_forces(const Vector& q, const Vector& v, Vector* K = nullptr,
+                         Vector* D = nullptr) const;
+  // The actuators' forces f after clamping (one per actuator), at (q, v).
+  Vector actuator_force_values(const Vector& q, const Vector& v) const;
   // The length L(q) of tendon t of an articulated world (model/rigid/equality.hpp), m.
   double tendon_length(const Vector& q, Index t) const;
   // The collision settings of contact detection.
@@ -148,6 +156,7 @@ class RigidWorldSystem : public LagrangianSystem {
   std::vector<double> tendon_length0_;  // per tendon: L at the initial q (couplings' L₀)
   Vector qfrc_applied_;                 // set_inputs: n, or empty
   Matrix xfrc_applied_;                 // set_inputs: body_count × 6, or empty
+  Vector ctrl_;                         // set_inputs: one per actuator, or empty
 
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;

@@ -68,10 +68,11 @@ class LagrangianSystem {
   virtual void force_jacobians(const Vector& q, const Vector& v, double t, Matrix& K,
                                Matrix& C) const;
 
-  // The joint springs and dampers that a step integrates linearly implicitly (docs/simulation.md
-  // §Passive joint forces): diagonals K and D (n each, ≥ 0) such that F holds K (q − q_ref) + D v
-  // on them. False (nothing implicit) unless overridden.
-  virtual bool passive_diagonals(const Vector& /*q*/, Vector& /*K*/, Vector& /*D*/) const {
+  // The joint springs and dampers (and actuator gains) that a step integrates linearly implicitly
+  // (docs/simulation.md §Passive joint forces): diagonals K and D (n each, ≥ 0) such that F holds
+  // K (q − q_ref) + D v on them at (q, v). False (nothing implicit) unless overridden.
+  virtual bool passive_diagonals(const Vector& /*q*/, const Vector& /*v*/, Vector& /*K*/,
+                                 Vector& /*D*/) const {
     return false;
   }
 

@@ -52,6 +52,15 @@ class Simulator {
   Vector& qfrc_applied() { return qfrc_; }
   // A wrench per body (body_count × 6: force, then torque; world axes; at the centre of mass).
   Matrix& xfrc_applied() { return xfrc_; }
+  // One control per actuator (model/rigid/actuator.hpp), held until changed; clamped to an
+  // actuator's ctrlrange when it has one.
+  Vector& ctrl() { return ctrl_; }
+  // nu, the number of actuators.
+  Index nu() const { return static_cast<Index>(system_->world().actuators().size()); }
+  // The actuators' names, in ctrl's order.
+  std::vector<std::string> actuator_names() const;
+  // The actuators' forces f at the current state and controls (after clamping), N or N·m.
+  Vector actuator_forces() const;
 
   // Names of q and v, as in trajectory.csv's joint columns and the system's coordinates.
   std::vector<std::string> coordinate_names() const { return system_->position_names(); }
@@ -64,9 +73,10 @@ class Simulator {
   Matrix mass_matrix(const Vector& q) const;
   // The generalized force that gives the acceleration a at (q, v) without contacts:
   //   τ = M(q) a + F(q, v),
-  // F the system's forces without the inputs: gravity, Coriolis and centrifugal forces, the joint
-  // springs and dampers (their armature is in M) and the scene's constant loads. As MuJoCo's
-  // mj_inverse, it leaves out dry joint friction (frictionloss) and equality and contact forces.
+  // F the system's forces without the inputs and actuators: gravity, Coriolis and centrifugal
+  // forces, the joint springs and dampers (their armature is in M) and the scene's constant loads.
+  // As MuJoCo's mj_inverse, it leaves out dry joint friction (frictionloss) and equality and
+  // contact forces.
   Vector inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const;
   // F(q, v) of the same (inverse_dynamics at a = 0).
   Vector bias_forces(const Vector& q, const Vector& v) const;
@@ -83,7 +93,7 @@ class Simulator {
   std::shared_ptr<RigidWorldSystem> system_;
   SimulationSettings settings_;
   std::unique_ptr<TimeSteppingRun> run_;
-  Vector q_, v_, qfrc_;
+  Vector q_, v_, qfrc_, ctrl_;
   Matrix xfrc_;
   double t_ = 0.0;   // s
   double t0_ = 0.0;  // s, the time the current run started at

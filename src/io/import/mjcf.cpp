@@ -52,9 +52,9 @@ ElementRules joint_rules() {
   r.warned["springdamper"] =
       "the spring's time constant and damping ratio are not read: give "
       "stiffness and damping";
-  r.warned["actuatorfrcrange"] = "actuators are not simulated";
-  r.warned["actuatorfrclimited"] = "actuators are not simulated";
-  r.warned["actuatorgravcomp"] = "actuators are not simulated";
+  r.warned["actuatorfrcrange"] = "a joint-level actuator force range is not read yet";
+  r.warned["actuatorfrclimited"] = "a joint-level actuator force range is not read yet";
+  r.warned["actuatorgravcomp"] = "gravity compensation through actuators is not simulated";
   return r;
 }
 
@@ -648,10 +648,10 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
       model_.equality_sections.push_back(c);
     } else if (tag == "size" || tag == "visual" || tag == "statistic") {
       reader_.warn_element(*c, "memory sizes and rendering settings have no meaning in moreau");
-    } else if (tag == "actuator" || tag == "sensor" || tag == "keyframe") {
-      reader_.warn_element(*c,
-                           "moreau simulates the passive model (no actuators, sensors or "
-                           "keyframes)");
+    } else if (tag == "actuator") {
+      model_.actuator_sections.push_back(c);
+    } else if (tag == "sensor" || tag == "keyframe") {
+      reader_.warn_element(*c, "sensors and keyframes are not read yet");
     } else {
       reader_.fail_element(*c, "element not supported by moreau's MJCF import (docs/mjcf.md)");
     }
@@ -661,6 +661,7 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
                                     &moreau_body);
   apply_contact_rules(*scene.world, moreau_body);
   mjcf::add_constraints(reader_, bodies_, moreau_body, model_, *scene.world);
+  mjcf::add_actuators(reader_, bodies_, model_, *scene.world);
   if (scene.world->dynamic_body_count() == 0)
     throw_invalid("{}: no moving body (a body needs a joint, e.g. <freejoint/>, to move)", source_);
   scene.warnings = reader_.warnings();

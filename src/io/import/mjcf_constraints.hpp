@@ -1,6 +1,7 @@
 #pragma once
-// MJCF's <tendon> and <equality> sections (MuJoCo XML reference §tendon, §equality), added to a
-// built world as tendons, couplings and closure joints (model/rigid/equality.hpp).
+// MJCF's <tendon>, <equality> and <actuator> sections (MuJoCo XML reference §tendon, §equality,
+// §actuator), added to a built world as tendons, couplings, closure joints
+// (model/rigid/equality.hpp) and actuators (model/rigid/actuator.hpp).
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct Constraints {
   std::map<std::string, SiteSpec> sites;                       // by name
   std::vector<const tinyxml2::XMLElement*> tendon_sections;    // <tendon>, in order
   std::vector<const tinyxml2::XMLElement*> equality_sections;  // <equality>, in order
+  std::vector<const tinyxml2::XMLElement*> actuator_sections;  // <actuator>, in order
 };
 
 // Adds the tendons, then the equalities, to `world`, built from `bodies` (moreau_body maps each
@@ -29,5 +31,10 @@ struct Constraints {
 void add_constraints(Reader& reader, const std::vector<import::TreeBody>& bodies,
                      const std::vector<Index>& moreau_body, const Constraints& model,
                      RigidWorld& world);
+
+// Adds the actuators of the <actuator> sections to `world` (mjcf_actuators.cpp); `bodies` give the
+// joints' ref (MuJoCo's length is gear × qpos, qpos = s + ref).
+void add_actuators(Reader& reader, const std::vector<import::TreeBody>& bodies,
+                   const Constraints& model, RigidWorld& world);
 
 }  // namespace moreau::mjcf

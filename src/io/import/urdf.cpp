@@ -69,6 +69,9 @@ class Importer {
     std::string where;
   };
   std::vector<Mimic> mimics_;
+  // A motor per revolute, continuous and prismatic joint that does not mimic another: its name
+  // and effort limit (0: none).
+  std::vector<std::pair<std::string, double>> motors_;
   // The couplings of the <mimic> joints, added to the built world.
   void add_mimics(RigidWorld& world) const;
   std::vector<std::string> warnings_;
@@ -163,7 +166,14 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
       spec.limited = true;
       spec.lower = via->limits->lower;
       spec.upper = via->limits->upper;
-      warn("<limit effort, velocity>", "actuator limits (moreau simulates the passive robot)");
+    }
+    if (via->limits && via->limits->velocity > 0)
+      warn("<limit velocity>", "velocity limits are not simulated");
+    if (joint == TreeJoint::revolute || joint == TreeJoint::prismatic) {
+      const double effort = via->limits ? via->limits->effort : 0.0;
+      MOREAU_REQUIRE(effort >= 0 && std::isfinite(effort), "{}: <limit effort=\"{}\">: must be ≥ 0",
+                     where, effort);
+      if (!via->mimic) motors_.push_back({via->name, effort});
     }
     if (via->dynamics) {
       MOREAU_REQUIRE(via->dynamics->damping >= 0 && std::isfinite(via->dynamics->damping),
@@ -251,6 +261,16 @@ Scene Importer::run() {
   scene.collision.margin = kImportedContactMargin;
   scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false);
   add_mimics(*scene.world);
+  for (const auto& [name, effort] : motors_) {  // a torque motor per joint, capped by its effort
+    Actuator motor;
+    motor.name = name;
+    for (Index j = 0; j < static_cast<Index>(scene.world->joints().size()); ++j)
+      if (scene.world->joints()[j].name == name) motor.joint = j;
+    motor.force_limited = effort > 0.0;
+    motor.force_lower = -effort;
+    motor.force_upper = effort;
+    scene.world->add_actuator(motor);
+  }
   ContactMaterial contact;  // URDF has no friction of its own
   contact.mu = kUrdfFriction;
   scene.world->set_default_material(contact);

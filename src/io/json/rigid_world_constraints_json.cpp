@@ -4,7 +4,11 @@
 //   "equality": [{type: connect | weld, name, body_a, body_b, anchor_a, anchor_b}
 //                | {type: joint, name, joint1, joint2, polycoef}
 //                | {type: tendon, name, tendon1, tendon2, polycoef}]
-// connect and weld are closure joints (ball, fixed) whose anchors coincide at the initial poses.
+//   "actuators": [{name, joint, type: motor | position | velocity | general, gear, kp, kv
+//   (position,
+//                 velocity), gain, bias [b₀, b₁, b₂] (general), ctrlrange, forcerange}]
+// connect and weld are closure joints (ball, fixed) whose anchors coincide at the initial poses;
+// actuators are written back in the general form (gain, bias).
 #include "rigid_world_constraints_json.hpp"
 
 #include <cmath>
@@ -143,10 +147,60 @@ void read_equality(RigidWorld& w, const json& e, const std::string& path) {
   }
 }
 
+// [lower, upper] under key: true and the bounds when present.
+bool read_pair(const json& e, const std::string& path, const char* key, double& lower,
+               double& upper) {
+  if (!e.contains(key)) return false;
+  const Vector r = numbers(e.at(key), join(path, key), 2);
+  MOREAU_REQUIRE(r[0] <= r[1], "{}.{} = [{}, {}]: need lower ≤ upper", path, key, r[0], r[1]);
+  lower = r[0];
+  upper = r[1];
+  return true;
+}
+
+void read_actuator(RigidWorld& w, const json& e, const std::string& path) {
+  check_keys(
+      e, path,
+      {"name", "joint", "type", "gear", "kp", "kv", "gain", "bias", "ctrlrange", "forcerange"});
+  Actuator a;
+  a.name = string_field(e, path, "name", "");
+  a.joint = by_name(w.joints(), e, path, "joint", "joint");
+  a.gear = number(e, path, "gear", 1.0);
+  const std::string type = string_field(e, path, "type", "general");
+  if (type == "motor") {
+    a.gain = 1.0;
+  } else if (type == "position") {
+    const double kp = number(e, path, "kp", 1.0), kv = number(e, path, "kv", 0.0);
+    MOREAU_REQUIRE(kp >= 0 && kv >= 0, "{}: kp = {} and kv = {} must be ≥ 0", path, kp, kv);
+    a.gain = kp;
+    a.bias = {0.0, -kp, -kv};
+  } else if (type == "velocity") {
+    const double kv = number(e, path, "kv", 1.0);
+    MOREAU_REQUIRE(kv >= 0, "{}.kv = {}: must be ≥ 0", path, kv);
+    a.gain = kv;
+    a.bias = {0.0, 0.0, -kv};
+  } else if (type == "general") {
+    a.gain = number(e, path, "gain", 1.0);
+    if (e.contains("bias")) {
+      const Vector b = numbers(e.at("bias"), path + ".bias", 3);
+      a.bias = {b[0], b[1], b[2]};
+    }
+  } else {
+    throw_invalid("{}.type = \"{}\": must be motor, position, velocity or general", path, type);
+  }
+  a.ctrl_limited = read_pair(e, path, "ctrlrange", a.ctrl_lower, a.ctrl_upper);
+  a.force_limited = read_pair(e, path, "forcerange", a.force_lower, a.force_upper);
+  try {
+    w.add_actuator(a);
+  } catch (const std::invalid_argument& err) {
+    throw_invalid("{}: {}", path, err.what());
+  }
+}
+
 }  // namespace
 
 void read_tendons_and_equalities(RigidWorld& w, const json& doc) {
-  for (const char* key : {"tendons", "equality"}) {
+  for (const char* key : {"tendons", "equality", "actuators"}) {
     if (!doc.contains(key)) continue;
     const json& list = doc.at(key);
     MOREAU_REQUIRE(list.is_array(), "{} = {}: must be an array", key, show(list));
@@ -155,8 +209,10 @@ void read_tendons_and_equalities(RigidWorld& w, const json& doc) {
       MOREAU_REQUIRE(list[k].is_object(), "{} = {}: must be an object", path, show(list[k]));
       if (key == std::string("tendons"))
         read_tendon(w, list[k], path);
-      else
+      else if (key == std::string("equality"))
         read_equality(w, list[k], path);
+      else
+        read_actuator(w, list[k], path);
     }
   }
 }
@@ -193,6 +249,16 @@ void write_tendons_and_equalities(const RigidWorld& w, json& doc) {
     if (c.second >= 0) x[joint ? "joint2" : "tendon2"] = name(c.second);
     x["polycoef"] = c.polycoef;
     doc["equality"].push_back(x);
+  }
+  for (const Actuator& a : w.actuators()) {
+    json x{{"name", a.name},
+           {"joint", w.joints()[a.joint].name},
+           {"gear", a.gear},
+           {"gain", a.gain},
+           {"bias", a.bias}};
+    if (a.ctrl_limited) x["ctrlrange"] = json::array({a.ctrl_lower, a.ctrl_upper});
+    if (a.force_limited) x["forcerange"] = json::array({a.force_lower, a.force_upper});
+    doc["actuators"].push_back(x);
   }
 }
 

@@ -1,4 +1,5 @@
-// RigidWorld's tendons and couplings (model/rigid/equality.hpp): validation on insertion.
+// RigidWorld's tendons, couplings (model/rigid/equality.hpp) and actuators
+// (model/rigid/actuator.hpp): validation on insertion.
 #include <cmath>
 #include <tuple>
 
@@ -92,6 +93,37 @@ Index RigidWorld::add_coupling(Coupling c) {
                    "couplings[{}] ('{}').polycoef[{}] = {}: not finite", k, c.name, i,
                    c.polycoef[i]);
   couplings_.push_back(std::move(c));
+  return k;
+}
+
+Index RigidWorld::add_actuator(Actuator a) {
+  const Index k = static_cast<Index>(actuators_.size());
+  if (a.name.empty()) a.name = fmt::format("actuator{}", k);
+  for (const Actuator& o : actuators_)
+    MOREAU_REQUIRE(o.name != a.name, "actuators[{}].name = '{}': already used", k, a.name);
+  MOREAU_REQUIRE(a.joint >= 0 && a.joint < static_cast<Index>(joints_.size()),
+                 "actuators[{}] ('{}').joint = {}: no such joint", k, a.name, a.joint);
+  MOREAU_REQUIRE(
+      has_coordinate(joints_[a.joint]),
+      "actuators[{}] ('{}'): joint '{}' is not a revolute or prismatic joint of the tree", k,
+      a.name, joints_[a.joint].name);
+  MOREAU_REQUIRE(std::isfinite(a.gear) && a.gear != 0.0,
+                 "actuators[{}] ('{}').gear = {}: must be finite and nonzero", k, a.name, a.gear);
+  MOREAU_REQUIRE(std::isfinite(a.gain) && std::isfinite(a.bias[0]) && std::isfinite(a.bias[1]) &&
+                     std::isfinite(a.bias[2]),
+                 "actuators[{}] ('{}'): gain {} and bias ({}, {}, {}) must be finite", k, a.name,
+                 a.gain, a.bias[0], a.bias[1], a.bias[2]);
+  if (a.ctrl_limited)
+    MOREAU_REQUIRE(
+        !std::isnan(a.ctrl_lower) && !std::isnan(a.ctrl_upper) && a.ctrl_lower <= a.ctrl_upper,
+        "actuators[{}] ('{}').ctrlrange = [{}, {}]: need lower ≤ upper", k, a.name, a.ctrl_lower,
+        a.ctrl_upper);
+  if (a.force_limited)
+    MOREAU_REQUIRE(
+        !std::isnan(a.force_lower) && !std::isnan(a.force_upper) && a.force_lower <= a.force_upper,
+        "actuators[{}] ('{}').forcerange = [{}, {}]: need lower ≤ upper", k, a.name, a.force_lower,
+        a.force_upper);
+  actuators_.push_back(std::move(a));
   return k;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "moreau/model/rigid/contact_pair.hpp"
+#include "moreau/model/rigid/actuator.hpp"
 #include "moreau/model/rigid/equality.hpp"
 #include "moreau/model/rigid/joint.hpp"
 #include "moreau/model/rigid/rigid_body.hpp"
@@ -74,6 +75,11 @@ class RigidWorld {
   // Adds a coupling (equality.hpp), validated: joints revolute or prismatic and not closures (or
   // tendons) that exist and differ, finite coefficients; name unique. Returns its index.
   Index add_coupling(Coupling coupling);
+  // Adds an actuator (actuator.hpp), validated: a revolute or prismatic joint that is not a
+  // closure, finite nonzero gear, finite gains, ordered ranges; name unique. Returns its index.
+  Index add_actuator(Actuator actuator);
+  // Every actuator, by index (ctrl's order).
+  const std::vector<Actuator>& actuators() const { return actuators_; }
   // Every tendon, by index.
   const std::vector<Tendon>& tendons() const { return tendons_; }
   // Every coupling, by index.
@@ -200,6 +206,7 @@ class RigidWorld {
   std::vector<Joint> joints_;
   std::vector<Tendon> tendons_;
   std::vector<Coupling> couplings_;
+  std::vector<Actuator> actuators_;
   std::vector<ContactPair> pairs_;
   std::vector<std::pair<Index, Index>> excluded_;  // body pairs detection skips (smaller first)
   std::vector<Index> offsets_;                     // per body: dynamic index or −1

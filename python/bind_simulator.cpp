@@ -1,6 +1,7 @@
 // Python binding of moreau::Simulator (sim/simulator.hpp): moreau._moreau._Simulator, wrapped by
-// moreau.Simulator (python/moreau/_simulator.py). qfrc_applied and xfrc_applied are NumPy views of
-// the held inputs; q and v are copies, written through set_state.
+// moreau.Simulator (python/moreau/_simulator.py). qfrc_applied, xfrc_applied and ctrl are NumPy
+// views of the held inputs, whose storage never moves: assigning one copies into it and refuses
+// another shape (so no view is left dangling); q and v are copies, written through set_state.
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
@@ -12,6 +13,15 @@
 
 namespace moreau::python {
 namespace {
+
+// Copies x into the held input `slot` in place, refusing another shape (naming `field`).
+template <class Slot, class Value>
+void assign_input(Slot& slot, const Value& x, const char* field) {
+  MOREAU_REQUIRE(x.rows() == slot.rows() && x.cols() == slot.cols(),
+                 "{}: got shape ({}, {}), the simulator holds ({}, {})", field, x.rows(), x.cols(),
+                 slot.rows(), slot.cols());
+  slot = x;  // same size: no reallocation
+}
 
 // The simulator of a scene (path or JSON text; a model file placed by the options) and the
 // import's warnings.
@@ -55,15 +65,15 @@ void bind_simulator(py::module_& m) {
       .def("reset", &Simulator::reset)
       .def_property(
           "qfrc_applied", [](Simulator& s) -> Eigen::Ref<Vector> { return s.qfrc_applied(); },
-          [](Simulator& s, const Vector& x) { s.qfrc_applied() = x; },
+          [](Simulator& s, const Vector& x) { assign_input(s.qfrc_applied(), x, "qfrc_applied"); },
           py::return_value_policy::reference_internal)
       .def_property(
           "xfrc_applied", [](Simulator& s) -> Eigen::Ref<Matrix> { return s.xfrc_applied(); },
-          [](Simulator& s, const Matrix& x) { s.xfrc_applied() = x; },
+          [](Simulator& s, const Matrix& x) { assign_input(s.xfrc_applied(), x, "xfrc_applied"); },
           py::return_value_policy::reference_internal)
       .def_property(
           "ctrl", [](Simulator& s) -> Eigen::Ref<Vector> { return s.ctrl(); },
-          [](Simulator& s, const Vector& x) { s.ctrl() = x; },
+          [](Simulator& s, const Vector& x) { assign_input(s.ctrl(), x, "ctrl"); },
           py::return_value_policy::reference_internal)
       .def_property_readonly("nu", &Simulator::nu)
       .def_property_readonly("actuator_names", &Simulator::actuator_names)

@@ -18,6 +18,22 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();
+  // actuators, fixed tendons and joint couplings act on coordinates of the forest's joints
+  auto require_tree_joint = [&](Index j, const std::string& entry) {
+    MOREAU_REQUIRE(forest_->joint_body[j] >= 0,
+                   "{}: joint '{}' closes a cycle of joints, so it has no coordinate to act on "
+                   "(act on another joint of the cycle)",
+                   entry, world_->joints()[j].name);
+  };
+  for (const Actuator& a : world_->actuators())
+    require_tree_joint(a.joint, fmt::format("actuator '{}'", a.name));
+  for (const Tendon& t : world_->tendons())
+    for (const TendonJoint& term : t.joints)
+      require_tree_joint(term.joint, fmt::format("tendon '{}'", t.name));
+  for (const Coupling& c : world_->couplings())
+    if (c.kind == CouplingKind::joint)
+      for (const Index j : {c.first, c.second})
+        if (j >= 0) require_tree_joint(j, fmt::format("coupling '{}'", c.name));
   for (Index t = 0; t < static_cast<Index>(world_->tendons().size()); ++t)
     tendon_length0_.push_back(tendon_length(initial_q, t));
 }

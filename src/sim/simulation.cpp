@@ -152,6 +152,24 @@ void validate(const SimulationSettings& s) {
                  s.max_logged_events);
 }
 
+void check_model_laws(const LagrangianSystem& system, const SimulationSettings& settings,
+                      const ContactState& s0) {
+  // impact laws: of the contacts present now, and of every material of a rigid world (contacts
+  // that appear later carry one of these)
+  check_impact_laws(s0, settings.integrator);
+  for (const ImpactLaw law : system.contact_laws())
+    check_impact_law(law, settings.integrator, "a contact material");
+  // dry joint friction is a law of the dense Moreau–Jean step (model/dry_friction_step.hpp)
+  const std::vector<DryFriction> friction = system.dry_friction();
+  MOREAU_REQUIRE(friction.empty() || (settings.integrator == Integrator::time_stepping &&
+                                      settings.time_stepping.scheme == TimeSteppingScheme::moreau),
+                 "simulation: joint '{}' has frictionloss {}, which only moreau's time-stepping "
+                 "scheme simulates (use integrator timestepping with scheme moreau, or set "
+                 "frictionloss to 0)",
+                 friction.empty() ? "" : friction[0].name,
+                 friction.empty() ? 0.0 : friction[0].bound);
+}
+
 SimulationResult simulate(const LagrangianSystem& system, const SimulationSettings& settings,
                           const Vector& q0_in, const Vector& v0_in,
                           const ProgressCallback& progress, const StopRequest* stop) {
@@ -182,20 +200,7 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
         c.kind == ConstraintKind::bilateral || c.gap >= -allowed,
         "simulation: the initial state interpenetrates at constraint '{}' (gap {} m < −{} m)",
         c.name, c.gap, allowed);
-  // impact laws: of the contacts present now, and of every material of a rigid world (contacts
-  // that appear later carry one of these)
-  check_impact_laws(s0, settings.integrator);
-  for (const ImpactLaw law : system.contact_laws())
-    check_impact_law(law, settings.integrator, "a contact material");
-  // dry joint friction is a law of the dense Moreau–Jean step (model/dry_friction_step.hpp)
-  const std::vector<DryFriction> friction = system.dry_friction();
-  MOREAU_REQUIRE(friction.empty() || (settings.integrator == Integrator::time_stepping &&
-                                      settings.time_stepping.scheme == TimeSteppingScheme::moreau),
-                 "simulation: joint '{}' has frictionloss {}, which only moreau's time-stepping "
-                 "scheme simulates (use integrator timestepping with scheme moreau, or set "
-                 "frictionloss to 0)",
-                 friction.empty() ? "" : friction[0].name,
-                 friction.empty() ? 0.0 : friction[0].bound);
+  check_model_laws(system, settings, s0);
   Stopwatch watch;
   SimulationResult res;
   if (settings.integrator == Integrator::event_driven)

@@ -2,6 +2,7 @@
 #include "moreau/sim/simulator.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "moreau/common/error.hpp"
 
@@ -19,6 +20,7 @@ Simulator::Simulator(std::shared_ptr<const RigidWorld> world, CollisionSettings 
   settings_.max_logged_events = 0;
   validate(settings_);
   reset();
+  check_model_laws(*system_, settings_, system_->constraint_summary(q_, v_, 0.0));
 }
 
 Simulator::~Simulator() = default;
@@ -46,9 +48,9 @@ void Simulator::reset() {
   q_ = system_->initial_q;
   v_ = system_->initial_v;
   t_ = t0_ = 0.0;
-  qfrc_ = Vector::Zero(nv());
-  ctrl_ = Vector::Zero(nu());
-  xfrc_ = Matrix::Zero(system_->world().body_count(), 6);
+  qfrc_.setZero(nv());  // in place at the same size: Python's views stay valid
+  ctrl_.setZero(nu());
+  xfrc_.setZero(system_->world().body_count(), 6);
 }
 
 void Simulator::set_state(const Vector& q, const Vector& v) {
@@ -89,8 +91,17 @@ void Simulator::step(long n) {
       run_.reset();
       start_run();
     }
-    MOREAU_REQUIRE(run_->step(), "step: the run ended at t = {} s ({}): set a new state or reset()",
-                   t_, run_->result().message);
+    try {
+      run_->step();
+    } catch (...) {  // a step that throws leaves the run past the kept state: start anew
+      run_.reset();
+      throw;
+    }
+    if (run_->result().status != SimulationStatus::completed) {  // diverged: keep the last state
+      const std::string why = run_->result().message;
+      run_.reset();
+      throw std::runtime_error(fmt::format("step at t = {} s failed: {}", t_, why));
+    }
     q_ = run_->q();
     v_ = run_->v();
     t_ = t0_ + run_->t();

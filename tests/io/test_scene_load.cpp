@@ -393,7 +393,9 @@ TEST(SceneLoad, TendonsAndEqualities) {
       {"type": "connect", "name": "tie", "body_a": "box", "body_b": "a",
        "anchor_a": [-0.2, 0, 0], "anchor_b": [0.25, 0, 0]},
       {"type": "joint", "name": "half", "joint1": "jb", "joint2": "ja", "polycoef": [0, 0.5]},
-      {"type": "tendon", "tendon1": "pair"}],
+      {"type": "tendon", "tendon1": "pair"},
+      {"type": "weld", "name": "glue", "body_a": "weight", "body_b": "b",
+       "anchor_a": [0, 0, 0.1]}],
     "t_end": 0.1
   })");
   const Scene s = parse_scene(doc);
@@ -406,7 +408,10 @@ TEST(SceneLoad, TendonsAndEqualities) {
   EXPECT_EQ(w.couplings()[0].polycoef[1], 0.5);
   EXPECT_EQ(w.couplings()[0].polycoef[2], 0.0);
   EXPECT_EQ(w.couplings()[1].kind, CouplingKind::tendon);
-  EXPECT_TRUE(w.joints().back().closure);
+  ASSERT_EQ(w.joints().size(), 4u);
+  EXPECT_TRUE(w.joints()[2].closure);
+  // the weld's anchor_b defaults to anchor_a's point, (0, 2, 0.6), seen from body b at (0.25, 1, 1)
+  EXPECT_LT((w.joints()[3].anchor_b - Vector3(-0.25, 1, -0.4)).norm(), 1e-15);
   const RigidWorldSystem sys(s.world, CollisionSettings{});
   EXPECT_NEAR(sys.tendon_length(sys.initial_q, 0), 0.5, 1e-15);
   EXPECT_EQ(sys.velocity_size(), 2 + 12);  // two hinges, two free bodies; the tie is a row
@@ -415,8 +420,8 @@ TEST(SceneLoad, TendonsAndEqualities) {
   ASSERT_TRUE(again.contains("equality"));
   const RigidWorld w2 = rigid_world_from_json(again, RigidWorldReadOptions{});
   EXPECT_EQ(rigid_world_to_json(w2), again);
-  ASSERT_EQ(w2.joints().size(), 3u);
-  EXPECT_TRUE(w2.joints()[2].closure);
+  ASSERT_EQ(w2.joints().size(), 4u);
+  EXPECT_TRUE(w2.joints()[3].closure);
   doc["equality"][1]["joint1"] = "jc";
   expect_error(doc, "equality[1].joint1 = \"jc\": no joint of that name");
   doc["equality"][1]["joint1"] = "jb";

@@ -221,3 +221,41 @@ TEST(SimulatorActuators, StiffGainsStayStableAtOneMillisecond) {
   EXPECT_LE(largest, 0.2);
   EXPECT_NEAR(sim.q()[0], 0.2, 1e-9);
 }
+
+// A step that diverges (a torque of 1e308 N·m: v passes the largest double after about 360
+// steps) throws, and the simulator keeps the last finite state, the steps before it taken; after
+// a reset it steps again.
+TEST(Simulator, ADivergedStepThrowsAndKeepsTheLastState) {
+  Simulator sim(driven_rotor(Actuator{.joint = 0}), CollisionSettings{}, stepping(1e-3));
+  sim.step(5);
+  sim.qfrc_applied()[0] = 1e308;
+  EXPECT_THROW(sim.step(1000), std::runtime_error);
+  EXPECT_TRUE(std::isfinite(sim.q()[0]) && std::isfinite(sim.v()[0]));
+  EXPECT_GT(sim.v()[0], 1e307);
+  EXPECT_LT(sim.t(), 0.5);
+  sim.reset();
+  sim.step();
+  EXPECT_NEAR(sim.t(), 1e-3, 1e-15);
+}
+
+// An actuator on a hinge that closes a cycle (a four-bar's last joint) has no coordinate: the
+// system refuses it, naming the actuator and the joint.
+TEST(SimulatorActuators, AnActuatorOnACycleClosingJointIsRefused) {
+  auto w = std::make_shared<RigidWorld>(3);
+  w->add_body(block("crank", Vector3(0, 0, 0.5), 1.0, Vector3(0.01, 0.01, 0.01)));
+  w->add_body(block("rocker", Vector3(1, 0, 0.5), 1.0, Vector3(0.01, 0.01, 0.01)));
+  w->add_body(block("coupler", Vector3(0.5, 0, 1), 1.0, Vector3(0.01, 0.01, 0.01)));
+  w->add_joint(hinge(0, -1, Vector3(0, 0, -0.5), Vector3::Zero(), Vector3::UnitY(), "j0"));
+  w->add_joint(hinge(1, -1, Vector3(0, 0, -0.5), Vector3(1, 0, 0), Vector3::UnitY(), "j1"));
+  w->add_joint(hinge(2, 0, Vector3(-0.5, 0, 0), Vector3(0, 0, 0.5), Vector3::UnitY(), "j2"));
+  w->add_joint(hinge(2, 1, Vector3(0.5, 0, 0), Vector3(0, 0, 0.5), Vector3::UnitY(), "j3"));
+  w->add_actuator(Actuator{.name = "drive", .joint = 3});
+  try {
+    Simulator sim(w, CollisionSettings{}, stepping(1e-3));
+    FAIL() << "expected a refusal";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("actuator 'drive': joint 'j3' closes a cycle"),
+              std::string::npos)
+        << e.what();
+  }
+}

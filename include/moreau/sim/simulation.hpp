@@ -225,4 +225,10 @@ inline constexpr double kMaxTimeSteps = 1e9;
 // tolerances > 0).
 void validate(const SimulationSettings& settings);
 
+// The laws a run of `system` with `settings` must support, checked at the state s0 (simulate()
+// and Simulator call it): impact laws of its contacts and materials for the integrator, and dry
+// joint friction only in moreau's time-stepping scheme. Throws std::invalid_argument naming them.
+void check_model_laws(const LagrangianSystem& system, const SimulationSettings& settings,
+                      const ContactState& s0);
+
 }  // namespace moreau

@@ -80,6 +80,8 @@ class ConstraintReader {
   // limited/range of a tendon (autolimits as for joints).
   void read_limits(const XMLElement& e, const Attributes& a, Tendon& t) {
     const std::string limited = a.contains("limited") ? a.at("limited").value : "auto";
+    if (limited != "auto" && limited != "true" && limited != "false")
+      r_.fail(e, "limited", "must be auto, true or false");
     t.limited =
         limited == "true" || (limited == "auto" && r_.compiler.autolimits && a.contains("range"));
     if (!t.limited) return;
@@ -167,9 +169,10 @@ class ConstraintReader {
       j.kind = tag == "connect" ? JointKind::ball : JointKind::fixed;
       j.body_a = body(e, a, "body1");
       j.body_b = a.contains("body2") ? body(e, a, "body2") : -1;
-      if (j.body_b >= 0 && world_.body(j.body_b).is_static && world_.body(j.body_a).is_static)
+      auto fixed = [&](Index b) { return b < 0 || world_.body(b).is_static; };
+      if (fixed(j.body_a) && fixed(j.body_b))
         r_.fail(e, "body1", "both bodies are fixed to the world");
-      if (world_.body(j.body_a).is_static) std::swap(j.body_a, j.body_b);
+      if (fixed(j.body_a)) std::swap(j.body_a, j.body_b);
       // the point held: the anchor (connect, body1's file frame) or body1's centre (weld)
       Vector3 x = world_.body(j.body_a).pose.position;
       if (tag == "connect") {

@@ -264,8 +264,11 @@ Scene Importer::run() {
   for (const auto& [name, effort] : motors_) {  // a torque motor per joint, capped by its effort
     Actuator motor;
     motor.name = name;
+    motor.joint = -1;
     for (Index j = 0; j < static_cast<Index>(scene.world->joints().size()); ++j)
       if (scene.world->joints()[j].name == name) motor.joint = j;
+    MOREAU_REQUIRE(motor.joint >= 0, "{}: joint '{}': no moving joint of that name for its motor",
+                   path_, name);
     motor.force_limited = effort > 0.0;
     motor.force_lower = -effort;
     motor.force_upper = effort;

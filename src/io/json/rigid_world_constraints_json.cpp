@@ -12,6 +12,7 @@
 #include "rigid_world_constraints_json.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "moreau/common/error.hpp"
 #include "moreau/io/json/json_reader.hpp"
@@ -110,7 +111,13 @@ void read_equality(RigidWorld& w, const json& e, const std::string& path) {
     MOREAU_REQUIRE(j.body_a >= 0, "{}.body_a: must be a body, not the world", path);
     j.body_b = e.contains("body_b") ? body(w, e, path, "body_b") : -1;
     j.anchor_a = point(e, path, "anchor_a", d);
-    j.anchor_b = point(e, path, "anchor_b", d);
+    if (e.contains("anchor_b")) {
+      j.anchor_b = point(e, path, "anchor_b", d);
+    } else {  // the point anchor_a marks, seen from body b at the initial poses
+      const Pose pa = w.body(j.body_a).pose;
+      const Pose pb = j.body_b >= 0 ? w.body(j.body_b).pose : Pose{};
+      j.anchor_b = pb.orientation.conjugate() * (pa.apply(j.anchor_a) - pb.position);
+    }
     try {
       w.add_joint(j);
     } catch (const std::invalid_argument& err) {
@@ -159,14 +166,16 @@ bool read_pair(const json& e, const std::string& path, const char* key, double& 
 }
 
 void read_actuator(RigidWorld& w, const json& e, const std::string& path) {
-  check_keys(
-      e, path,
-      {"name", "joint", "type", "gear", "kp", "kv", "gain", "bias", "ctrlrange", "forcerange"});
+  const std::string type = string_field(e, path, "type", "general");
+  std::set<std::string> keys = {"name", "joint", "type", "gear", "ctrlrange", "forcerange"};
+  if (type == "position") keys.insert({"kp", "kv"});
+  if (type == "velocity") keys.insert("kv");
+  if (type == "general") keys.insert({"gain", "bias"});
+  check_keys(e, path, keys);
   Actuator a;
   a.name = string_field(e, path, "name", "");
   a.joint = by_name(w.joints(), e, path, "joint", "joint");
   a.gear = number(e, path, "gear", 1.0);
-  const std::string type = string_field(e, path, "type", "general");
   if (type == "motor") {
     a.gain = 1.0;
   } else if (type == "position") {

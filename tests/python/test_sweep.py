@@ -184,7 +184,9 @@ def test_a_worker_killed_halfway_loses_no_point(tmp_path):
             procs.append(subprocess.Popen(["dask-worker", address, "--nthreads", "1", "--no-nanny",
                                            "--name", name], env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        c = distributed.Client(address, timeout="30s")
+        # the scheduler may take long to start on a loaded machine (ctest runs tests in parallel):
+        # a 30 s connect timeout failed once in a fresh clone's make test
+        c = distributed.Client(address, timeout="120s")
         c.wait_for_workers(2, timeout=60)
         c.close()
         table = str(tmp_path / "t.csv")

@@ -21,9 +21,6 @@
 
 namespace moreau::python {
 
-namespace {
-
-// The arrays of a result, as moreau.SimulationResult reads them.
 py::dict result_dict(const SimulationResult& res, bool plot) {
   py::dict d;
   d["t"] = Eigen::Map<const Vector>(res.t.data(), static_cast<Index>(res.t.size())).eval();
@@ -53,7 +50,7 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
   const Index nc = static_cast<Index>(res.contacts.size());
   Vector ct(nc), gap(nc), rn(nc);
   Eigen::VectorXi cid(nc);
-  Matrix rt(nc, std::max(1, res.dimension - 1));
+  Matrix rt(nc, std::max(1, res.dimension - 1)), point(nc, 3), normal(nc, 3);
   std::vector<std::string> modes;
   for (Index k = 0; k < nc; ++k) {
     const auto& c = res.contacts[k];
@@ -63,6 +60,8 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
     rn[k] = c.r_n;
     for (Index j = 0; j < rt.cols(); ++j) rt(k, j) = j < c.r_t.size() ? c.r_t[j] : 0.0;
     modes.push_back(to_string(c.mode));
+    point.row(k) = c.point.transpose();
+    normal.row(k) = c.normal.transpose();
   }
   py::dict contacts;
   contacts["t"] = ct;
@@ -71,12 +70,16 @@ py::dict result_dict(const SimulationResult& res, bool plot) {
   contacts["r_n"] = rn;
   contacts["r_t"] = rt;
   contacts["mode"] = modes;
+  contacts["point"] = point;
+  contacts["normal"] = normal;
   d["contacts"] = contacts;
   py::dict summary = py::module_::import("json").attr("loads")(simulation_summary_json(res));
   summary["plot"] = plot;
   d["summary"] = summary;
   return d;
 }
+
+namespace {
 
 // Ctrl-C during a run (issue 15 §3): on the main thread SIGINT and SIGTERM stop the run at the end
 // of a step (io/os/interrupt_guard.hpp); the outputs so far are written (status `interrupted`) and
@@ -98,12 +101,18 @@ void finish(const SimulationResult& res, const std::string& out, const Interrupt
   }
 }
 
+// A scene (path or JSON text) run to t_end (NaN: the scene's), its integrator object overridden
+// by the keys of integrator_json (a JSON object named as the scene's "integrator", e.g.
+// {"kind": "event"} or {"dt": 1e-3}).
 py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
-                        const std::string& integrator, const std::string& format,
+                        const std::string& integrator_json, const std::string& format,
                         bool floating_base, bool ground) {
   const ModelImportOptions import{.floating_base = floating_base, .ground = ground};
-  const Scene scene = is_path ? load_scene(text, import) : parse_scene_text(text, "scene");
-  SceneRun run = prepare_scene_run(scene, integrator, t_end);
+  Scene scene = is_path ? load_scene(text, import) : parse_scene_text(text, "scene");
+  if (!integrator_json.empty())
+    read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
+                             scene.settings);
+  SceneRun run = prepare_scene_run(scene, "", t_end);
   if (!format.empty()) run.format = output_format_from_name(format, "format");
   std::optional<InterruptGuard> guard;
   if (on_main_thread()) guard.emplace();
@@ -114,7 +123,7 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
                    guard ? guard->stop_request() : nullptr);
   }
   finish(res, out, guard ? &*guard : nullptr, run.format, *run.system);
-  py::dict d = result_dict(res, run.plot);
+  py::dict d = result_dict(res, run.plot.value_or(false));
   d["import_warnings"] = scene.warnings;
   return d;
 }
@@ -181,7 +190,7 @@ void bind_sim(py::module_& m) {
   m.def("_scene_system", &scene_system, py::arg("text"), py::arg("is_path"),
         "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
-        py::arg("t_end"), py::arg("integrator"), py::arg("format") = "",
+        py::arg("t_end"), py::arg("integrator_json"), py::arg("format") = "",
         py::arg("floating_base") = false, py::arg("ground") = false,
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
   m.def("_convert_model", &convert_model, py::arg("path"), py::arg("floating_base") = false,

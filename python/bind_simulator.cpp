@@ -8,6 +8,9 @@
 #include "bindings.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/load_scene.hpp"
+#include "moreau/io/run/simulation_output.hpp"
+#include "moreau/io/json/json_reader.hpp"
+#include "moreau/io/scene/integrator_settings.hpp"
 #include "moreau/io/scene/scene.hpp"
 #include "moreau/sim/simulator.hpp"
 
@@ -23,11 +26,14 @@ void assign_input(Slot& slot, const Value& x, const char* field) {
   slot = x;  // same size: no reallocation
 }
 
-// The simulator of a scene (path or JSON text; a model file placed by the options) and the
-// import's warnings.
+// The simulator of a scene (path or JSON text; a model file placed by the options), its
+// integrator object overridden by integrator_json's keys (e.g. {"dt": 1e-3}), and the import's
+// warnings. The settings are those simulate() runs the scene with (output.every and interval
+// become the record interval).
 std::pair<std::unique_ptr<Simulator>, std::vector<std::string>> make_simulator(
-    const std::string& text, bool is_path, bool floating_base, bool ground) {
-  const Scene scene =
+    const std::string& text, bool is_path, bool floating_base, bool ground,
+    const std::string& integrator_json) {
+  Scene scene =
       is_path
           ? load_scene(text, ModelImportOptions{.floating_base = floating_base, .ground = ground})
           : parse_scene_text(text, "scene");
@@ -35,22 +41,67 @@ std::pair<std::unique_ptr<Simulator>, std::vector<std::string>> make_simulator(
                  "{}: a Simulator steps a rigid world (bodies, joints); this scene names a gallery "
                  "system",
                  is_path ? text : std::string("scene"));
-  return {std::make_unique<Simulator>(scene.world, scene.collision, scene.settings),
-          scene.warnings};
+  if (!integrator_json.empty())
+    read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
+                             scene.settings);
+  SimulationSettings settings = scene.settings;
+  if (scene.output.interval > 0.0) settings.record_interval = scene.output.interval;
+  if (scene.output.every > 1)
+    settings.record_interval = scene.output.every * settings.time_stepping.dt * (1.0 - 1e-9);
+  return {std::make_unique<Simulator>(scene.world, scene.collision, settings), scene.warnings};
+}
+
+// The recording so far as moreau.SimulationResult reads it, written to `out` when given (format
+// "csv" or "hdf5"; "" the csv default).
+py::dict stop_recording(Simulator& s, const std::string& out, const std::string& format) {
+  const SimulationResult res = s.stop_recording();
+  MOREAU_REQUIRE(res.records() > 0, "stop_recording: no recording is on (call start_recording())");
+  if (!out.empty())
+    write_simulation_outputs(
+        res, out, nullptr,
+        format.empty() ? OutputFormat::csv : output_format_from_name(format, "format"),
+        &s.system());
+  return result_dict(res, false);
 }
 
 }  // namespace
 
 void bind_simulator(py::module_& m) {
+  py::class_<SimulatorContact>(m, "Contact",
+                               "One contact of the simulator's last step (Simulator.contacts).")
+      .def_readonly("name", &SimulatorContact::name, "as in contacts.csv")
+      .def_readonly("body_a", &SimulatorContact::body_a, "the first body")
+      .def_readonly("body_b", &SimulatorContact::body_b,
+                    "the second body (the normal points from it towards body_a)")
+      .def_readonly("point", &SimulatorContact::point,
+                    "world point midway between the witness points, m")
+      .def_readonly("normal", &SimulatorContact::normal, "unit normal, world axes")
+      .def_readonly("impulse", &SimulatorContact::impulse,
+                    "the step's impulse on body_a, world axes, N·s")
+      .def_readonly("r_n", &SimulatorContact::r_n, "its normal component, N·s")
+      .def_readonly("r_t", &SimulatorContact::r_t, "its tangential components, N·s")
+      .def_readonly("gap", &SimulatorContact::gap, "m, after the step")
+      .def_property_readonly(
+          "mode", [](const SimulatorContact& c) { return to_string(c.mode); },
+          "'stick', 'slip' or 'separate'")
+      .def("__repr__", [](const SimulatorContact& c) {
+        return fmt::format(
+            "moreau.Contact('{}', {} on {}, point=({:.4g}, {:.4g}, {:.4g}), "
+            "r_n={:.4g} N·s, {})",
+            c.name, c.body_a, c.body_b, c.point[0], c.point[1], c.point[2], c.r_n,
+            to_string(c.mode));
+      });
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "_Simulator")
       .def_static(
           "load",
-          [](const std::string& text, bool is_path, bool floating_base, bool ground) {
-            auto [sim, warnings] = make_simulator(text, is_path, floating_base, ground);
+          [](const std::string& text, bool is_path, bool floating_base, bool ground,
+             const std::string& integrator_json) {
+            auto [sim, warnings] =
+                make_simulator(text, is_path, floating_base, ground, integrator_json);
             return std::make_pair(std::shared_ptr<Simulator>(std::move(sim)), warnings);
           },
           py::arg("text"), py::arg("is_path"), py::arg("floating_base") = false,
-          py::arg("ground") = false)
+          py::arg("ground") = false, py::arg("integrator_json") = "")
       .def(
           "step",
           [](Simulator& s, long n) {
@@ -86,7 +137,13 @@ void bind_simulator(py::module_& m) {
       .def("mass_matrix", &Simulator::mass_matrix, py::arg("q"))
       .def("inverse_dynamics", &Simulator::inverse_dynamics, py::arg("q"), py::arg("v"),
            py::arg("a"))
-      .def("bias_forces", &Simulator::bias_forces, py::arg("q"), py::arg("v"));
+      .def("bias_forces", &Simulator::bias_forces, py::arg("q"), py::arg("v"))
+      .def_property_readonly("contacts", &Simulator::contacts)
+      .def_property_readonly("dt", [](const Simulator& s) { return s.settings().time_stepping.dt; })
+      .def_property_readonly("t_end", [](const Simulator& s) { return s.settings().t_end; })
+      .def_property_readonly("recording", &Simulator::recording)
+      .def("start_recording", &Simulator::start_recording)
+      .def("stop_recording", &stop_recording, py::arg("out") = "", py::arg("format") = "");
 }
 
 }  // namespace moreau::python

@@ -15,3 +15,12 @@ void bind_impact(py::module_& m);
 void bind_sim(py::module_& m);
 void bind_simulator(py::module_& m);  // moreau::Simulator, a step at a time
 }  // namespace moreau::python
+
+namespace moreau {
+struct SimulationResult;
+namespace python {
+// The arrays of a result as moreau.SimulationResult reads them (bind_sim.cpp); plot: whether the
+// caller draws plot.png.
+py::dict result_dict(const SimulationResult& res, bool plot);
+}  // namespace python
+}  // namespace moreau

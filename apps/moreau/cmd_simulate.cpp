@@ -105,7 +105,7 @@ void run(const SimulateOptions& opt) {
   if (exit_status != 0) {
     std::fprintf(stderr, "moreau: %s at t = %g s; plot.png skipped\n",
                  to_string(res.status).c_str(), res.t.empty() ? 0.0 : res.t.back());
-  } else if (run.plot && !opt.no_plot) {
+  } else if (run.plot.value_or(true) && !opt.no_plot) {
     const std::string script = find_plot_script();
     if (script.empty()) {
       std::fprintf(stderr,

@@ -24,8 +24,9 @@ class SimulationResult:
     t (k,), q (k, nq), v (k, nv), kinetic / potential / energy (k,), position_names,
     velocity_names, contact_names, events (list of dicts t, kind, contact, name, detail: the run's
     first integrator.max_logged_events), event_counts (dict kind -> count of every event of the
-    run, logged or not), contacts (dict of arrays t, contact, gap, r_n, r_t, mode), summary (dict),
-    out (folder or None).
+    run, logged or not), contacts (dict of arrays t, contact, gap, r_n, r_t, mode, and point and
+    normal: world coordinates, NaN where a constraint is not a contact between shapes), summary
+    (dict), out (folder or None).
     """
 
     def __init__(self, data, out=None):
@@ -51,58 +52,113 @@ class SimulationResult:
 
 
 def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
-             floating_base=False, ground=False):
-    """Runs a scene or any Lagrangian system.
+             floating_base=False, ground=False, plot=None, controller=None):
+    """Runs a scene or any Lagrangian system and returns a SimulationResult.
 
     scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
     (.urdf, docs/urdf.md; floating_base and ground place it), JSON text, a dict in the scene
-    format, or a LagrangianSystem (a ``moreau.callback_system`` of Python callables, a ``moreau.gallery``
-    system, …), which starts from its ``initial_q`` / ``initial_v``.
-    out: folder for trajectory.csv, contacts.csv, events.csv, summary.json, geometry.json (the
-    bodies' shapes, for ``moreau.view``), plot.png (None: write nothing). t_end (s) overrides the scene's value (required for a system). integrator: for a
-    scene, "event" | "timestepping" overrides its integrator kind; for a system, a dict named as a
-    scene's "integrator" object, e.g. ``{"kind": "event", "rtol": 1e-9}`` or ``{"dt": 1e-3}``
-    (a string is taken as the kind). format: "csv" or "hdf5" (one run.h5, docs/run-format.md)
-    overrides the scene's output.format. Bad input raises ValueError naming the field.
+    format, or a LagrangianSystem (a ``moreau.callback_system`` of Python callables, a
+    ``moreau.gallery`` system, …), which starts from its ``initial_q`` / ``initial_v``.
+    out: folder for trajectory.csv, contacts.csv, events.csv, summary.json and geometry.json (the
+    bodies' shapes, for ``moreau.view``), or run.h5 (None: write nothing).
+    t_end: final time, s (> 0), overriding the scene's (required for a system).
+    integrator: a dict named as a scene's "integrator" object, e.g. ``{"dt": 1e-3}`` or
+    ``{"kind": "event", "rtol": 1e-9}``, whose keys override the scene's; a string is the kind
+    ("timestepping" or "event").
+    format: "csv" or "hdf5" (one run.h5, docs/run-format.md), overriding the scene's output.format.
+    plot: draw plot.png into out (default: only when the scene's output.plot is true).
+    controller: a function called as ``controller(sim)`` before every time step with the
+    ``moreau.Simulator`` that runs the scene; it reads ``sim.t``, ``sim.q``, ``sim.v`` and sets
+    ``sim.ctrl``, ``sim.qfrc_applied`` or ``sim.xfrc_applied``. Time stepping only.
+    Bad input raises InputError (a ValueError) naming the argument or the field.
     """
     from . import _moreau
     from ._errors import InputError, finite_number, path_or_none
-    out = path_or_none("moreau.simulate()", "out", out)
+    who = "moreau.simulate()"
+    out = path_or_none(who, "out", out)
     if format is not None and format not in ("csv", "hdf5"):
-        raise InputError(f"moreau.simulate(): argument 'format' = {format!r}: expected 'csv' or 'hdf5'")
+        raise InputError(f"{who}: argument 'format' = {format!r}: expected 'csv' or 'hdf5'")
     if t_end is not None:
-        t_end = finite_number("moreau.simulate()", "t_end", t_end)
+        t_end = finite_number(who, "t_end", t_end)
+        if t_end <= 0:
+            raise InputError(f"{who}: argument 't_end' = {t_end!r}: must be > 0 s")
+    integrator = _integrator_overrides(who, integrator)
+    if plot is not None and not isinstance(plot, bool):
+        raise InputError(f"{who}: argument 'plot' = {plot!r}: expected True, False or None")
+    if controller is not None and not callable(controller):
+        raise InputError(f"{who}: argument 'controller' = {controller!r}: expected a function "
+                         f"called as controller(sim) before every step")
     if isinstance(scene_or_path, _moreau.LagrangianSystem):
+        for name, value in (("floating_base", floating_base), ("ground", ground),
+                            ("controller", controller)):
+            if value:
+                raise InputError(f"{who}: argument '{name}' applies to a scene or model file, "
+                                 f"not to a LagrangianSystem")
         if t_end is None:
-            raise ValueError("simulate: t_end (s) is required when simulating a system")
-        if integrator is None:
-            integrator = {}
-        elif isinstance(integrator, str):
-            integrator = {"kind": integrator}
-        elif not isinstance(integrator, dict):
-            raise ValueError(f"simulate: integrator must be a dict of settings or a kind, got {integrator!r}")
-        data = _moreau._simulate_system(scene_or_path, float(t_end), json.dumps(integrator),
-                                        "" if out is None else os.fspath(out), format or "")
-    elif isinstance(scene_or_path, dict):
-        data = _run_scene(_moreau, json.dumps(scene_or_path), False, out, t_end, integrator, format)
-    elif isinstance(scene_or_path, (str, os.PathLike)) and os.path.exists(os.fspath(scene_or_path)):
-        data = _run_scene(_moreau, os.fspath(scene_or_path), True, out, t_end, integrator, format,
-                          bool(floating_base), bool(ground))
-    elif isinstance(scene_or_path, str) and scene_or_path.lstrip().startswith("{"):
-        data = _run_scene(_moreau, scene_or_path, False, out, t_end, integrator, format)
+            raise InputError(f"{who}: argument 't_end' is required when simulating a system")
+        data = _moreau._simulate_system(scene_or_path, t_end, json.dumps(integrator or {}),
+                                        "" if out is None else out, format or "")
     else:
-        raise InputError(f"moreau.simulate(): argument 'scene_or_path' = {scene_or_path!r}: expected an existing "
-                         f"file, JSON text, a dict or a system")
+        from ._simulator import _model_source
+        text, is_path = _model_source(who, scene_or_path, "scene_or_path")
+        if (floating_base or ground) and not (is_path and text.endswith(".urdf")):
+            name = "floating_base" if floating_base else "ground"
+            raise InputError(f"{who}: argument '{name}' places a URDF robot; "
+                             f"{scene_or_path!r} is not a .urdf file")
+        if controller is not None:
+            data = _simulate_controlled(who, scene_or_path, controller, out, t_end, integrator,
+                                        format, floating_base, ground)
+        else:
+            data = _moreau._simulate_scene(text, is_path, "" if out is None else out,
+                                           float("nan") if t_end is None else t_end,
+                                           json.dumps(integrator) if integrator else "",
+                                           format or "", bool(floating_base), bool(ground))
     import warnings
     for message in data.get("import_warnings", []):
         warnings.warn(message, ModelWarning, stacklevel=2)
-    res = SimulationResult(data, out=None if out is None else os.fspath(out))
-    if out is not None and res.summary.get("plot", True):
+    res = SimulationResult(data, out=out)
+    if out is not None and (plot if plot is not None else res.summary.get("plot", False)):
         try:
-            plot(res, os.path.join(os.fspath(out), "plot.png"))
+            globals()["plot"](res, os.path.join(out, "plot.png"))
         except ImportError:
             pass
     return res
+
+
+def _integrator_overrides(who, integrator):
+    """The integrator argument as a dict of scene "integrator" keys (None when not given)."""
+    from ._errors import InputError
+    if integrator is None:
+        return None
+    if isinstance(integrator, str):
+        integrator = {"kind": integrator}
+    if not isinstance(integrator, dict):
+        raise InputError(f"{who}: argument 'integrator' = {integrator!r}: expected a dict of "
+                         f"integrator settings (e.g. {{'dt': 1e-3}}) or a kind")
+    kind = integrator.get("kind")
+    if kind is not None and kind not in ("timestepping", "event"):
+        raise InputError(f"{who}: argument 'integrator' kind = {kind!r}: expected 'timestepping' "
+                         f"or 'event'")
+    return integrator
+
+
+def _simulate_controlled(who, model, controller, out, t_end, integrator, format, floating_base,
+                         ground):
+    """The run of simulate(controller=f): a Simulator recorded from t = 0 to t_end, with
+    controller(sim) called before every step."""
+    from ._errors import InputError
+    from ._simulator import Simulator
+    if integrator and integrator.get("kind") == "event":
+        raise InputError(f"{who}: argument 'controller' drives the time-stepping integrator; "
+                         f"integrator kind 'event' has no steps to act between")
+    sim = Simulator(model, floating_base=floating_base, ground=ground, integrator=integrator)
+    end = sim.t_end if t_end is None else t_end
+    steps = int(round(end / sim.dt))
+    sim.start_recording()
+    for _ in range(steps):
+        controller(sim)
+        sim.step()
+    return sim._sim.stop_recording("" if out is None else out, format or "")
 
 
 def scene_system(scene_or_path):
@@ -146,17 +202,6 @@ def convert(model, out=None, floating_base=False, ground=False):
             f.write("\n")
         os.replace(tmp, os.fspath(out))
     return scene
-
-
-def _run_scene(_moreau, text, is_path, out, t_end, integrator, format=None, floating_base=False,
-               ground=False):
-    if integrator is not None and not isinstance(integrator, str):
-        raise ValueError(f"simulate: for a scene, integrator overrides the kind ('event' or 'timestepping'), "
-                         f"got {integrator!r}; set other settings in the scene's integrator object")
-    return _moreau._simulate_scene(text, is_path, "" if out is None else os.fspath(out),
-                                   float("nan") if t_end is None else float(t_end),
-                                   "" if integrator is None else str(integrator), format or "",
-                                   floating_base, ground)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,6 +281,10 @@ def _read_h5(path):
             "r_t": f["contacts/r_t"][()],
             "mode": [mode_names[m] for m in f["contacts/mode"][()]],
         }
+        m = len(contacts["t"])
+        for key in ("point", "normal"):  # runs before 0.3 have none
+            contacts[key] = (f["contacts/" + key][()].reshape(m, 3) if "contacts/" + key in f
+                             else np.full((m, 3), np.nan))
         kinds, details = strings("events/kind"), strings("events/detail")
         events = []
         for t, kind, contact, detail in zip(f["events/t"][()], kinds, f["events/contact"][()],
@@ -284,6 +333,10 @@ def _read_dir(folder):
                         dtype=float).reshape(len(crow), len(tangents)),
         "mode": [r["mode"] for r in crow],
     }
+    for key, cols in (("point", ("x", "y", "z")), ("normal", ("nx", "ny", "nz"))):
+        data["contacts"][key] = np.array(
+            [[float(r[c]) if r.get(c) else np.nan for c in cols] for r in crow],
+            dtype=float).reshape(len(crow), 3)
     with open(os.path.join(folder, "events.csv")) as f:
         data["events"] = [dict(r, t=float(r["t"]), contact=int(r["contact"])) for r in csv.DictReader(f)]
     return data

@@ -9,63 +9,94 @@ import numpy as np
 __all__ = ["Simulator"]
 
 
+def _forward(name, doc):
+    """A read-only property that returns the C++ simulator's attribute `name`."""
+    return property(lambda self: getattr(self._sim, name), doc=doc)
+
+
+def _input(name, ndim, doc):
+    """A property over a held input of the C++ simulator: reading gives a writable NumPy view of
+    its storage, assigning copies into it (the shape must match; it is checked by step())."""
+    def set_input(self, value):
+        value = np.asarray(value, dtype=float)
+        setattr(self._sim, name, np.atleast_1d(value) if ndim == 1 else np.atleast_2d(value))
+    return property(lambda self: getattr(self._sim, name), set_input, doc=doc)
+
+
+def _model_source(who, model, argument="model"):
+    """(text, is_path) of a model given as a path, JSON text or a scene dict (InputError naming
+    `who`'s argument otherwise)."""
+    from ._errors import InputError
+    if isinstance(model, dict):
+        return json.dumps(model), False
+    if isinstance(model, (str, os.PathLike)) and os.path.exists(os.fspath(model)):
+        return os.fspath(model), True
+    if isinstance(model, str) and model.lstrip().startswith("{"):
+        return model, False
+    raise InputError(f"{who}: argument '{argument}' = {model!r}: expected an existing file, JSON "
+                     f"text, a dict or a system" if argument == "scene_or_path" else
+                     f"{who}: argument '{argument}' = {model!r}: expected an existing file, JSON "
+                     f"text or a dict")
+
+
 class Simulator:
     """A scene, an MJCF model (.xml) or a URDF robot (.urdf) stepped a step at a time.
 
-    ``sim = moreau.Simulator("arm.xml")``, then ``sim.qfrc_applied[:] = tau``, ``sim.step()``,
-    ``sim.q``, ``sim.v``, ``sim.t``. model: a path, JSON text or a dict in the scene format;
-    floating_base and ground place a URDF robot as ``moreau.simulate`` does. Each step is a step of
-    the scene's Moreau–Jean time stepping (its dt). Inputs are checked when ``step()`` runs: a bad
-    value (a NaN, a wrong size) makes ``step()`` raise ValueError naming it, and the state stays
-    as it was.
-
-    Attributes:
-        q, v: the state (NumPy copies; assigning one sets the state, contacts are detected anew).
-        t: the time, s.
-        qfrc_applied: generalized forces held until changed (nv; a writable NumPy view).
-        xfrc_applied: a wrench per body (force, torque; world axes at the centre of mass),
-            body_count × 6, a writable NumPy view; rows in ``body_names`` order.
-        ctrl: one control per actuator (nu; a writable NumPy view), held until changed, clamped
-            to an actuator's ctrlrange; ``actuator_names`` in its order, ``actuator_forces`` the
-            forces they give now.
-        coordinate_names, velocity_names, body_names: the names of q, v and the bodies.
-        nq, nv: the sizes of q and v.
+    ``sim = moreau.Simulator("arm.xml")``, then ``sim.ctrl[:] = u`` or ``sim.qfrc_applied[:] =
+    tau``, ``sim.step()``, and read ``sim.q``, ``sim.v``, ``sim.t``, ``sim.contacts``. model: a
+    path, JSON text or a dict in the scene format; floating_base and ground place a URDF robot as
+    ``moreau.simulate`` does; integrator overrides the scene's integrator keys (``{"dt": 1e-3}``).
+    Each step is a step of the scene's Moreau–Jean time stepping (its
+    dt). Inputs are checked when ``step()`` runs: a bad value (a NaN, a wrong size) makes
+    ``step()`` raise ValueError naming it, and the state stays as it was.
+    ``start_recording()`` … ``stop_recording(out=...)`` keep the steps between and write them as
+    ``moreau.simulate`` does (CSV or run.h5, for ``moreau.view``).
     """
 
-    def __init__(self, model, floating_base=False, ground=False):
+    def __init__(self, model, floating_base=False, ground=False, integrator=None):
         from . import _moreau
         from ._errors import InputError
-        from ._simulate import ModelWarning
-        if isinstance(model, dict):
-            text, is_path = json.dumps(model), False
-        elif isinstance(model, (str, os.PathLike)) and os.path.exists(os.fspath(model)):
-            text, is_path = os.fspath(model), True
-        elif isinstance(model, str) and model.lstrip().startswith("{"):
-            text, is_path = model, False
-        else:
-            raise InputError(f"moreau.Simulator(): argument 'model' = {model!r}: expected an existing "
-                             f"file, JSON text or a dict")
+        from ._simulate import ModelWarning, _integrator_overrides
+        who = "moreau.Simulator()"
+        text, is_path = _model_source(who, model)
         if (floating_base or ground) and not (is_path and text.endswith(".urdf")):
-            raise InputError("moreau.Simulator(): floating_base and ground place a URDF robot; "
-                             f"model {model!r} is not a .urdf file")
-        self._sim, notes = _moreau._Simulator.load(text, is_path, bool(floating_base), bool(ground))
+            name = "floating_base" if floating_base else "ground"
+            raise InputError(f"{who}: argument '{name}' places a URDF robot; model {model!r} is "
+                             f"not a .urdf file")
+        integrator = _integrator_overrides(who, integrator)
+        self._sim, notes = _moreau._Simulator.load(text, is_path, bool(floating_base), bool(ground),
+                                                   json.dumps(integrator) if integrator else "")
         for message in notes:
             warnings.warn(message, ModelWarning, stacklevel=2)
 
-    def step(self, n=1):
-        """Takes n time steps (n ≥ 0) with the inputs held."""
-        self._sim.step(int(n))
+    t = _forward("t", "The time, s.")
+    dt = _forward("dt", "The time step h, s (the scene's).")
+    t_end = _forward("t_end", "The scene's final time, s (moreau.simulate runs to it).")
+    nq = _forward("nq", "The number of coordinates (the size of q).")
+    nv = _forward("nv", "The number of velocities (the size of v and qfrc_applied).")
+    nu = _forward("nu", "The number of actuators (the size of ctrl).")
+    coordinate_names = _forward("coordinate_names", "The names of q, as trajectory.csv has them.")
+    velocity_names = _forward("velocity_names", "The names of v, as trajectory.csv has them.")
+    body_names = _forward("body_names", "The bodies' names, in xfrc_applied's row order.")
+    actuator_names = _forward("actuator_names", "The actuators' names, in ctrl's order.")
+    actuator_forces = _forward(
+        "actuator_forces", "The actuators' forces at the current state and controls (clamped).")
+    contacts = _forward(
+        "contacts", "The last step's contacts: a list of moreau.Contact (name, body_a, body_b, "
+        "point, normal, impulse, r_n, r_t, gap, mode); empty after a state write.")
+    recording = _forward("recording", "Whether start_recording() is on.")
 
-    def reset(self):
-        """The initial state at t = 0, inputs zero."""
-        self._sim.reset()
-
-    @property
-    def t(self):
-        return self._sim.t
+    qfrc_applied = _input("qfrc_applied", 1,
+                          "Generalized forces held until changed (nv; a writable NumPy view).")
+    xfrc_applied = _input("xfrc_applied", 2,
+                          "A wrench per body (force, torque; world axes, at the centre of mass), "
+                          "body_count × 6, rows in body_names order (a writable NumPy view).")
+    ctrl = _input("ctrl", 1, "One control per actuator (nu; a writable NumPy view), held until "
+                  "changed, clamped to an actuator's ctrlrange.")
 
     @property
     def q(self):
+        """The positions (a copy; assigning sets the state and contacts are detected anew)."""
         return self._sim.q
 
     @q.setter
@@ -74,72 +105,24 @@ class Simulator:
 
     @property
     def v(self):
+        """The velocities (a copy; assigning sets the state and contacts are detected anew)."""
         return self._sim.v
 
     @v.setter
     def v(self, value):
         self._sim.set_state(self._sim.q, np.asarray(value, dtype=float))
 
+    def step(self, n=1):
+        """Takes n time steps (n ≥ 0) with the inputs held."""
+        self._sim.step(int(n))
+
+    def reset(self):
+        """The initial state at t = 0, inputs zero (a recording on is dropped)."""
+        self._sim.reset()
+
     def set_state(self, q, v):
         """Sets q and v together (validated; contacts are detected anew)."""
         self._sim.set_state(np.asarray(q, dtype=float), np.asarray(v, dtype=float))
-
-    @property
-    def qfrc_applied(self):
-        return self._sim.qfrc_applied
-
-    @qfrc_applied.setter
-    def qfrc_applied(self, value):
-        self._sim.qfrc_applied = np.atleast_1d(np.asarray(value, dtype=float))
-
-    @property
-    def xfrc_applied(self):
-        return self._sim.xfrc_applied
-
-    @xfrc_applied.setter
-    def xfrc_applied(self, value):
-        self._sim.xfrc_applied = np.atleast_2d(np.asarray(value, dtype=float))
-
-    @property
-    def ctrl(self):
-        return self._sim.ctrl
-
-    @ctrl.setter
-    def ctrl(self, value):
-        self._sim.ctrl = np.atleast_1d(np.asarray(value, dtype=float))
-
-    @property
-    def nu(self):
-        return self._sim.nu
-
-    @property
-    def actuator_names(self):
-        return self._sim.actuator_names
-
-    @property
-    def actuator_forces(self):
-        """The actuators' forces at the current state and controls, after clamping."""
-        return self._sim.actuator_forces
-
-    @property
-    def nq(self):
-        return self._sim.nq
-
-    @property
-    def nv(self):
-        return self._sim.nv
-
-    @property
-    def coordinate_names(self):
-        return self._sim.coordinate_names
-
-    @property
-    def velocity_names(self):
-        return self._sim.velocity_names
-
-    @property
-    def body_names(self):
-        return self._sim.body_names
 
     def mass_matrix(self, q=None):
         """M(q), nv × nv (q: the current state's when None)."""
@@ -157,5 +140,31 @@ class Simulator:
         return self._sim.bias_forces(self.q if q is None else np.asarray(q, dtype=float),
                                      self.v if v is None else np.asarray(v, dtype=float))
 
+    def start_recording(self):
+        """Keeps the steps from now on: the current state, then every step (or every
+        output.interval of the scene), their contacts and events."""
+        self._sim.start_recording()
+
+    def stop_recording(self, out=None, format=None, plot=False):
+        """Ends the recording and returns it as a moreau.SimulationResult, written to the folder
+        `out` when given ("csv" or "hdf5" format, as moreau.simulate writes; plot.png when
+        plot=True)."""
+        from ._errors import InputError, path_or_none
+        from ._simulate import SimulationResult, plot as draw
+        out = path_or_none("Simulator.stop_recording()", "out", out)
+        if format is not None and format not in ("csv", "hdf5"):
+            raise InputError(f"Simulator.stop_recording(): argument 'format' = {format!r}: "
+                             f"expected 'csv' or 'hdf5'")
+        data = self._sim.stop_recording("" if out is None else os.fspath(out), format or "")
+        res = SimulationResult(data, out=None if out is None else os.fspath(out))
+        if out is not None and plot:
+            draw(res, os.path.join(os.fspath(out), "plot.png"))
+        return res
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) - {"_sim"})
+
     def __repr__(self):
-        return f"moreau.Simulator(t={self.t:g} s, nq={self.nq}, nv={self.nv})"
+        if "_sim" not in self.__dict__:  # construction failed
+            return "moreau.Simulator(not loaded)"
+        return f"moreau.Simulator(t={self.t:g} s, nq={self.nq}, nv={self.nv}, nu={self.nu})"

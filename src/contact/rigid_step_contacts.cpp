@@ -201,10 +201,17 @@ class BodyBlockStepContacts final : public StepContacts {
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override;
 
   // The same contact (key) in the last detection, else the contact of the step.
-  double gap_after(Index a) const override {
+  ContactPlace place_after(Index a) const override {
     const Contact& c = current_ids_[a].contact;
     const auto it = std::lower_bound(contacts_.begin(), contacts_.end(), c, contact_key_less);
-    return it != contacts_.end() && contact_key_equal(*it, c) ? it->gap : c.gap;
+    const Contact& at = it != contacts_.end() && contact_key_equal(*it, c) ? *it : c;
+    ContactPlace place{.gap = at.gap};
+    if (at.joint < 0) {  // a joint limit has no shapes: no point, normal or bodies
+      place.point = at.point();
+      place.normal = at.frame.col(0);
+      place.body_a = at.body_a, place.body_b = at.body_b;
+    }
+    return place;
   }
 
   // history ← current + ghosts; with ghosts, stably sorted by shape pair for the matcher.

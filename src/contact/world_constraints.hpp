@@ -55,6 +55,11 @@ inline void push_contact_constraint(std::vector<ContactConstraint>& out, const R
   cc.restitution = ct.material.restitution;
   cc.law = ct.material.law;
   cc.gap = ct.gap;
+  if (ct.joint < 0) {  // a joint limit has no shapes: no point, normal or bodies
+    cc.point = ct.point();
+    cc.world_normal = ct.frame.col(0);
+    cc.body_a = ct.body_a, cc.body_b = ct.body_b;
+  }
   if (dense) cc.normal = J.row(0).transpose(), cc.tangent = J.bottomRows(d - 1).transpose();
   cc.normal_bias = c[0];
   cc.tangent_bias = c.tail(d - 1);

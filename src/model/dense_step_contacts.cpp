@@ -156,9 +156,15 @@ class DenseStepContacts final : public StepContacts {
     return out;
   }
 
-  double gap_after(Index a) const override {
+  ContactPlace place_after(Index a) const override {
     const Index i = in_.unilateral[a];
-    return s_.size() == step_.size() ? s_.constraints[i].gap : step_.constraints[i].gap;
+    const ContactConstraint& c =
+        s_.size() == step_.size() ? s_.constraints[i] : step_.constraints[i];
+    return {.gap = c.gap,
+            .point = c.point,
+            .normal = c.world_normal,
+            .body_a = c.body_a,
+            .body_b = c.body_b};
   }
 
   void advance(const std::vector<Index>& ghosts) override {

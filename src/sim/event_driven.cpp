@@ -119,14 +119,21 @@ class EventDrivenRun {
   void record_at(double t, const Vector& y) {
     detail::record_state(res_, sys_, t, q(y), v(y), emin_);
     const Dynamics dy = hy_(t, q(y), v(y), modes_);
+    std::optional<ContactState> where;  // the contacts' points and normals, when one is closed
     for (Index i = 0; i < m_; ++i) {
       if (!unilateral(i) || modes_[i].mode == ContactMode::separate) continue;
+      if (!where) where = sys_.contact_state(q(y), v(y), t);
+      const ContactConstraint& c = where->constraints[static_cast<size_t>(i)];
       res_.contacts.push_back({.t = t,
                                .contact = i,
                                .gap = dy.g[i],
                                .r_n = dy.lambda_n[i],
                                .r_t = dy.lambda_t.col(i),
-                               .mode = modes_[i].mode});
+                               .mode = modes_[i].mode,
+                               .point = c.point,
+                               .normal = c.world_normal,
+                               .body_a = c.body_a,
+                               .body_b = c.body_b});
     }
     for (Index i = 0; i < m_; ++i)
       if (unilateral(i)) res_.max_penetration = std::max(res_.max_penetration, -dy.g[i]);

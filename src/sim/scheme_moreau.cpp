@@ -91,7 +91,12 @@ class MoreauScheme final : public StepScheme {
       ContactRecord rec;
       rec.t = t;
       rec.contact = cur.id;
-      rec.gap = layer_->gap_after(static_cast<Index>(a));
+      const ContactPlace place = layer_->place_after(static_cast<Index>(a));
+      rec.gap = place.gap;
+      rec.point = place.point;
+      rec.normal = place.normal;
+      rec.body_a = place.body_a;
+      rec.body_b = place.body_b;
       rec.r_n = cur.r[0];
       rec.r_t = cur.r.segment(1, d - 1);
       rec.mode = cur.mode;

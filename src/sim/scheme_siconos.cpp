@@ -283,6 +283,10 @@ void SiconosScheme::record_contacts(double t) {
     rec.t = t;
     rec.contact = id_of(c.name);
     rec.gap = c.gap;
+    rec.point = c.point;
+    rec.normal = c.world_normal;
+    rec.body_a = c.body_a;
+    rec.body_b = c.body_b;
     rec.r_t = Vector::Zero(d - 1);
     const auto it = slot.find(c.name);
     if (it != slot.end()) {

@@ -5,19 +5,34 @@
 #include <stdexcept>
 
 #include "moreau/common/error.hpp"
+#include "moreau/model/contact_frame.hpp"
+#include "sim_internal.hpp"
 
 namespace moreau {
+namespace {
+
+// Time stepping detects contacts within a margin that a body cannot cross in a few steps: at
+// least 0.02 m, as simulate() runs a scene (io/scene/simulation_setup.cpp).
+CollisionSettings with_step_margin(CollisionSettings collision) {
+  collision.margin = std::max(collision.margin, 0.02);
+  return collision;
+}
+
+}  // namespace
 
 Simulator::Simulator(std::shared_ptr<const RigidWorld> world, CollisionSettings collision,
                      SimulationSettings settings)
-    : system_(std::make_shared<RigidWorldSystem>(std::move(world), collision)),
-      settings_(std::move(settings)) {
+    : system_(std::make_shared<RigidWorldSystem>(std::move(world), with_step_margin(collision))),
+      settings_(settings),
+      scene_settings_(std::move(settings)) {
+  MOREAU_REQUIRE(settings_.integrator == Integrator::time_stepping,
+                 "integrator.kind = 'event': a Simulator takes time steps (give kind "
+                 "'timestepping'; the event-driven integrator runs whole through simulate())");
   // one step at a time: a run of 5e8 steps (half the run's limit; the next run continues from
-  // its end), recording its start only
-  settings_.integrator = Integrator::time_stepping;
+  // its end), recording every step, whose records take_step_records() takes away
   settings_.t_end = 5e8 * settings_.time_stepping.dt;
-  settings_.record_interval = settings_.t_end;
-  settings_.max_logged_events = 0;
+  settings_.record_interval = 0.0;
+  settings_.max_logged_events = std::max(settings_.max_logged_events, 1000);
   validate(settings_);
   reset();
   check_model_laws(*system_, settings_, system_->constraint_summary(q_, v_, 0.0));
@@ -45,6 +60,9 @@ Vector Simulator::actuator_forces() const {
 
 void Simulator::reset() {
   run_.reset();
+  contacts_.clear();
+  last_ = {};
+  recording_.reset();
   q_ = system_->initial_q;
   v_ = system_->initial_v;
   t_ = t0_ = 0.0;
@@ -65,9 +83,12 @@ void Simulator::set_state(const Vector& q, const Vector& v) {
   Vector qn = q;
   system_->normalize_position(qn);
   run_.reset();
+  contacts_.clear();
+  last_ = {};
   q_ = std::move(qn);
   v_ = v;
   t0_ = t_;
+  if (recording_) record_state();  // the written state, at the same time
 }
 
 void Simulator::apply_inputs() {
@@ -77,9 +98,115 @@ void Simulator::apply_inputs() {
 void Simulator::start_run() {
   if (run_) return;
   run_ = std::make_unique<TimeSteppingRun>(*system_, settings_, q_, v_);
+  run_->take_records();  // its start: recorded already, or not asked for
+  failures_before_ = 0;
   t0_ = t_;
   q_ = run_->q();  // the start's projection, when the state penetrated
   v_ = run_->v();
+}
+
+// The last step's contact records as SimulatorContacts (world impulse r_n n + r_t,j t_j in the
+// frame convention of model/contact_frame.hpp), and the step kept when recording: its state
+// (every step, or on the record_interval grid), contacts and events.
+void Simulator::take_step_records() {
+  last_ = run_->take_records();
+  const auto& bodies = system_->world().bodies();
+  const auto body_name = [&](Index b) {
+    return b >= 0 && b < static_cast<Index>(bodies.size()) ? bodies[b].name : std::string();
+  };
+  const int d = system_->world().dimension();
+  contacts_.clear();
+  for (const ContactRecord& c : last_.contacts) {
+    SimulatorContact out;
+    out.name = run_contact_name(c.contact);
+    out.body_a = body_name(c.body_a);
+    out.body_b = body_name(c.body_b);
+    out.point = c.point;
+    out.normal = c.normal;
+    out.r_n = c.r_n;
+    out.r_t = c.r_t;
+    out.gap = c.gap;
+    out.mode = c.mode;
+    out.impulse = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+    if (c.normal.allFinite()) {
+      const Matrix3 frame = contact_frame(c.normal, d);
+      out.impulse = c.r_n * frame.col(0);
+      for (Index j = 0; j < c.r_t.size() && j + 1 < 3; ++j)
+        out.impulse += c.r_t[j] * frame.col(j + 1);
+    }
+    contacts_.push_back(std::move(out));
+  }
+  if (!recording_) return;
+  SimulationResult& rec = *recording_;
+  ++rec.steps;
+  const SimulationResult& run = run_->result();
+  if (run.solver_failures > failures_before_) {
+    rec.solver_failures += run.solver_failures - failures_before_;
+    rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
+  }
+  failures_before_ = run.solver_failures;
+  for (SimulationEvent& e : last_.events) {
+    ++rec.event_counts[e.kind];
+    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
+      continue;
+    e.t += t0_;
+    if (e.contact >= 0) e.contact = recorded_id(run_contact_name(e.contact));
+    rec.events.push_back(std::move(e));
+  }
+  const double interval = scene_settings_.record_interval;
+  if (interval > 0.0 && t_ < next_record_ - 1e-12) return;
+  while (interval > 0.0 && next_record_ <= t_ + 1e-12) next_record_ += interval;
+  record_state();
+}
+
+std::string Simulator::run_contact_name(Index id) const {
+  return id >= 0 && id < static_cast<Index>(last_.contact_names.size())
+             ? last_.contact_names[static_cast<size_t>(id)]
+             : std::string();
+}
+
+Index Simulator::recorded_id(const std::string& name) {
+  const auto [it, added] =
+      recorded_ids_.emplace(name, static_cast<Index>(recording_->contact_names.size()));
+  if (added) recording_->contact_names.push_back(name);
+  return it->second;
+}
+
+// The state at t_ and the last step's contacts (numbered by name in the recording: a new run
+// numbers its contacts anew).
+void Simulator::record_state() {
+  SimulationResult& rec = *recording_;
+  detail::record_state(rec, *system_, t_, q_, v_, emin_);
+  for (ContactRecord c : last_.contacts) {
+    c.t = t_;
+    c.contact = recorded_id(run_contact_name(c.contact));
+    if (c.mode != ContactMode::separate || c.r_n != 0.0)
+      rec.max_penetration = std::max(rec.max_penetration, -c.gap);
+    rec.contacts.push_back(std::move(c));
+  }
+}
+
+void Simulator::start_recording() {
+  if (recording_) return;
+  SimulationResult& rec = recording_.emplace();
+  rec.system = system_->name();
+  rec.integrator = Integrator::time_stepping;
+  rec.dimension = system_->world().dimension();
+  rec.position_names = system_->recorded_position_names();
+  rec.velocity_names = system_->recorded_velocity_names();
+  recorded_ids_.clear();
+  next_record_ = t_ + scene_settings_.record_interval;
+  record_state();
+}
+
+SimulationResult Simulator::stop_recording() {
+  if (!recording_) return {};
+  SimulationResult out = std::move(*recording_);
+  recording_.reset();
+  if (out.solver_failures > 0)
+    out.message = fmt::format("{} of {} steps ended without reaching the solver tolerance",
+                              out.solver_failures, out.steps);
+  return out;
 }
 
 void Simulator::step(long n) {
@@ -105,6 +232,7 @@ void Simulator::step(long n) {
     q_ = run_->q();
     v_ = run_->v();
     t_ = t0_ + run_->t();
+    take_step_records();
   }
 }
 
@@ -131,6 +259,50 @@ Vector Simulator::inverse_dynamics(const Vector& q, const Vector& v, const Vecto
 
 Vector Simulator::bias_forces(const Vector& q, const Vector& v) const {
   return inverse_dynamics(q, v, Vector::Zero(nv()));
+}
+
+Index Simulator::body_index(const std::string& name) const {
+  const auto& bodies = system_->world().bodies();
+  for (size_t b = 0; b < bodies.size(); ++b)
+    if (bodies[b].name == name) return static_cast<Index>(b);
+  throw std::invalid_argument(
+      fmt::format("no body named '{}' (the world has {} bodies)", name, bodies.size()));
+}
+
+std::vector<Pose> Simulator::body_poses(const Vector& q) const {
+  MOREAU_REQUIRE(q.size() == nq(), "body_poses: q has {} entries, the system has {}", q.size(),
+                 nq());
+  const RigidWorld& w = system_->world();
+  const Vector qm = system_->maximal_positions(q);
+  std::vector<Pose> out;
+  for (Index b = 0; b < w.body_count(); ++b) out.push_back(w.body_pose(qm, b));
+  return out;
+}
+
+// Joint coordinates: J_b of the forest's body (MultibodyModel::body_jacobian); loose bodies: the
+// body's own block of v, (v; ω) in 3D, (v_x, v_y, ω) placed in (v_G; ω) in a planar world.
+Matrix Simulator::body_jacobian(const Vector& q, Index b) const {
+  const RigidWorld& w = system_->world();
+  MOREAU_REQUIRE(q.size() == nq(), "body_jacobian: q has {} entries, the system has {}", q.size(),
+                 nq());
+  MOREAU_REQUIRE(b >= 0 && b < w.body_count(), "body_jacobian: body {} is not below {}", b,
+                 w.body_count());
+  Matrix J = Matrix::Zero(6, nv());
+  if (const RigidWorldForest* forest = system_->forest()) {
+    const Index mb = forest->body_of[static_cast<size_t>(b)];
+    if (mb < 0) return J;
+    MultibodyKinematics k;
+    forest->model.kinematics(q, k);
+    return forest->model.body_jacobian(k, mb);
+  }
+  const Index o = w.velocity_offset(b);
+  if (o < 0) return J;
+  if (w.dimension() == 3) {
+    J.middleCols(o, 6).setIdentity();
+  } else {
+    J(0, o) = J(1, o + 1) = J(5, o + 2) = 1.0;
+  }
+  return J;
 }
 
 }  // namespace moreau

@@ -91,6 +91,20 @@ SimulationResult TimeSteppingRun::finish() {
   return std::move(res_);
 }
 
+SimulationResult TimeSteppingRun::take_records() {
+  scheme_->finish();  // the contact names so far
+  SimulationResult out;
+  out.contact_names = res_.contact_names;
+  out.t.swap(res_.t);
+  out.q.swap(res_.q);
+  out.v.swap(res_.v);
+  out.kinetic.swap(res_.kinetic);
+  out.potential.swap(res_.potential);
+  out.contacts.swap(res_.contacts);
+  out.events.swap(res_.events);
+  return out;
+}
+
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,
                                         const Vector& q0, const Vector& v0,
                                         const ProgressCallback& progress, const StopRequest* stop) {

@@ -71,7 +71,7 @@ def test_bad_inputs_raise_at_step_and_keep_the_state():
     assert sim.qfrc_applied[0] == 0.5
     with pytest.raises(ValueError, match="q has 3 entries"):
         sim.q = [0.0, 0.0, 0.0]
-    with pytest.raises(ValueError, match="floating_base and ground"):
+    with pytest.raises(ValueError, match="argument .ground. places a URDF robot"):
         moreau.Simulator(ROTOR, ground=True)
     sim.qfrc_applied = [0.0]
     sim.v = [2.0]  # a state write: the next step starts from it
@@ -119,3 +119,92 @@ def test_scene_actuators_and_bad_ctrl():
     assert (sim.q == q).all()
     with pytest.raises(ValueError, match="actuators\\[0\\].type = \"hydraulic\""):
         moreau.Simulator(dict(ROTOR, actuators=[{"joint": "axle", "type": "hydraulic"}]))
+
+
+BOX = {
+    "description": "a 1 kg cube of 0.2 m resting on a floor, mu 0.5",
+    "dimension": 3,
+    "static_shapes": [{"type": "plane", "name": "floor", "normal": [0, 0, 1], "offset": 0}],
+    "bodies": [{"name": "box", "mass": 1.0, "position": [0, 0, 0.1],
+                "shapes": [{"type": "box", "half_extents": [0.1, 0.1, 0.1]}]}],
+    "contact": {"default": {"mu": 0.5}},
+    "integrator": {"kind": "timestepping", "dt": 1e-3},
+    "t_end": 0.05,
+}
+
+
+def test_contacts_give_points_normals_and_the_weight_as_impulse():
+    # At rest the floor's impulses over one step add up to m g h = 9.81e-3 N·s upwards on the
+    # box, at points on z = 0 under its footprint.
+    sim = moreau.Simulator(BOX)
+    assert sim.contacts == []
+    sim.step(10)
+    contacts = sim.contacts
+    assert len(contacts) >= 3
+    total = np.zeros(3)
+    for c in contacts:
+        assert (c.body_a, c.body_b) == ("box", "ground")  # the normal points from ground to box
+        assert abs(c.point[2]) < 1e-6 and np.abs(c.point[:2]).max() <= 0.1 + 1e-9
+        assert abs(abs(c.normal[2]) - 1) < 1e-12 and c.mode in ("stick", "slip", "separate")
+        total += c.impulse
+    assert total == pytest.approx([0, 0, 9.81e-3], abs=1e-9)
+    assert "moreau.Contact(" in repr(contacts[0])
+
+
+def test_a_recording_is_what_simulate_writes(tmp_path):
+    # The same 50 steps recorded from a Simulator and run by moreau.simulate: the same states, and
+    # contacts.csv carries each contact's point and normal.
+    sim = moreau.Simulator(BOX)
+    sim.start_recording()
+    sim.step(50)
+    rec = sim.stop_recording(out=tmp_path / "rec")
+    ref = moreau.simulate(BOX, out=tmp_path / "ref")
+    assert rec.q.shape == ref.q.shape == (51, 7)
+    assert np.abs(rec.q - ref.q).max() <= 1e-12
+    assert np.isfinite(ref.contacts["point"]).all() and ref.contacts["point"].shape[1] == 3
+    back = moreau.load_run(tmp_path / "rec")
+    assert np.allclose(back.contacts["point"], rec.contacts["point"], atol=1e-15)
+    assert np.allclose(np.abs(back.contacts["normal"][:, 2]), 1.0, atol=1e-12)
+    assert not (tmp_path / "rec" / "plot.png").exists()
+    with pytest.raises(ValueError, match="no recording is on"):
+        sim.stop_recording()
+
+
+def test_a_controller_is_called_before_every_step(tmp_path):
+    # simulate(controller=f): f(sim) before each of the 1000 steps; a held torque from the
+    # controller turns the rotor as tau t^2 / 2I, which the recorded final state shows.
+    calls = []
+
+    def torque(sim):
+        calls.append(sim.t)
+        sim.qfrc_applied[0] = 0.3
+
+    res = moreau.simulate(ROTOR, controller=torque, out=tmp_path / "run")
+    assert len(calls) == 1000 and calls[0] == 0.0
+    assert res.t[-1] == pytest.approx(1.0, abs=1e-12)
+    angle = res.q[:, res.position_names.index("axle.q")]
+    assert angle[-1] == pytest.approx(0.3 / (2 * 0.2), abs=1e-11)
+    assert (tmp_path / "run" / "trajectory.csv").exists()
+    assert not (tmp_path / "run" / "plot.png").exists()  # drawn only when asked
+    with pytest.raises(ValueError, match="argument 'controller'"):
+        moreau.simulate(ROTOR, controller=3)
+
+
+def test_python_arguments_are_named_and_apply_or_are_refused():
+    with pytest.raises(ValueError, match=r"argument 't_end' = -1.0: must be > 0 s"):
+        moreau.simulate(ROTOR, t_end=-1)
+    with pytest.raises(ValueError, match="argument 'floating_base' places a URDF robot"):
+        moreau.simulate(ROTOR, floating_base=True)
+    with pytest.raises(ValueError, match="kind = 'rk4'"):
+        moreau.simulate(ROTOR, integrator="rk4")
+    # integrator={"dt": ...} overrides a scene's step, for simulate and for the Simulator
+    res = moreau.simulate(ROTOR, t_end=0.01, integrator={"dt": 2e-3})
+    assert len(res.t) == 6
+    assert moreau.Simulator(ROTOR, integrator={"dt": 5e-4}).dt == 5e-4
+    with pytest.raises(ValueError, match="integrator.dt"):
+        moreau.simulate(ROTOR, integrator={"dt": -1})
+    names = dir(moreau.Simulator(ROTOR))
+    for name in ("q", "v", "ctrl", "qfrc_applied", "contacts", "step", "inverse_dynamics",
+                 "start_recording"):
+        assert name in names
+    assert moreau.Simulator.contacts.__doc__ and moreau.SimulationResult.__doc__

@@ -9,6 +9,7 @@
 // F on the left (gravity with y up enters as +m g, an applied force f as −f). The local
 // normal velocity of constraint i is ∇h_iᵀ q̇, its acceleration ∇h_iᵀ q̈ + c_n,i with
 // c_n,i = (d/dt ∇h_iᵀ) q̇; the same for the tangent block H_t,i with c_t,i.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,15 @@ struct ContactConstraint {
   double gamma = 0.0;            // velocity-level softening: 0 ≤ ġ + γλ ⊥ λ ≥ 0
   double baumgarte_alpha = 0.0;  // acceleration level: 0 ≤ g̈ + 2α ġ + β² g ⊥ λ ≥ 0
   double baumgarte_beta = 0.0;   // β of the same (0: the run's setting)
+  // Where a contact between shapes is, in world axes: the point midway between its witness
+  // points (m) and its unit normal n, from the second shape towards the first. NaN for one that
+  // is not a shape contact (a joint row, a model written as formulas).
+  Vector3 point = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // The unit normal of the same (NaN when point is).
+  Vector3 world_normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // The bodies of a contact between shapes (indices of the rigid world; −1 otherwise): n points
+  // from body_b towards body_a.
+  Index body_a = -1, body_b = -1;  // the second body
 };
 
 // A system's state at one instant as the analysis and contact layers read it: M, F, constraints.

@@ -13,6 +13,7 @@
 // identity (which contact of the last step a contact continues) and the warm start.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,18 @@ struct ContactHistory {
   Vector3 r = Vector3::Zero();               // impulse in its contact frame, normal first, N·s
   int steps_out = 0;                         // steps since it left the index set (0 while active)
   double left_t = 0.0;                       // s
+};
+
+// Where a step's contact is after the step: its gap and, for a contact between shapes, its world
+// point and unit normal (ContactConstraint::point, world_normal; NaN otherwise).
+struct ContactPlace {
+  double gap = 0.0;  // m
+  // World point midway between the witness points, m.
+  Vector3 point = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // Unit normal, world axes.
+  Vector3 normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // The bodies (ContactConstraint::body_a, body_b; −1 when not a contact between shapes).
+  Index body_a = -1, body_b = -1;  // the second body
 };
 
 // The step's solution: v⁺ (v), r and u = Hᵀv⁺ + w (+ c r_n) per contact, and the solver report.
@@ -148,8 +161,8 @@ class StepContacts {
   // Solves it with w (d per contact, normal entry e·u_n⁻), compliance c (one per contact) and
   // the warm start guess (d per contact, or empty).
   virtual StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) = 0;
-  // The gap of active contact a at the last detection (the same contact), else at the step's.
-  virtual double gap_after(Index a) const = 0;
+  // Where active contact a is at the last detection (the same contact), else at the step's.
+  virtual ContactPlace place_after(Index a) const = 0;
   // history ← current() followed by the ghosts (entries of history()), in the layer's order.
   virtual void advance(const std::vector<Index>& ghosts) = 0;
 

@@ -7,6 +7,7 @@
 // recorder.hpp writes to disk. The library never prints: progress is reported through a callback.
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -149,6 +150,14 @@ struct ContactRecord {
   double r_n = 0.0;   // normal force (event-driven, N) or impulse (time stepping, N·s)
   Vector r_t;         // d−1 tangential components, same unit as r_n
   ContactMode mode = ContactMode::separate;  // separate, stick or slip
+  // World point midway between the witness points (m) and unit normal of a contact between
+  // shapes (ContactConstraint::point, world_normal); NaN for other constraints.
+  Vector3 point = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // The unit normal, world axes (NaN when point is).
+  Vector3 normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  // The bodies of a contact between shapes (rigid world indices, −1 otherwise; not written to
+  // the run's files, whose contact names hold them).
+  Index body_a = -1, body_b = -1;  // the second body
 };
 
 // A simulation's trajectory, contacts, events, energies and status.

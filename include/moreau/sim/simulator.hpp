@@ -13,9 +13,13 @@
 // State writes (set_state, reset) start a new run from the written state: contacts are detected
 // again, warm starts and contact history dropped, quaternions normalized. Inputs are checked when
 // step() runs: a bad input throws std::invalid_argument naming it, and the state is unchanged.
-// The time-stepping integrator only (an event-driven scene is stepped by time stepping at its dt).
+// contacts() are the last step's; start_recording() … stop_recording() keep the steps between as
+// a SimulationResult, which io/run/simulation_output.hpp writes as simulate()'s outputs.
+// The time-stepping integrator only: settings naming the event-driven integrator are refused.
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "moreau/contact/rigid_world_system.hpp"
@@ -23,10 +27,28 @@
 
 namespace moreau {
 
+// One contact of the last step (Simulator::contacts()).
+struct SimulatorContact {
+  std::string name;    // as in contacts.csv
+  std::string body_a;  // the first body ("" for a constraint that is not a contact between shapes)
+  std::string body_b;  // the second body: the normal points from body_b towards body_a
+  // World point midway between the witness points, m (NaN for a constraint that is not a
+  // contact between shapes).
+  Vector3 point = Vector3::Zero();
+  Vector3 normal = Vector3::Zero();   // unit, world axes (NaN as point)
+  Vector3 impulse = Vector3::Zero();  // the step's impulse on body_a in world axes, N·s (NaN as
+                                      // point)
+  double r_n = 0.0;                   // its normal component, N·s
+  Vector r_t;                         // its tangential components (contact frame), N·s
+  double gap = 0.0;                   // m, after the step
+  ContactMode mode = ContactMode::separate;  // stick, slip or separate
+};
+
 // A rigid world driven a step at a time (see the file comment).
 class Simulator {
  public:
-  // The world with its detection settings and its run's settings (the scene's); t_end is ignored.
+  // The world with its detection settings and its run's settings (the scene's: time stepping;
+  // t_end is only reported); the contact margin is at least 0.02 m, as simulate() runs a scene.
   Simulator(std::shared_ptr<const RigidWorld> world, CollisionSettings collision,
             SimulationSettings settings);
   ~Simulator();
@@ -80,23 +102,63 @@ class Simulator {
   Vector inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const;
   // F(q, v) of the same (inverse_dynamics at a = 0).
   Vector bias_forces(const Vector& q, const Vector& v) const;
+  // Forward kinematics: the pose of every body at q (body_names' order; the body frame of the
+  // rigid world, at the centre of mass; static bodies where they stand).
+  std::vector<Pose> body_poses(const Vector& q) const;
+  // The body Jacobian J_b (6 × nv) at q: (v_G; ω) = J_b v, the velocity of body b's centre of
+  // mass and its angular velocity, world axes (zero for a static body). b indexes body_names.
+  Matrix body_jacobian(const Vector& q, Index b) const;
+  // The index of a body in body_names; throws naming it when there is none.
+  Index body_index(const std::string& name) const;
 
   // The system stepped (its names, forest and model functions).
   const RigidWorldSystem& system() const { return *system_; }
+  // The settings of its steps (the scene's; t_end and record_interval are the scene's too).
+  const SimulationSettings& settings() const { return scene_settings_; }
+
+  // The contacts of the last step (of the index set: closed, or open and about to be), with
+  // their impulses; empty before the first step and after a state write.
+  const std::vector<SimulatorContact>& contacts() const { return contacts_; }
+
+  // Starts keeping the steps: the current state is the first record, then every step (or every
+  // record_interval of the scene's settings), its contacts and its events. A recording already
+  // on goes on.
+  void start_recording();
+  // Ends the recording and hands it over as simulate() would return it (status completed,
+  // energies and penetration of the records, the steps' solver failures); empty when none was
+  // on.
+  SimulationResult stop_recording();
+  // Whether a recording is on.
+  bool recording() const { return recording_.has_value(); }
 
  private:
   // Checks the inputs and hands them to the system; throws naming the bad entry.
   void apply_inputs();
   // Starts a run at (q_, v_) when there is none.
   void start_run();
+  // Takes the last step's records from the run: contacts(), and the recording's.
+  void take_step_records();
+  // Appends the current state and the last step's contacts to the recording.
+  void record_state();
+  // The name of contact `id` of the current run (last_'s names), "" when out of range.
+  std::string run_contact_name(Index id) const;
+  // The recording's index of a contact name (added on first sight).
+  Index recorded_id(const std::string& name);
 
   std::shared_ptr<RigidWorldSystem> system_;
-  SimulationSettings settings_;
+  SimulationSettings settings_, scene_settings_;  // the runs', the scene's
   std::unique_ptr<TimeSteppingRun> run_;
   Vector q_, v_, qfrc_, ctrl_;
   Matrix xfrc_;
   double t_ = 0.0;   // s
   double t0_ = 0.0;  // s, the time the current run started at
+  std::vector<SimulatorContact> contacts_;
+  SimulationResult last_;  // the last step's records taken from the run (contacts, names, events)
+  std::optional<SimulationResult> recording_;            // the steps kept since start_recording()
+  std::unordered_map<std::string, Index> recorded_ids_;  // contact name → the recording's index
+  double next_record_ = 0.0;  // s, the next recorded time (record_interval > 0)
+  double emin_ = 0.0;         // J, the least energy recorded so far
+  int failures_before_ = 0;   // solver failures of the current run before the last step
 };
 
 }  // namespace moreau

@@ -59,6 +59,11 @@ class TimeSteppingRun {
   const SimulationResult& result() const { return res_; }
   // Ends the run and hands over its result: contact names, events in time order, the message.
   SimulationResult finish();
+  // Hands over what was recorded since the last call (times, states, energies, contact records,
+  // logged events) with the contact names so far, and goes on: for a caller that keeps some
+  // records and drops the others (the Simulator's recorder). Counts and summaries stay in
+  // result().
+  SimulationResult take_records();
 
  private:
   void record();  // the state at t_ and the running energy summary

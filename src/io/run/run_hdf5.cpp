@@ -207,6 +207,12 @@ void write_contacts(const RunWriter& w, const SimulationResult& r) {
     const Vector& rt = r.contacts[k].r_t;
     for (hsize_t j = 0; j < nt; ++j) out[j] = static_cast<Index>(j) < rt.size() ? rt[j] : 0.0;
   });
+  w.matrix("/contacts/point", m, 3, [&](hsize_t k, double* out) {
+    for (int j = 0; j < 3; ++j) out[j] = r.contacts[k].point[j];
+  });
+  w.matrix("/contacts/normal", m, 3, [&](hsize_t k, double* out) {
+    for (int j = 0; j < 3; ++j) out[j] = r.contacts[k].normal[j];
+  });
   w.bytes("/contacts/mode", mode);
   w.string_attribute("/contacts/mode", "names",
                      {to_string(ContactMode::separate), to_string(ContactMode::stick),
@@ -383,6 +389,13 @@ std::string read_run_hdf5(const std::string& path, SimulationResult& r, std::str
   const std::vector<double> rt = f.numeric<double>("/contacts/r_t", H5T_NATIVE_DOUBLE, nt, m);
   const std::vector<unsigned char> mode =
       f.numeric<unsigned char>("/contacts/mode", H5T_NATIVE_UCHAR, one, m);
+  hsize_t three = 3;  // point and normal: files before 0.3 have none (NaN)
+  const std::vector<double> point =
+      f.has("/contacts/point") ? f.numeric<double>("/contacts/point", H5T_NATIVE_DOUBLE, three, m)
+                               : std::vector<double>();
+  const std::vector<double> normal =
+      f.has("/contacts/normal") ? f.numeric<double>("/contacts/normal", H5T_NATIVE_DOUBLE, three, m)
+                                : std::vector<double>();
   r.dimension = nt == 2 ? 3 : 2;
   const Index names = static_cast<Index>(r.contact_names.size());
   const size_t modes = enum_values<ContactMode>().size();
@@ -397,6 +410,8 @@ std::string read_run_hdf5(const std::string& path, SimulationResult& r, std::str
     c.mode = enum_values<ContactMode>()[mode[k]];
     const hsize_t w = std::max<hsize_t>(nt, 1);
     c.r_t = Eigen::Map<const Vector>(rt.data() + k * w, static_cast<Index>(w));
+    if (!point.empty()) c.point = Eigen::Map<const Vector3>(point.data() + 3 * k);
+    if (!normal.empty()) c.normal = Eigen::Map<const Vector3>(normal.data() + 3 * k);
   }
   const std::vector<double> et = f.doubles("/events/t");
   const long long e = static_cast<long long>(et.size());

@@ -117,16 +117,20 @@ void read_trajectory(const fs::path& path, Index nq, SimulationResult& r) {
   }
 }
 
-// contacts.csv: t, contact, name, gap, r_n, r_t1 (r_t2), mode.
+// contacts.csv: t, contact, name, gap, r_n, r_t1 (r_t2), mode (, x, y, z, nx, ny, nz).
 void read_contacts(const fs::path& path, SimulationResult& r) {
   const std::string source = path.string();
   const std::vector<Row> rows = parse_csv(read_text(path), source);
   const std::vector<Row> data = body(rows, source);
   const Row& head = rows[0];
-  MOREAU_REQUIRE((head.size() == 7 || head.size() == 8) && head[0] == "t" && head.back() == "mode",
-                 "{}: the header must be t, contact, name, gap, r_n, r_t1 (, r_t2), mode", source);
-  r.dimension = head.size() == 8 ? 3 : 2;
-  const size_t nt = head.size() - 6;
+  const bool placed = head.size() >= 6 && head.back() == "nz";
+  const size_t mode_col = head.size() - (placed ? 7 : 1);
+  MOREAU_REQUIRE((mode_col == 6 || mode_col == 7) && head[0] == "t" && head[mode_col] == "mode",
+                 "{}: the header must be t, contact, name, gap, r_n, r_t1 (, r_t2), mode (, x, y, "
+                 "z, nx, ny, nz)",
+                 source);
+  r.dimension = mode_col == 7 ? 3 : 2;
+  const size_t nt = mode_col - 5;
   for (size_t k = 0; k < data.size(); ++k) {
     const Row& f = data[k];
     ContactRecord c;
@@ -143,7 +147,13 @@ void read_contacts(const fs::path& path, SimulationResult& r) {
     c.r_t.resize(static_cast<Index>(nt));
     for (size_t j = 0; j < nt; ++j)
       c.r_t[static_cast<Index>(j)] = number(f[5 + j], source, k + 2, head[5 + j]);
-    c.mode = enum_from_name<ContactMode>(f.back(), fmt::format("{} line {}: mode", source, k + 2));
+    c.mode =
+        enum_from_name<ContactMode>(f[mode_col], fmt::format("{} line {}: mode", source, k + 2));
+    if (placed && !f[mode_col + 1].empty())
+      for (int j = 0; j < 6; ++j) {
+        const size_t col = mode_col + 1 + static_cast<size_t>(j);
+        (j < 3 ? c.point[j] : c.normal[j - 3]) = number(f[col], source, k + 2, head[col]);
+      }
     r.contacts.push_back(std::move(c));
   }
 }

@@ -5,6 +5,7 @@
 #include "moreau/io/run/run_geometry.hpp"
 #include "moreau/io/run/run_hdf5.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -50,16 +51,26 @@ std::string trajectory_csv(const SimulationResult& r) {
   return out;
 }
 
+// One row per record: t, contact, name, gap, r_n, r_t1 (, r_t2), mode, then, when any record is
+// a contact between shapes, its world point x, y, z and normal nx, ny, nz (empty where unknown).
 std::string contacts_csv(const SimulationResult& r) {
+  const bool placed = std::any_of(r.contacts.begin(), r.contacts.end(),
+                                  [](const ContactRecord& c) { return c.point.allFinite(); });
   std::string out = "t,contact,name,gap,r_n";
   for (int j = 1; j < r.dimension; ++j) out += fmt::format(",r_t{}", j);
-  out += ",mode\n";
+  out += placed ? ",mode,x,y,z,nx,ny,nz\n" : ",mode\n";
   for (const auto& c : r.contacts) {
     out += fmt::format("{:.17g},{},{},{:.17g},{:.17g}", c.t, c.contact,
                        csv(contact_name(r, c.contact)), c.gap, c.r_n);
     for (int j = 0; j < r.dimension - 1; ++j)
       out += fmt::format(",{:.17g}", j < c.r_t.size() ? c.r_t[j] : 0.0);
-    out += "," + to_string(c.mode) + "\n";
+    out += "," + to_string(c.mode);
+    if (placed) {
+      const bool known = c.point.allFinite() && c.normal.allFinite();
+      for (int j = 0; j < 6; ++j)
+        out += known ? fmt::format(",{:.17g}", j < 3 ? c.point[j] : c.normal[j - 3]) : ",";
+    }
+    out += "\n";
   }
   return out;
 }

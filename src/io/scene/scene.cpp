@@ -34,7 +34,7 @@ SceneOutput parse_output(const json& j, const std::string& path) {
   MOREAU_REQUIRE(o.interval >= 0.0, "{}.interval = {}: must be ≥ 0 s", path, o.interval);
   MOREAU_REQUIRE(!(j.contains("every") && j.contains("interval")),
                  "{}: give either every (steps) or interval (seconds), not both", path);
-  o.plot = bool_field(j, path, "plot", o.plot);
+  if (j.contains("plot")) o.plot = bool_field(j, path, "plot", false);
   o.format = string_field(j, path, "format", o.format);
   output_format_from_name(o.format, path + ".format");  // refuses anything else, naming it
   return o;

@@ -27,8 +27,8 @@ json scene_to_json(const Scene& scene) {
   }
   if (!integrator.empty()) doc["integrator"] = integrator;
   doc["t_end"] = scene.settings.t_end;
-  json output{
-      {"every", scene.output.every}, {"plot", scene.output.plot}, {"format", scene.output.format}};
+  json output{{"every", scene.output.every}, {"format", scene.output.format}};
+  if (scene.output.plot) output["plot"] = *scene.output.plot;
   if (!scene.output.dir.empty()) output["dir"] = scene.output.dir;
   if (scene.output.interval > 0) {
     output.erase("every");

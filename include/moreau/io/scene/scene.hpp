@@ -10,6 +10,7 @@
 // configuration with a contact gap < −contact.tolerance is rejected with the pair named.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,9 @@ struct SceneOutput {
   std::string dir;        // output folder ("" = chosen by the caller, e.g. out/<scene name>)
   int every = 1;          // record every k-th step, ≥ 1
   double interval = 0.0;  // s, > 0: record at t = k·interval (integrator.record_interval)
-  bool plot = true;       // write plot.png
+  // Write plot.png: unset draws it from `moreau simulate` (unless --no-plot) and not from
+  // Python, which draws it when asked (plot=True or this set true).
+  std::optional<bool> plot;
   // "csv" (four files) or "hdf5" (run.h5), io/run/simulation_output.hpp
   std::string format = "csv";
 };

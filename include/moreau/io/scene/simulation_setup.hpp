@@ -2,6 +2,7 @@
 // Scene → (system, settings): what `moreau simulate` (apps/moreau/cmd_simulate.cpp) and the Python
 // moreau.simulate (python/bind_sim.cpp) both run.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "moreau/io/scene/scene.hpp"
@@ -15,7 +16,7 @@ struct SceneRun {
   std::shared_ptr<const LagrangianSystem> system;  // the rigid world or gallery system
   SimulationSettings settings;                     // the scene's, with the overrides applied
   std::string out_dir;                             // output folder (default out/<scene name>)
-  bool plot = true;                                // write plot.png
+  std::optional<bool> plot;                        // the scene's output.plot
   OutputFormat format = OutputFormat::csv;         // the scene's output.format
 };
 

@@ -101,14 +101,45 @@ void finish(const SimulationResult& res, const std::string& out, const Interrupt
   }
 }
 
-// A scene (path or JSON text) run to t_end (NaN: the scene's), its integrator object overridden
-// by the keys of integrator_json (a JSON object named as the scene's "integrator", e.g.
-// {"kind": "event"} or {"dt": 1e-3}).
+}  // namespace
+
+Scene load_model(const std::string& text, bool is_path, const std::string& options_json) {
+  ModelImportOptions o;
+  if (!options_json.empty()) {
+    const nlohmann::json j = json_io::parse_text(options_json, "options");
+    o.floating_base = j.value("floating_base", false);
+    o.ground = j.value("ground", false);
+    o.keyframe = j.value("keyframe", std::string());
+    o.srdf = j.value("srdf", std::string());
+    if (j.contains("joints"))
+      for (auto it = j["joints"].begin(); it != j["joints"].end(); ++it)
+        o.joints.emplace_back(it.key(), it.value().get<double>());
+    if (j.contains("base_pose")) {
+      const std::vector<double> x = j["base_pose"].get<std::vector<double>>();
+      Pose p;
+      p.position = Vector3(x[0], x[1], x[2]);
+      if (x.size() == 7) p.orientation = Quaternion(x[3], x[4], x[5], x[6]).normalized();
+      o.base_pose = p;
+    }
+  }
+  if (is_path) return load_scene(text, o);
+  MOREAU_REQUIRE(!o.base_pose,
+                 "base_pose places a URDF or MJCF model; a scene gives its bodies' "
+                 "poses itself");
+  Scene scene = parse_scene_text(text, "scene");
+  apply_initial_state_options(scene, o);
+  return scene;
+}
+
+namespace {
+
+// A scene (path or JSON text, started as options_json says: load_model) run to t_end (NaN: the
+// scene's), its integrator object overridden by the keys of integrator_json (a JSON object named
+// as the scene's "integrator", e.g. {"kind": "event"} or {"dt": 1e-3}).
 py::dict simulate_scene(const std::string& text, bool is_path, const std::string& out, double t_end,
                         const std::string& integrator_json, const std::string& format,
-                        bool floating_base, bool ground) {
-  const ModelImportOptions import{.floating_base = floating_base, .ground = ground};
-  Scene scene = is_path ? load_scene(text, import) : parse_scene_text(text, "scene");
+                        const std::string& options_json) {
+  Scene scene = load_model(text, is_path, options_json);
   if (!integrator_json.empty())
     read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
                              scene.settings);
@@ -130,9 +161,8 @@ py::dict simulate_scene(const std::string& text, bool is_path, const std::string
 
 // The scene document of a model file (MJCF, URDF or scene JSON) and what its import ignored.
 std::pair<std::string, std::vector<std::string>> convert_model(const std::string& path,
-                                                               bool floating_base, bool ground) {
-  const Scene scene =
-      load_scene(path, ModelImportOptions{.floating_base = floating_base, .ground = ground});
+                                                               const std::string& options_json) {
+  const Scene scene = load_model(path, true, options_json);
   return {scene_to_json(scene).dump(), scene.warnings};
 }
 
@@ -191,10 +221,9 @@ void bind_sim(py::module_& m) {
         "The LagrangianSystem of a scene (path or JSON text), starting from the scene's state.");
   m.def("_simulate_scene", &simulate_scene, py::arg("text"), py::arg("is_path"), py::arg("out"),
         py::arg("t_end"), py::arg("integrator_json"), py::arg("format") = "",
-        py::arg("floating_base") = false, py::arg("ground") = false,
+        py::arg("options_json") = "",
         "Runs a scene (path or JSON text); returns a dict of arrays (see moreau.simulate).");
-  m.def("_convert_model", &convert_model, py::arg("path"), py::arg("floating_base") = false,
-        py::arg("ground") = false,
+  m.def("_convert_model", &convert_model, py::arg("path"), py::arg("options_json") = "",
         "The scene JSON text of a model file (MJCF, URDF, scene) and the import's warnings.");
   m.def("_simulate_system", &simulate_system, py::arg("system"), py::arg("t_end"),
         py::arg("integrator_json"), py::arg("out"), py::arg("format") = "",

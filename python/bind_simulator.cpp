@@ -31,12 +31,9 @@ void assign_input(Slot& slot, const Value& x, const char* field) {
 // warnings. The settings are those simulate() runs the scene with (output.every and interval
 // become the record interval).
 std::pair<std::unique_ptr<Simulator>, std::vector<std::string>> make_simulator(
-    const std::string& text, bool is_path, bool floating_base, bool ground,
+    const std::string& text, bool is_path, const std::string& options_json,
     const std::string& integrator_json) {
-  Scene scene =
-      is_path
-          ? load_scene(text, ModelImportOptions{.floating_base = floating_base, .ground = ground})
-          : parse_scene_text(text, "scene");
+  Scene scene = load_model(text, is_path, options_json);
   MOREAU_REQUIRE(scene.world != nullptr,
                  "{}: a Simulator steps a rigid world (bodies, joints); this scene names a gallery "
                  "system",
@@ -94,14 +91,13 @@ void bind_simulator(py::module_& m) {
   py::class_<Simulator, std::shared_ptr<Simulator>>(m, "_Simulator")
       .def_static(
           "load",
-          [](const std::string& text, bool is_path, bool floating_base, bool ground,
+          [](const std::string& text, bool is_path, const std::string& options_json,
              const std::string& integrator_json) {
-            auto [sim, warnings] =
-                make_simulator(text, is_path, floating_base, ground, integrator_json);
+            auto [sim, warnings] = make_simulator(text, is_path, options_json, integrator_json);
             return std::make_pair(std::shared_ptr<Simulator>(std::move(sim)), warnings);
           },
-          py::arg("text"), py::arg("is_path"), py::arg("floating_base") = false,
-          py::arg("ground") = false, py::arg("integrator_json") = "")
+          py::arg("text"), py::arg("is_path"), py::arg("options_json") = "",
+          py::arg("integrator_json") = "")
       .def(
           "step",
           [](Simulator& s, long n) {
@@ -113,7 +109,27 @@ void bind_simulator(py::module_& m) {
       .def_property_readonly("q", [](const Simulator& s) { return Vector(s.q()); })
       .def_property_readonly("v", [](const Simulator& s) { return Vector(s.v()); })
       .def("set_state", &Simulator::set_state, py::arg("q"), py::arg("v"))
-      .def("reset", &Simulator::reset)
+      .def("reset", [](Simulator& s) { s.reset(); })
+      .def(
+          "reset_to", [](Simulator& s, const std::string& k) { s.reset(k); }, py::arg("keyframe"))
+      .def_property_readonly("keyframe_names", &Simulator::keyframe_names)
+      .def("body_index", &Simulator::body_index, py::arg("name"))
+      .def(
+          "body_poses",
+          [](const Simulator& s, const Vector& q) {
+            const std::vector<Pose> poses = s.body_poses(q);
+            Matrix position(static_cast<Index>(poses.size()), 3),
+                quaternion(static_cast<Index>(poses.size()), 4);
+            for (size_t b = 0; b < poses.size(); ++b) {
+              const Index i = static_cast<Index>(b);
+              position.row(i) = poses[b].position.transpose();
+              const Quaternion& o = poses[b].orientation;
+              quaternion.row(i) << o.w(), o.x(), o.y(), o.z();
+            }
+            return std::make_pair(position, quaternion);
+          },
+          py::arg("q"))
+      .def("body_jacobian", &Simulator::body_jacobian, py::arg("q"), py::arg("body"))
       .def_property(
           "qfrc_applied", [](Simulator& s) -> Eigen::Ref<Vector> { return s.qfrc_applied(); },
           [](Simulator& s, const Vector& x) { assign_input(s.qfrc_applied(), x, "qfrc_applied"); },

@@ -18,9 +18,14 @@ void bind_simulator(py::module_& m);  // moreau::Simulator, a step at a time
 
 namespace moreau {
 struct SimulationResult;
+struct Scene;
 namespace python {
 // The arrays of a result as moreau.SimulationResult reads them (bind_sim.cpp); plot: whether the
 // caller draws plot.png.
 py::dict result_dict(const SimulationResult& res, bool plot);
+// The scene of a model file (is_path) or of JSON text, placed and started as options_json says:
+// {"floating_base", "ground", "keyframe", "joints": {name: value}, "srdf", "base_pose": [x, y,
+// z(, qw, qx, qy, qz)]} (io/scene/scene.hpp ModelImportOptions; "" for none). bind_sim.cpp.
+Scene load_model(const std::string& text, bool is_path, const std::string& options_json);
 }  // namespace python
 }  // namespace moreau

@@ -3,6 +3,8 @@
 // edited and run as `moreau simulate SCENE.json` with the same result as `moreau simulate MODEL`
 // (docs/cli.md (moreau convert)). What the model had that moreau ignores is listed on stderr.
 #include <cstdio>
+#include <cstdlib>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -18,6 +20,43 @@ void add_model_import_options(CLI::App& cmd, ModelImportOptions& options) {
   cmd.add_flag("--floating-base", options.floating_base,
                "URDF: the root link moves freely (default: welded to the world)");
   cmd.add_flag("--ground", options.ground, "URDF: add the ground plane z = 0");
+  cmd.add_option("--keyframe", options.keyframe,
+                 "Start from this keyframe (MJCF <keyframe>, an SRDF group_state, a scene's "
+                 "keyframes)");
+  cmd.add_option("--srdf", options.srdf, "An SRDF file whose group_states become keyframes")
+      ->check(CLI::ExistingFile);
+  cmd.add_option_function<std::vector<std::string>>(
+         "--joint",
+         [&options](const std::vector<std::string>& entries) {
+           for (const std::string& e : entries) {
+             const size_t eq = e.find('=');
+             char* end = nullptr;
+             const double x = eq == std::string::npos ? 0.0 : std::strtod(e.c_str() + eq + 1, &end);
+             if (eq == std::string::npos || eq == 0 || end == e.c_str() + eq + 1 || *end != '\0')
+               throw CLI::ValidationError("--joint", "'" + e + "': expected NAME=VALUE");
+             options.joints.emplace_back(e.substr(0, eq), x);
+           }
+         },
+         "Start with this joint at VALUE (rad or m), NAME=VALUE; repeatable")
+      ->allow_extra_args(false)
+      ->take_all();
+  cmd.add_option_function<std::vector<double>>(
+         "--base-pose",
+         [&options](const std::vector<double>& x) {
+           if (x.size() != 3 && x.size() != 7)
+             throw CLI::ValidationError("--base-pose", "give X Y Z or X Y Z QW QX QY QZ");
+           Pose p;
+           p.position = Vector3(x[0], x[1], x[2]);
+           if (x.size() == 7) {
+             const Quaternion q(x[3], x[4], x[5], x[6]);  // w first, as MuJoCo
+             if (!(q.norm() > 1e-12))
+               throw CLI::ValidationError("--base-pose", "the quaternion QW QX QY QZ is zero");
+             p.orientation = q.normalized();
+           }
+           options.base_pose = p;
+         },
+         "The floating base's pose: X Y Z [QW QX QY QZ] (m; quaternion w first, as MuJoCo)")
+      ->expected(3, 7);
 }
 
 void add_convert_command(CLI::App& app) {

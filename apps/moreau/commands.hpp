@@ -26,7 +26,8 @@ std::string nearest_command(const std::string& typed, const std::vector<std::str
 std::string unknown_command_message(const std::string& typed,
                                     const std::vector<std::string>& commands);
 
-// --floating-base and --ground, the URDF options of simulate and convert (cmd_convert.cpp).
+// --floating-base and --ground (URDF), --keyframe, --srdf, --joint and --base-pose: how simulate
+// and convert place and start a model (cmd_convert.cpp).
 void add_model_import_options(CLI::App& cmd, ModelImportOptions& options);
 
 // The folder holding the Python package moreau/ (its _simulate.py): $MOREAU_PYTHON_DIR, else

@@ -52,7 +52,8 @@ class SimulationResult:
 
 
 def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
-             floating_base=False, ground=False, plot=None, controller=None):
+             floating_base=False, ground=False, plot=None, controller=None, keyframe=None,
+             joints=None, srdf=None, base_pose=None):
     """Runs a scene or any Lagrangian system and returns a SimulationResult.
 
     scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
@@ -70,6 +71,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     controller: a function called as ``controller(sim)`` before every time step with the
     ``moreau.Simulator`` that runs the scene; it reads ``sim.t``, ``sim.q``, ``sim.v`` and sets
     ``sim.ctrl``, ``sim.qfrc_applied`` or ``sim.xfrc_applied``. Time stepping only.
+    keyframe, joints, srdf, base_pose: the initial state, as for ``moreau.Simulator`` (a keyframe
+    name; {joint: value}; an SRDF file whose group_states become keyframes; the base's pose).
     Bad input raises InputError (a ValueError) naming the argument or the field.
     """
     from . import _moreau
@@ -90,7 +93,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
                          f"called as controller(sim) before every step")
     if isinstance(scene_or_path, _moreau.LagrangianSystem):
         for name, value in (("floating_base", floating_base), ("ground", ground),
-                            ("controller", controller)):
+                            ("controller", controller), ("keyframe", keyframe), ("joints", joints),
+                            ("srdf", srdf), ("base_pose", base_pose)):
             if value:
                 raise InputError(f"{who}: argument '{name}' applies to a scene or model file, "
                                  f"not to a LagrangianSystem")
@@ -99,20 +103,19 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
         data = _moreau._simulate_system(scene_or_path, t_end, json.dumps(integrator or {}),
                                         "" if out is None else out, format or "")
     else:
-        from ._simulator import _model_source
+        from ._simulator import _model_source, _start_options
         text, is_path = _model_source(who, scene_or_path, "scene_or_path")
-        if (floating_base or ground) and not (is_path and text.endswith(".urdf")):
-            name = "floating_base" if floating_base else "ground"
-            raise InputError(f"{who}: argument '{name}' places a URDF robot; "
-                             f"{scene_or_path!r} is not a .urdf file")
+        start = dict(floating_base=floating_base, ground=ground, keyframe=keyframe, joints=joints,
+                     srdf=srdf, base_pose=base_pose)
+        options = _start_options(who, text, is_path, **start)
         if controller is not None:
             data = _simulate_controlled(who, scene_or_path, controller, out, t_end, integrator,
-                                        format, floating_base, ground)
+                                        format, start)
         else:
             data = _moreau._simulate_scene(text, is_path, "" if out is None else out,
                                            float("nan") if t_end is None else t_end,
                                            json.dumps(integrator) if integrator else "",
-                                           format or "", bool(floating_base), bool(ground))
+                                           format or "", options)
     import warnings
     for message in data.get("import_warnings", []):
         warnings.warn(message, ModelWarning, stacklevel=2)
@@ -142,8 +145,7 @@ def _integrator_overrides(who, integrator):
     return integrator
 
 
-def _simulate_controlled(who, model, controller, out, t_end, integrator, format, floating_base,
-                         ground):
+def _simulate_controlled(who, model, controller, out, t_end, integrator, format, start):
     """The run of simulate(controller=f): a Simulator recorded from t = 0 to t_end, with
     controller(sim) called before every step."""
     from ._errors import InputError
@@ -151,7 +153,7 @@ def _simulate_controlled(who, model, controller, out, t_end, integrator, format,
     if integrator and integrator.get("kind") == "event":
         raise InputError(f"{who}: argument 'controller' drives the time-stepping integrator; "
                          f"integrator kind 'event' has no steps to act between")
-    sim = Simulator(model, floating_base=floating_base, ground=ground, integrator=integrator)
+    sim = Simulator(model, integrator=integrator, **start)
     end = sim.t_end if t_end is None else t_end
     steps = int(round(end / sim.dt))
     sim.start_recording()
@@ -180,7 +182,8 @@ def scene_system(scene_or_path):
                      f"file, JSON text or a dict")
 
 
-def convert(model, out=None, floating_base=False, ground=False):
+def convert(model, out=None, floating_base=False, ground=False, keyframe=None, joints=None,
+            srdf=None, base_pose=None):
     """The scene (a dict in docs/scene-format.md) of an MJCF model (.xml) or a URDF robot (.urdf,
     placed by floating_base and ground), as ``moreau convert`` writes it; written to ``out`` as
     JSON when given. What the import ignored is reported as ModelWarning. Bad input raises
@@ -191,7 +194,10 @@ def convert(model, out=None, floating_base=False, ground=False):
     out = path_or_none("moreau.convert()", "out", out)
     if not isinstance(model, (str, os.PathLike)) or not os.path.exists(os.fspath(model)):
         raise InputError(f"moreau.convert(): argument 'model' = {model!r}: expected an existing file")
-    text, notes = _moreau._convert_model(os.fspath(model), bool(floating_base), bool(ground))
+    from ._simulator import _start_options
+    options = _start_options("moreau.convert()", os.fspath(model), True, floating_base, ground,
+                             keyframe, joints, srdf, base_pose)
+    text, notes = _moreau._convert_model(os.fspath(model), options)
     for message in notes:
         warnings.warn(message, ModelWarning, stacklevel=2)
     scene = json.loads(text)

@@ -39,6 +39,50 @@ def _model_source(who, model, argument="model"):
                      f"text or a dict")
 
 
+def _start_options(who, text, is_path, floating_base=False, ground=False, keyframe=None,
+                   joints=None, srdf=None, base_pose=None):
+    """The JSON of how a model is placed and started (ModelImportOptions), each option checked
+    and named as `who`'s argument."""
+    import math
+    from ._errors import InputError, finite_number
+    is_urdf = is_path and text.endswith(".urdf")
+    options = {}
+    for name, value in (("floating_base", floating_base), ("ground", ground)):
+        if value:
+            if not is_urdf:
+                raise InputError(f"{who}: argument '{name}' places a URDF robot; the model is not "
+                                 f"a .urdf file")
+            options[name] = True
+    if keyframe is not None:
+        if not isinstance(keyframe, str) or not keyframe:
+            raise InputError(f"{who}: argument 'keyframe' = {keyframe!r}: expected a keyframe name")
+        options["keyframe"] = keyframe
+    if joints is not None:
+        if not isinstance(joints, dict):
+            raise InputError(f"{who}: argument 'joints' = {joints!r}: expected a dict of joint "
+                             f"name: value (rad or m)")
+        options["joints"] = {str(k): finite_number(who, f"joints[{k!r}]", v)
+                             for k, v in joints.items()}
+    if srdf is not None:
+        if not isinstance(srdf, (str, os.PathLike)) or not os.path.exists(os.fspath(srdf)):
+            raise InputError(f"{who}: argument 'srdf' = {srdf!r}: expected an existing SRDF file")
+        options["srdf"] = os.fspath(srdf)
+    if base_pose is not None:
+        try:
+            pose = [float(x) for x in base_pose]
+        except (TypeError, ValueError):
+            pose = []
+        if len(pose) not in (3, 7) or not all(math.isfinite(x) for x in pose) or (
+                len(pose) == 7 and not any(pose[3:])):
+            raise InputError(f"{who}: argument 'base_pose' = {base_pose!r}: expected (x, y, z) or "
+                             f"(x, y, z, qw, qx, qy, qz) with a non-zero quaternion, w first")
+        if not is_path or not text.endswith((".urdf", ".xml", ".mjcf")):
+            raise InputError(f"{who}: argument 'base_pose' places a URDF or MJCF model's base; a "
+                             f"scene gives its bodies' poses itself")
+        options["base_pose"] = pose
+    return json.dumps(options) if options else ""
+
+
 class Simulator:
     """A scene, an MJCF model (.xml) or a URDF robot (.urdf) stepped a step at a time.
 
@@ -46,6 +90,10 @@ class Simulator:
     tau``, ``sim.step()``, and read ``sim.q``, ``sim.v``, ``sim.t``, ``sim.contacts``. model: a
     path, JSON text or a dict in the scene format; floating_base and ground place a URDF robot as
     ``moreau.simulate`` does; integrator overrides the scene's integrator keys (``{"dt": 1e-3}``).
+    The initial state: keyframe (a name: MJCF <keyframe>, a scene's keyframes, an SRDF
+    group_state), joints ({name: value}, rad or m), srdf (a file whose group_states become
+    keyframes), base_pose ((x, y, z) or (x, y, z, qw, qx, qy, qz): a URDF's root link or an MJCF
+    model's first free body).
     Each step is a step of the scene's Moreau–Jean time stepping (its
     dt). Inputs are checked when ``step()`` runs: a bad value (a NaN, a wrong size) makes
     ``step()`` raise ValueError naming it, and the state stays as it was.
@@ -53,18 +101,16 @@ class Simulator:
     ``moreau.simulate`` does (CSV or run.h5, for ``moreau.view``).
     """
 
-    def __init__(self, model, floating_base=False, ground=False, integrator=None):
+    def __init__(self, model, floating_base=False, ground=False, integrator=None, keyframe=None,
+                 joints=None, srdf=None, base_pose=None):
         from . import _moreau
-        from ._errors import InputError
         from ._simulate import ModelWarning, _integrator_overrides
         who = "moreau.Simulator()"
         text, is_path = _model_source(who, model)
-        if (floating_base or ground) and not (is_path and text.endswith(".urdf")):
-            name = "floating_base" if floating_base else "ground"
-            raise InputError(f"{who}: argument '{name}' places a URDF robot; model {model!r} is "
-                             f"not a .urdf file")
+        start = _start_options(who, text, is_path, floating_base, ground, keyframe, joints, srdf,
+                               base_pose)
         integrator = _integrator_overrides(who, integrator)
-        self._sim, notes = _moreau._Simulator.load(text, is_path, bool(floating_base), bool(ground),
+        self._sim, notes = _moreau._Simulator.load(text, is_path, start,
                                                    json.dumps(integrator) if integrator else "")
         for message in notes:
             warnings.warn(message, ModelWarning, stacklevel=2)
@@ -85,6 +131,7 @@ class Simulator:
         "contacts", "The last step's contacts: a list of moreau.Contact (name, body_a, body_b, "
         "point, normal, impulse, r_n, r_t, gap, mode); empty after a state write.")
     recording = _forward("recording", "Whether start_recording() is on.")
+    keyframe_names = _forward("keyframe_names", "The model's keyframes (reset(keyframe)).")
 
     qfrc_applied = _input("qfrc_applied", 1,
                           "Generalized forces held until changed (nv; a writable NumPy view).")
@@ -116,9 +163,13 @@ class Simulator:
         """Takes n time steps (n ≥ 0) with the inputs held."""
         self._sim.step(int(n))
 
-    def reset(self):
-        """The initial state at t = 0, inputs zero (a recording on is dropped)."""
-        self._sim.reset()
+    def reset(self, keyframe=None):
+        """The initial state at t = 0, inputs zero; with keyframe (a name of keyframe_names),
+        that keyframe's q, v and ctrl. A recording on is dropped."""
+        if keyframe is None:
+            self._sim.reset()
+        else:
+            self._sim.reset_to(str(keyframe))
 
     def set_state(self, q, v):
         """Sets q and v together (validated; contacts are detected anew)."""
@@ -139,6 +190,18 @@ class Simulator:
         """inverse_dynamics at a = 0 (the current state's q and v when None)."""
         return self._sim.bias_forces(self.q if q is None else np.asarray(q, dtype=float),
                                      self.v if v is None else np.asarray(v, dtype=float))
+
+    def body_poses(self, q=None):
+        """Forward kinematics at q (the current state's when None): (positions, quaternions),
+        body_count × 3 (each body's centre of mass, world) and body_count × 4 (w, x, y, z), in
+        body_names order."""
+        return self._sim.body_poses(self.q if q is None else np.asarray(q, dtype=float))
+
+    def body_jacobian(self, body, q=None):
+        """J_b (6 × nv) at q: (v_G; ω) = J_b v, the velocity of the body's centre of mass and
+        its angular velocity, world axes; body: a name or an index of body_names."""
+        b = self._sim.body_index(body) if isinstance(body, str) else int(body)
+        return self._sim.body_jacobian(self.q if q is None else np.asarray(q, dtype=float), b)
 
     def start_recording(self):
         """Keeps the steps from now on: the current state, then every step (or every

@@ -12,6 +12,7 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   if (!world_->has_joint_coordinates()) {
     initial_q = world_->initial_positions();
     initial_v = world_->initial_velocities();
+    apply_initial_state_edits();
     return;
   }
   forest_ = std::make_shared<const RigidWorldForest>(rigid_world_forest(*world_));
@@ -35,7 +36,19 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
       for (const Index j : {c.first, c.second})
         if (j >= 0) require_tree_joint(j, fmt::format("coupling '{}'", c.name));
   for (Index t = 0; t < static_cast<Index>(world_->tendons().size()); ++t)
-    tendon_length0_.push_back(tendon_length(initial_q, t));
+    tendon_length0_.push_back(tendon_length(initial_q, t));  // at the model's pose, as MuJoCo
+  apply_initial_state_edits();
+}
+
+// The world's initial-state edits on top of the model's state; their controls are held.
+void RigidWorldSystem::apply_initial_state_edits() {
+  model_q_ = initial_q;
+  KeyframeState s =
+      apply_keyframe(world_->initial_state_edits(), initial_q, initial_v, "initial state");
+  initial_q = std::move(s.q);
+  initial_v = std::move(s.v);
+  initial_ctrl_ = std::move(s.ctrl);
+  if (!world_->initial_state_edits().ctrl.empty()) ctrl_ = initial_ctrl_;
 }
 
 ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, double t) const {

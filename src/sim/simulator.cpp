@@ -68,7 +68,29 @@ void Simulator::reset() {
   t_ = t0_ = 0.0;
   qfrc_.setZero(nv());  // in place at the same size: Python's views stay valid
   ctrl_.setZero(nu());
+  if (system_->initial_ctrl().size() == nu()) ctrl_ = system_->initial_ctrl();
   xfrc_.setZero(system_->world().body_count(), 6);
+}
+
+void Simulator::reset(const std::string& keyframe) {
+  const Keyframe* k = system_->world().find_keyframe(keyframe);
+  if (k == nullptr) {
+    std::string known;
+    for (const std::string& n : keyframe_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument(fmt::format("reset: no keyframe named '{}' (the model's: {})",
+                                            keyframe, known.empty() ? "none" : known));
+  }
+  const KeyframeState s = system_->keyframe_state(*k);  // throws before anything changes
+  reset();
+  q_ = s.q;
+  v_ = s.v;
+  ctrl_ = s.ctrl;  // same size: in place
+}
+
+std::vector<std::string> Simulator::keyframe_names() const {
+  std::vector<std::string> names;
+  for (const Keyframe& k : system_->world().keyframes()) names.push_back(k.name);
+  return names;
 }
 
 void Simulator::set_state(const Vector& q, const Vector& v) {

@@ -208,3 +208,74 @@ def test_python_arguments_are_named_and_apply_or_are_refused():
                  "start_recording"):
         assert name in names
     assert moreau.Simulator.contacts.__doc__ and moreau.SimulationResult.__doc__
+
+
+KEYED = """<mujoco><compiler angle="radian"/><option gravity="0 0 0"/><worldbody>
+  <body name="box" pos="0 0 1"><freejoint/>
+    <geom type="box" size="0.05 0.05 0.05" pos="0.1 0 0" mass="1"/></body>
+  <body name="arm" pos="2 0 1"><joint name="elbow" axis="0 1 0" ref="0.2"/>
+    <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05" contype="0" conaffinity="0"/></body>
+  </worldbody>
+  <actuator><position name="servo" joint="elbow" kp="10"/></actuator>
+  <keyframe><key name="turned" qpos="1 2 3 0.7071067811865476 0 0 0.7071067811865476 0.5"
+                 ctrl="0.25"/></keyframe></mujoco>"""
+
+
+def test_keyframes_start_and_reset_the_simulator(tmp_path):
+    # The key puts the box's frame at (1, 2, 3) turned 90° about z: its centre of mass, 0.1 m
+    # along the frame's x, is at (1, 2.1, 3); the hinge's coordinate is qpos − ref = 0.3.
+    path = tmp_path / "keyed.xml"
+    path.write_text(KEYED)
+    sim = moreau.Simulator(str(path), keyframe="turned")
+    names = sim.coordinate_names
+    q = dict(zip(names, sim.q))
+    assert (q["box.x"], q["box.y"], q["box.z"]) == pytest.approx((1, 2.1, 3), abs=1e-12)
+    assert q["elbow.q"] == pytest.approx(0.3, abs=1e-12) and sim.ctrl[0] == 0.25
+    positions, quaternions = sim.body_poses()
+    assert positions[sim.body_names.index("box")] == pytest.approx([1, 2.1, 3], abs=1e-12)
+    sim.reset()  # the initial state is the keyframe's: it was chosen at load
+    assert dict(zip(names, sim.q))["elbow.q"] == pytest.approx(0.3, abs=1e-12)
+    plain = moreau.Simulator(str(path))
+    assert plain.keyframe_names == ["turned"]
+    plain.step(2)
+    before = plain.q
+    with pytest.raises(ValueError, match=r"no keyframe named 'home' \(the model's: turned\)"):
+        plain.reset("home")
+    assert (plain.q == before).all()
+    plain.reset("turned")
+    assert plain.t == 0 and dict(zip(names, plain.q))["box.y"] == pytest.approx(2.1, abs=1e-12)
+    with pytest.raises(ValueError, match="keyframe 'home'"):
+        moreau.Simulator(str(path), keyframe="home")
+    # moreau.convert writes the keyframes and the chosen start; the scene starts where the model did
+    scene = moreau.convert(str(path), keyframe="turned")
+    assert scene["keyframes"][0]["name"] == "turned" and "initial" in scene
+    again = moreau.Simulator(scene)
+    assert np.abs(again.q - sim.q).max() <= 1e-12 and again.keyframe_names == ["turned"]
+
+
+def test_joint_values_srdf_states_and_a_base_pose_start_a_urdf(tmp_path):
+    import pathlib
+    urdf = str(pathlib.Path(__file__).parents[2] / "examples" / "urdf" / "two_link_arm.urdf")
+    srdf = tmp_path / "arm.srdf"
+    srdf.write_text('<robot name="a"><group_state name="ready" group="arm">'
+                    '<joint name="shoulder" value="-0.3"/><joint name="elbow" value="0.6"/>'
+                    '</group_state></robot>')
+    sim = moreau.Simulator(urdf, srdf=srdf, keyframe="ready", joints={"elbow": 0.5})
+    q = dict(zip(sim.coordinate_names, sim.q))
+    assert (q["shoulder.q"], q["elbow.q"]) == pytest.approx((-0.3, 0.5), abs=1e-12)
+    with pytest.raises(ValueError, match="no revolute or prismatic joint 'wrist'"):
+        moreau.Simulator(urdf, joints={"wrist": 0.1})
+    with pytest.raises(ValueError, match=r"argument 'joints\['elbow'\]'"):
+        moreau.Simulator(urdf, joints={"elbow": float("nan")})
+    # base_pose moves the root link's frame: the base's centre of mass follows as p + R c
+    default = moreau.Simulator(urdf, floating_base=True)
+    c = default.body_poses()[0][default.body_names.index("base_link")]
+    placed = moreau.Simulator(urdf, floating_base=True, base_pose=(1, 2, 3, 0, 0, 0, 1))
+    got = placed.body_poses()[0][placed.body_names.index("base_link")]
+    assert got == pytest.approx([1 - c[0], 2 - c[1], 3 + c[2]], abs=1e-12)
+    with pytest.raises(ValueError, match="argument 'base_pose'"):
+        moreau.Simulator(urdf, base_pose=(1, 2))
+    with pytest.raises(ValueError, match="argument 'base_pose' places a URDF or MJCF"):
+        moreau.Simulator(ROTOR, base_pose=(0, 0, 0))
+    res = moreau.simulate(urdf, t_end=0.002, joints={"elbow": 0.3})
+    assert res.q[0, res.position_names.index("elbow.q")] == pytest.approx(0.3, abs=1e-12)

@@ -37,11 +37,19 @@
 
 namespace moreau {
 
+// The state a keyframe gives (RigidWorldSystem::keyframe_state).
+struct KeyframeState {
+  Vector q;     // positions (nq)
+  Vector v;     // velocities (nv)
+  Vector ctrl;  // controls (one per actuator)
+};
+
 // A RigidWorld as a LagrangianSystem, its contacts found by collision detection.
 class RigidWorldSystem : public LagrangianSystem {
  public:
-  // The system of `world` (not null; its initial positions and velocities become initial_q,
-  // initial_v); contacts are detected with `settings`.
+  // The system of `world` (not null; its initial positions and velocities, with the world's
+  // initial-state edits applied (RigidWorld::edit_initial_state), become initial_q, initial_v);
+  // contacts are detected with `settings`.
   explicit RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
                             CollisionSettings settings = {.margin = INFINITY},
                             std::string name = "rigid_world");
@@ -104,6 +112,13 @@ class RigidWorldSystem : public LagrangianSystem {
   const RigidWorldForest* forest() const { return forest_.get(); }
   // The maximal coordinates of the world at q: every dynamic body's pose (RigidWorld's q).
   Vector maximal_positions(const Vector& q) const;
+  // The state of a keyframe (model/rigid/keyframe.hpp): the model's initial q with the named
+  // coordinates set (quaternions normalized), zero velocities and controls but the named ones.
+  // Throws std::invalid_argument naming the keyframe and an entry that names no coordinate,
+  // velocity or actuator of the system.
+  KeyframeState keyframe_state(const Keyframe& k) const;
+  // The controls of the initial-state edits (one per actuator; zero when none is named).
+  const Vector& initial_ctrl() const { return initial_ctrl_; }
   // Inputs held between steps by a driver (sim/simulator.hpp): generalized forces τ (nv, empty for
   // none), body wrenches (body_count × 6: force then torque, world axes, at the centre of mass;
   // empty for none), applied as the bodies' loads are, and the actuators' controls (one per
@@ -148,12 +163,20 @@ class RigidWorldSystem : public LagrangianSystem {
                                        std::vector<ContactConstraint>& out) const;
   // The forest's position (true) or velocity names, planar roots named as loose bodies.
   std::vector<std::string> forest_names(bool positions) const;
+  // Applies the world's initial-state edits to initial_q, initial_v (the model's q kept).
+  void apply_initial_state_edits();
+  // q, v and ctrl of a keyframe's entries applied to q_base, v_base and zero controls (see
+  // keyframe_state); `what` names it in messages.
+  KeyframeState apply_keyframe(const Keyframe& k, const Vector& q_base, const Vector& v_base,
+                               const std::string& what) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
 
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
   std::vector<double> tendon_length0_;  // per tendon: L at the initial q (couplings' L₀)
+  Vector model_q_;                      // the model's own initial q, before the edits
+  Vector initial_ctrl_;                 // the initial-state edits' controls (nu)
   Vector qfrc_applied_;                 // set_inputs: n, or empty
   Matrix xfrc_applied_;                 // set_inputs: body_count × 6, or empty
   Vector ctrl_;                         // set_inputs: one per actuator, or empty

@@ -67,8 +67,15 @@ class Simulator {
   Index nv() const { return system_->velocity_size(); }
   // Sets the state (validated: sizes, finite; quaternions normalized); the next step starts anew.
   void set_state(const Vector& q, const Vector& v);
-  // The initial state at t = 0, inputs zero.
+  // The initial state at t = 0 (with the world's initial-state edits), inputs zero but the
+  // edits' controls; a recording on is dropped.
   void reset();
+  // The keyframe of that name at t = 0 (model/rigid/keyframe.hpp): its q, v and ctrl, other
+  // inputs zero. Throws std::invalid_argument naming it when the model has no such keyframe,
+  // and the state is unchanged.
+  void reset(const std::string& keyframe);
+  // The model's keyframes' names.
+  std::vector<std::string> keyframe_names() const;
 
   // Generalized forces held until changed (nv; resized on first use), N or N·m.
   Vector& qfrc_applied() { return qfrc_; }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "moreau/common/error.hpp"
 #include "moreau/io/import/mjcf.hpp"
 #include "moreau/io/import/urdf.hpp"
 #include "moreau/io/json/json_reader.hpp"
@@ -10,10 +11,20 @@ namespace moreau {
 
 Scene load_scene(const std::string& path, const ModelImportOptions& options) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".xml" || ext == ".mjcf") return load_mjcf(path);
-  if (ext == ".urdf") return load_urdf(path, options);
-  Scene s = json_io::with_source(path, [&] { return parse_scene(json_io::read_file(path), path); });
-  s.name = std::filesystem::path(path).stem().string();
+  Scene s;
+  if (ext == ".xml" || ext == ".mjcf") {
+    s = load_mjcf(path, options);
+  } else if (ext == ".urdf") {
+    s = load_urdf(path, options);
+  } else {
+    MOREAU_REQUIRE(!options.base_pose,
+                   "{}: a base pose places a URDF or MJCF model; a scene "
+                   "gives its bodies' poses itself",
+                   path);
+    s = json_io::with_source(path, [&] { return parse_scene(json_io::read_file(path), path); });
+    s.name = std::filesystem::path(path).stem().string();
+  }
+  apply_initial_state_options(s, options);
   return s;
 }
 

@@ -69,8 +69,11 @@ ElementRules frame_rules(std::set<std::string> extra) {
 
 class Importer {
  public:
-  Importer(std::string source, std::string directory)
-      : reader_(source), source_(std::move(source)), directory_(std::move(directory)) {}
+  Importer(std::string source, std::string directory, ModelImportOptions options)
+      : reader_(source),
+        source_(std::move(source)),
+        directory_(std::move(directory)),
+        options_(std::move(options)) {}
 
   Scene run(const tinyxml2::XMLDocument& doc);
 
@@ -107,6 +110,7 @@ class Importer {
   std::string source_, directory_;
   std::map<std::string, TriangleMesh> meshes_;  // asset name → mesh (scaled)
   std::vector<TreeBody> bodies_;                // [0] = the world
+  ModelImportOptions options_;                  // base_pose
   std::vector<ContactRule> contact_rules_;      // <contact> children, in order
   mjcf::Constraints model_;                     // sites, <tendon> and <equality> sections
 };
@@ -650,8 +654,10 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
       reader_.warn_element(*c, "memory sizes and rendering settings have no meaning in moreau");
     } else if (tag == "actuator") {
       model_.actuator_sections.push_back(c);
-    } else if (tag == "sensor" || tag == "keyframe") {
-      reader_.warn_element(*c, "sensors and keyframes are not read yet");
+    } else if (tag == "keyframe") {
+      model_.keyframe_sections.push_back(c);
+    } else if (tag == "sensor") {
+      reader_.warn_element(*c, "sensors are not read yet");
     } else {
       reader_.fail_element(*c, "element not supported by moreau's MJCF import (docs/mjcf.md)");
     }
@@ -662,6 +668,9 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
   apply_contact_rules(*scene.world, moreau_body);
   mjcf::add_constraints(reader_, bodies_, moreau_body, model_, *scene.world);
   mjcf::add_actuators(reader_, bodies_, model_, *scene.world);
+  mjcf::add_keyframes(reader_, bodies_, moreau_body, model_, *scene.world);
+  if (options_.base_pose)
+    mjcf::place_free_base(bodies_, moreau_body, *options_.base_pose, source_, *scene.world);
   if (scene.world->dynamic_body_count() == 0)
     throw_invalid("{}: no moving body (a body needs a joint, e.g. <freejoint/>, to move)", source_);
   scene.warnings = reader_.warnings();
@@ -671,18 +680,18 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
 }  // namespace
 
 Scene parse_mjcf_text(const std::string& text, const std::string& source,
-                      const std::string& directory) {
+                      const std::string& directory, const ModelImportOptions& options) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
     throw_invalid("{}:{}: not well-formed XML: {}", source, doc.ErrorLineNum(), doc.ErrorStr());
-  Scene scene = Importer(source, directory).run(doc);
+  Scene scene = Importer(source, directory, options).run(doc);
   check_initial_configuration(scene);
   return scene;
 }
 
-Scene load_mjcf(const std::string& path) {
+Scene load_mjcf(const std::string& path, const ModelImportOptions& options) {
   Scene scene = parse_mjcf_text(read_text_file(path), path,
-                                std::filesystem::path(path).parent_path().string());
+                                std::filesystem::path(path).parent_path().string(), options);
   scene.name = std::filesystem::path(path).stem().string();
   return scene;
 }

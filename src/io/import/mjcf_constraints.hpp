@@ -24,6 +24,7 @@ struct Constraints {
   std::vector<const tinyxml2::XMLElement*> tendon_sections;    // <tendon>, in order
   std::vector<const tinyxml2::XMLElement*> equality_sections;  // <equality>, in order
   std::vector<const tinyxml2::XMLElement*> actuator_sections;  // <actuator>, in order
+  std::vector<const tinyxml2::XMLElement*> keyframe_sections;  // <keyframe>, in order
 };
 
 // Adds the tendons, then the equalities, to `world`, built from `bodies` (moreau_body maps each
@@ -36,5 +37,19 @@ void add_constraints(Reader& reader, const std::vector<import::TreeBody>& bodies
 // joints' ref (MuJoCo's length is gear × qpos, qpos = s + ref).
 void add_actuators(Reader& reader, const std::vector<import::TreeBody>& bodies,
                    const Constraints& model, RigidWorld& world);
+
+// Adds the <key> elements of the <keyframe> sections to `world` as keyframes whose entries name
+// moreau's coordinates (mjcf_keyframes.cpp: MuJoCo's qpos and qvel converted), after the
+// actuators (ctrl names them).
+void add_keyframes(Reader& reader, const std::vector<import::TreeBody>& bodies,
+                   const std::vector<Index>& moreau_body, const Constraints& model,
+                   RigidWorld& world);
+
+// Places the first body with a free joint so that its body frame F is at `pose` (an initial-state
+// edit of its coordinates: p_G = p + R c, the orientation R); throws naming `source` when the
+// model has no free body.
+void place_free_base(const std::vector<import::TreeBody>& bodies,
+                     const std::vector<Index>& moreau_body, const Pose& pose,
+                     const std::string& source, RigidWorld& world);
 
 }  // namespace moreau::mjcf

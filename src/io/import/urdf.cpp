@@ -248,8 +248,8 @@ Scene Importer::run() {
     world.geoms.push_back(ground);
   }
   bodies_.push_back(world);
-  add_link(*model->getRoot(), 0, Pose{}, options_.floating_base ? TreeJoint::free : TreeJoint::none,
-           nullptr);
+  add_link(*model->getRoot(), 0, options_.base_pose.value_or(Pose{}),
+           options_.floating_base ? TreeJoint::free : TreeJoint::none, nullptr);
   Scene scene;
   scene.source = path_;
   scene.name = std::filesystem::path(path_).stem().string();

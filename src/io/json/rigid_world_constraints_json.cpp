@@ -4,6 +4,8 @@
 //   "equality": [{type: connect | weld, name, body_a, body_b, anchor_a, anchor_b}
 //                | {type: joint, name, joint1, joint2, polycoef}
 //                | {type: tendon, name, tendon1, tendon2, polycoef}]
+//   "keyframes": [{name, q: {coordinate: value}, v: {velocity: value}, ctrl: {actuator: value}}],
+//   "initial":   {q, v, ctrl}  (edits of the initial state, the same maps),
 //   "actuators": [{name, joint, type: motor | position | velocity | general, gear, kp, kv
 //   (position,
 //                 velocity), gain, bias [b₀, b₁, b₂] (general), ctrlrange, forcerange}]
@@ -206,6 +208,35 @@ void read_actuator(RigidWorld& w, const json& e, const std::string& path) {
   }
 }
 
+// {"q": {name: value}, "v": {…}, "ctrl": {…}} (and "name" for a keyframe) at `path`.
+Keyframe read_keyframe(const json& e, const std::string& path, bool named) {
+  MOREAU_REQUIRE(e.is_object(), "{} = {}: must be an object", path, show(e));
+  if (named)
+    check_keys(e, path, {"name", "q", "v", "ctrl"});
+  else
+    check_keys(e, path, {"q", "v", "ctrl"});
+  Keyframe k;
+  if (named) k.name = string_field(e, path, "name", "");
+  for (const char* field : {"q", "v", "ctrl"}) {
+    if (!e.contains(field)) continue;
+    const json& m = e.at(field);
+    const std::string where = path + "." + field;
+    MOREAU_REQUIRE(m.is_object(), "{} = {}: must be an object of name: value", where, show(m));
+    auto& out = field == std::string("q") ? k.q : field == std::string("v") ? k.v : k.ctrl;
+    for (auto it = m.begin(); it != m.end(); ++it) out[it.key()] = number(m, where, it.key(), 0.0);
+  }
+  return k;
+}
+
+json keyframe_json(const Keyframe& k, bool named) {
+  json x = json::object();
+  if (named) x["name"] = k.name;
+  if (!k.q.empty()) x["q"] = k.q;
+  if (!k.v.empty()) x["v"] = k.v;
+  if (!k.ctrl.empty()) x["ctrl"] = k.ctrl;
+  return x;
+}
+
 }  // namespace
 
 void read_tendons_and_equalities(RigidWorld& w, const json& doc) {
@@ -224,6 +255,20 @@ void read_tendons_and_equalities(RigidWorld& w, const json& doc) {
         read_actuator(w, list[k], path);
     }
   }
+  if (doc.contains("keyframes")) {
+    const json& list = doc.at("keyframes");
+    MOREAU_REQUIRE(list.is_array(), "keyframes = {}: must be an array", show(list));
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string path = fmt::format("keyframes[{}]", k);
+      try {
+        w.add_keyframe(read_keyframe(list[k], path, true));
+      } catch (const std::invalid_argument& err) {
+        throw_invalid("{}: {}", path, err.what());
+      }
+    }
+  }
+  if (doc.contains("initial"))
+    w.edit_initial_state(read_keyframe(doc.at("initial"), "initial", false));
 }
 
 void write_tendons_and_equalities(const RigidWorld& w, json& doc) {
@@ -269,6 +314,10 @@ void write_tendons_and_equalities(const RigidWorld& w, json& doc) {
     if (a.force_limited) x["forcerange"] = json::array({a.force_lower, a.force_upper});
     doc["actuators"].push_back(x);
   }
+  for (const Keyframe& k : w.keyframes()) doc["keyframes"].push_back(keyframe_json(k, true));
+  const Keyframe& edits = w.initial_state_edits();
+  if (!edits.q.empty() || !edits.v.empty() || !edits.ctrl.empty())
+    doc["initial"] = keyframe_json(edits, false);
 }
 
 }  // namespace moreau::detail

@@ -29,10 +29,12 @@ namespace moreau {
 
 // Reads an MJCF file (mesh files relative to compiler meshdir / assetdir, else to the file).
 // Throws std::invalid_argument "FILE:LINE: <element attribute=…>: reason" for anything refused.
-Scene load_mjcf(const std::string& path);
+// options.base_pose places the first body with a free joint (its body frame); the other options
+// are load_scene's.
+Scene load_mjcf(const std::string& path, const ModelImportOptions& options = {});
 
 // The same from XML text; `source` names it in messages, `directory` resolves mesh files.
 Scene parse_mjcf_text(const std::string& text, const std::string& source,
-                      const std::string& directory = ".");
+                      const std::string& directory = ".", const ModelImportOptions& options = {});
 
 }  // namespace moreau

@@ -27,9 +27,9 @@
 namespace moreau {
 
 // The keys of the form above at the top level of a document.
-inline const std::set<std::string> kRigidWorldKeys = {"dimension", "gravity",   "static_shapes",
-                                                      "bodies",    "joints",    "tendons",
-                                                      "equality",  "actuators", "contact"};
+inline const std::set<std::string> kRigidWorldKeys = {
+    "dimension", "gravity",   "static_shapes", "bodies",  "joints", "tendons",
+    "equality",  "actuators", "keyframes",     "initial", "contact"};
 
 // What a reader of the form adds to it.
 struct RigidWorldReadOptions {

@@ -69,10 +69,21 @@ struct Scene {
 // of 1 mm suits hand-written scenes, which set their own).
 inline constexpr double kImportedContactMargin = 0.01;
 
-// How model files without a world of their own are placed (URDF: io/import/urdf.hpp).
+// How model files are placed and started (URDF: io/import/urdf.hpp; docs/simulator.md §Initial
+// states). The initial-state options apply to any model file (load_scene).
 struct ModelImportOptions {
-  bool floating_base = false;  // false: the root link is welded to the world; true: it is free
-  bool ground = false;         // true: add the ground plane z = 0 (a static half-space z ≤ 0)
+  bool floating_base = false;  // URDF: false welds the root link to the world; true frees it
+  bool ground = false;         // URDF: true adds the ground plane z = 0 (a half-space z ≤ 0)
+  // The base's frame in the world: a URDF's root link (fixed or floating), an MJCF model's first
+  // body with a free joint (its body frame). Unset: where the file puts it.
+  std::optional<Pose> base_pose;
+  // An SRDF file whose group_states become keyframes (one value per named joint).
+  std::string srdf = {};
+  // The keyframe the initial state takes ("": none).
+  std::string keyframe = {};
+  // Joint coordinates of the initial state, by joint name (hinge rad, slide m), after the
+  // keyframe: a URDF's joint positions, an MJCF joint's qpos − ref.
+  std::vector<std::pair<std::string, double>> joints = {};
 };
 
 // Parses and validates a scene. `source` names the file in error messages.

@@ -20,6 +20,7 @@
 
 #include "moreau/model/rigid/contact_pair.hpp"
 #include "moreau/model/rigid/actuator.hpp"
+#include "moreau/model/rigid/keyframe.hpp"
 #include "moreau/model/rigid/equality.hpp"
 #include "moreau/model/rigid/joint.hpp"
 #include "moreau/model/rigid/rigid_body.hpp"
@@ -80,6 +81,17 @@ class RigidWorld {
   Index add_actuator(Actuator actuator);
   // Every actuator, by index (ctrl's order).
   const std::vector<Actuator>& actuators() const { return actuators_; }
+  // Adds a named state (keyframe.hpp), validated: a unique name (empty: key<k>), finite values.
+  Index add_keyframe(Keyframe keyframe);
+  // Every keyframe, in the order added.
+  const std::vector<Keyframe>& keyframes() const { return keyframes_; }
+  // The keyframe of that name, or null.
+  const Keyframe* find_keyframe(const std::string& name) const;
+  // The edits of the initial state (a keyframe without a name, validated as one): what a system
+  // built from the world starts from. Entries given later override earlier ones.
+  void edit_initial_state(const Keyframe& edits);
+  // The initial-state edits (empty maps: the model's own initial state).
+  const Keyframe& initial_state_edits() const { return initial_edits_; }
   // Every tendon, by index.
   const std::vector<Tendon>& tendons() const { return tendons_; }
   // Every coupling, by index.
@@ -207,6 +219,8 @@ class RigidWorld {
   std::vector<Tendon> tendons_;
   std::vector<Coupling> couplings_;
   std::vector<Actuator> actuators_;
+  std::vector<Keyframe> keyframes_;
+  Keyframe initial_edits_;
   std::vector<ContactPair> pairs_;
   std::vector<std::pair<Index, Index>> excluded_;  // body pairs detection skips (smaller first)
   std::vector<Index> offsets_;                     // per body: dynamic index or −1

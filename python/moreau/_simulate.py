@@ -24,9 +24,9 @@ class SimulationResult:
     t (k,), q (k, nq), v (k, nv), kinetic / potential / energy (k,), position_names,
     velocity_names, contact_names, events (list of dicts t, kind, contact, name, detail: the run's
     first integrator.max_logged_events), event_counts (dict kind -> count of every event of the
-    run, logged or not), contacts (dict of arrays t, contact, gap, r_n, r_t, mode, and point and
-    normal: world coordinates, NaN where a constraint is not a contact between shapes), summary
-    (dict), out (folder or None).
+    run, logged or not), contacts (dict of arrays t, contact, gap, r_n, r_t, and point and
+    normal: world coordinates, NaN where a constraint is not a contact between shapes; mode is a
+    list of 'stick', 'slip', 'separate'), summary (dict), out (folder or None).
     """
 
     def __init__(self, data, out=None):

@@ -117,13 +117,13 @@ void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc, Vector ctrl) {
 Vector RigidWorldSystem::input_forces(const Vector& q) const {
   const Index n = velocity_size();
   Vector f = qfrc_applied_.size() ? qfrc_applied_ : Vector::Zero(n);
-  if (xfrc_applied_.size() == 0) return f;
+  if (xfrc_applied_.size() == 0 || (xfrc_applied_.array() == 0.0).all()) return f;
   const bool planar = world_->dimension() == 2;
   MultibodyKinematics k;
   if (forest_) forest_->model.kinematics(q, k);
   for (Index i = 0; i < world_->body_count(); ++i) {
     Eigen::Matrix<double, 6, 1> w = xfrc_applied_.row(i).transpose();
-    if (w.isZero() || world_->body(i).is_static) continue;
+    if ((w.array() == 0.0).all() || world_->body(i).is_static) continue;
     if (planar) w.segment<3>(2).setZero();  // keeps f_x, f_y and τ_z
     if (forest_) {
       f += forest_->model.body_jacobian(k, forest_->body_of[i]).transpose() * w;

@@ -87,9 +87,9 @@ class DenseStepContacts final : public StepContacts {
       if (passive) M.diagonal() += h * th * D + h * h * th * th * K;
       return M;
     };
-    mass_.emplace(implicit(s.M));
+    mass_.factorize(implicit(s.M));
     const Vector F = passive ? Vector(s.F + h * th * K.cwiseProduct(v)) : s.F;
-    v_free_ = v - mass_->solve(h * F);
+    v_free_ = v - mass_.solve(h * F);
     std::vector<Index> entry(names_.size(), -1);  // history entry by contact id
     for (size_t i = 0; i < history_.size(); ++i) entry[history_[i].id] = static_cast<Index>(i);
     continued_.assign(history_.size(), false);
@@ -135,8 +135,8 @@ class DenseStepContacts final : public StepContacts {
       Vector F_m;
       sys_.mass_and_forces(sys_.integrate(q, v, 0.5 * h), v_m, t + 0.5 * h, M_m, F_m);
       if (passive) F_m += D.cwiseProduct(v - v_m) + (th - 0.5) * h * K.cwiseProduct(v);
-      mass_.emplace(implicit(M_m));
-      v_free_ = v - mass_->solve(h * F_m);
+      mass_.factorize(implicit(M_m));
+      v_free_ = v - mass_.solve(h * F_m);
     }
     return active_;
   }
@@ -146,8 +146,8 @@ class DenseStepContacts final : public StepContacts {
     in_.compliance = compliance;
     in_.guess = guess;
     VelocityLevelSolution sol =
-        friction_.empty() ? solve_velocity_level(step_, *mass_, v_free_, in_, solver_, fcs_)
-                          : detail::solve_with_dry_friction(step_, *mass_, v_free_, in_, friction_,
+        friction_.empty() ? solve_velocity_level(step_, mass_, v_free_, in_, solver_, fcs_)
+                          : detail::solve_with_dry_friction(step_, mass_, v_free_, in_, friction_,
                                                             h_, friction_modes_, solver_, fcs_);
     StepSolution out = std::move(sol.report);
     out.v = std::move(sol.v);
@@ -187,7 +187,7 @@ class DenseStepContacts final : public StepContacts {
   FrictionContactSettings fcs_;
   std::unordered_map<std::string, Index> ids_;
   ContactState s_, step_;  // the last detection, the step's state
-  std::optional<MassSolver> mass_;
+  MassSolver mass_;        // M̂ of the step being built (its symbolic analysis kept across steps)
   Vector v_free_;
   double h_ = 0.0;  // the step being built
   VelocityLevelInput in_;

@@ -1,23 +1,41 @@
 #include "moreau/model/velocity_level.hpp"
 
+#include <algorithm>
+
 #include <Eigen/QR>
 
 #include "moreau/common/error.hpp"
 
 namespace moreau {
 
-MassSolver::MassSolver(const Matrix& M) {
+namespace {
+
+// True when A and B have the same size and the same stored entries (compressed, column-major).
+bool same_pattern(const Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix<double>& B) {
+  if (A.rows() != B.rows() || A.cols() != B.cols() || A.nonZeros() != B.nonZeros()) return false;
+  return std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1, B.outerIndexPtr()) &&
+         std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), B.innerIndexPtr());
+}
+
+}  // namespace
+
+void MassSolver::factorize(const Matrix& M) {
   Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
+  S.makeCompressed();
   const double scale = M.size() > 0 ? M.cwiseAbs().maxCoeff() : 0.0;
   symmetric_ = M.size() == 0 || (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
   if (!symmetric_) {
-    S.makeCompressed();
+    pattern_ = Eigen::SparseMatrix<double>();
     lu_.compute(S);
     MOREAU_REQUIRE(lu_.info() == Eigen::Success,
                    "simulation: the iteration matrix ({}×{}) is singular", M.rows(), M.cols());
     return;
   }
-  ldlt_.compute(S);
+  if (!same_pattern(S, pattern_)) {
+    ldlt_.analyzePattern(S);
+    pattern_ = S;
+  }
+  ldlt_.factorize(S);
   MOREAU_REQUIRE(ldlt_.info() == Eigen::Success,
                  "simulation: the mass matrix ({}×{}) is not positive definite", M.rows(),
                  M.cols());

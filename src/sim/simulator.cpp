@@ -120,7 +120,8 @@ void Simulator::apply_inputs() {
 void Simulator::start_run() {
   if (run_) return;
   run_ = std::make_unique<TimeSteppingRun>(*system_, settings_, q_, v_);
-  run_->take_records();  // its start: recorded already, or not asked for
+  run_->take_records();        // its start: recorded already, or not asked for
+  run_->record_states(false);  // the recording takes its states itself (record_state)
   failures_before_ = 0;
   t0_ = t_;
   q_ = run_->q();  // the start's projection, when the state penetrated

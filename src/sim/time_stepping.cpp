@@ -59,7 +59,7 @@ bool TimeSteppingRun::step() {
     const bool interrupted = stop_ != nullptr && stop_->load() && k_ + 1 < nsteps_;
     const bool last = (k_ + 1 == nsteps_) || interrupted;
     if (st_.record_interval <= 0.0 || t_ >= next_record_ - 1e-12 || last) {
-      record();
+      if (record_states_) record();
       scheme_->record_contacts(t_);
       while (st_.record_interval > 0.0 && next_record_ <= t_ + 1e-12)
         next_record_ += st_.record_interval;

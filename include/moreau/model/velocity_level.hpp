@@ -26,9 +26,15 @@ namespace moreau {
 // sparse LU instead.
 class MassSolver {
  public:
+  // Nothing factorized yet (factorize() before solve()).
+  MassSolver() = default;
   // Factorizes M; throws std::invalid_argument when M is not positive definite (symmetric) or
   // singular (non-symmetric).
-  explicit MassSolver(const Matrix& M);
+  explicit MassSolver(const Matrix& M) { factorize(M); }
+  // Factorizes M (again). A symmetric M whose sparsity pattern is the last one's reuses its
+  // fill-reducing ordering and symbolic analysis (a kinematic tree's M keeps its pattern as q
+  // moves), so only the numeric LDLᵀ is redone.
+  void factorize(const Matrix& M);
   // M⁻¹ b.
   Vector solve(const Vector& b) const;
   // M⁻¹ B for a sparse right-hand side B (n × k).
@@ -38,6 +44,7 @@ class MassSolver {
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;  // used when symmetric_ is false
   bool symmetric_ = true;
+  Eigen::SparseMatrix<double> pattern_;  // the symmetric M analysed last (its pattern), or empty
 };
 
 // What a velocity-level step problem is built from: index sets, constant terms, warm start.

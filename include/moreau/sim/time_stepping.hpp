@@ -59,6 +59,9 @@ class TimeSteppingRun {
   const SimulationResult& result() const { return res_; }
   // Ends the run and hands over its result: contact names, events in time order, the message.
   SimulationResult finish();
+  // Whether a recorded step keeps its state (t, q, v, energies) beside its contact records
+  // (default true); a driver that records states itself turns it off (the Simulator).
+  void record_states(bool on) { record_states_ = on; }
   // Hands over what was recorded since the last call (times, states, energies, contact records,
   // logged events) with the contact names so far, and goes on: for a caller that keeps some
   // records and drops the others (the Simulator's recorder). Counts and summaries stay in
@@ -81,6 +84,7 @@ class TimeSteppingRun {
   double emin_ = 0.0;         // J, the smallest energy recorded so far
   int last_percent_ = -1, reported_failures_ = 0;
   bool ended_ = false;
+  bool record_states_ = true;  // record_states()
 };
 
 // Runs the run above from (q0, v0) at t = 0 to t_end, in the scheme the settings name.

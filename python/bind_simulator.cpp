@@ -105,6 +105,13 @@ void bind_simulator(py::module_& m) {
             s.step(n);
           },
           py::arg("n") = 1)
+      .def(
+          "advance",
+          [](Simulator& s, double dt) {
+            py::gil_scoped_release release;
+            s.advance(dt);
+          },
+          py::arg("dt"))
       .def_property_readonly("t", &Simulator::t)
       .def_property_readonly("q", [](const Simulator& s) { return Vector(s.q()); })
       .def_property_readonly("v", [](const Simulator& s) { return Vector(s.v()); })

@@ -1,5 +1,6 @@
 """moreau.Simulator: a rigid world stepped one time step at a time, with inputs held between steps
 (docs/simulator.md; the C++ class moreau::Simulator, sim/simulator.hpp)."""
+import functools
 import json
 import os
 import warnings
@@ -7,6 +8,21 @@ import warnings
 import numpy as np
 
 __all__ = ["Simulator"]
+
+
+def _input_errors(method):
+    """Re-raises a ValueError of the compiled simulator (a bad input, named by the C++ message)
+    as moreau.InputError, a ValueError too."""
+    @functools.wraps(method)
+    def checked(*args, **kwargs):
+        from ._errors import InputError
+        try:
+            return method(*args, **kwargs)
+        except InputError:
+            raise
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    return checked
 
 
 def _forward(name, doc):
@@ -17,6 +33,7 @@ def _forward(name, doc):
 def _input(name, ndim, doc):
     """A property over a held input of the C++ simulator: reading gives a writable NumPy view of
     its storage, assigning copies into it (the shape must match; it is checked by step())."""
+    @_input_errors
     def set_input(self, value):
         value = np.asarray(value, dtype=float)
         setattr(self._sim, name, np.atleast_1d(value) if ndim == 1 else np.atleast_2d(value))
@@ -96,11 +113,12 @@ class Simulator:
     model's first free body).
     Each step is a step of the scene's Moreau–Jean time stepping (its
     dt). Inputs are checked when ``step()`` runs: a bad value (a NaN, a wrong size) makes
-    ``step()`` raise ValueError naming it, and the state stays as it was.
+    ``step()`` raise moreau.InputError (a ValueError) naming it, and the state stays as it was.
     ``start_recording()`` … ``stop_recording(out=...)`` keep the steps between and write them as
     ``moreau.simulate`` does (CSV or run.h5, for ``moreau.view``).
     """
 
+    @_input_errors
     def __init__(self, model, floating_base=False, ground=False, integrator=None, keyframe=None,
                  joints=None, srdf=None, base_pose=None):
         from . import _moreau
@@ -147,6 +165,7 @@ class Simulator:
         return self._sim.q
 
     @q.setter
+    @_input_errors
     def q(self, value):
         self._sim.set_state(np.asarray(value, dtype=float), self._sim.v)
 
@@ -156,13 +175,22 @@ class Simulator:
         return self._sim.v
 
     @v.setter
+    @_input_errors
     def v(self, value):
         self._sim.set_state(self._sim.q, np.asarray(value, dtype=float))
 
-    def step(self, n=1):
-        """Takes n time steps (n ≥ 0) with the inputs held."""
-        self._sim.step(int(n))
+    @_input_errors
+    def step(self, n=1, dt=None):
+        """Takes n time steps (n ≥ 0) with the inputs held; with dt (s), advances by dt instead:
+        dt/h time steps, or for an event-driven scene its integrator to t + dt through every
+        event on the way (its contacts then hold forces, N)."""
+        if dt is None:
+            self._sim.step(int(n))
+        else:
+            from ._errors import finite_number
+            self._sim.advance(finite_number("Simulator.step()", "dt", dt))
 
+    @_input_errors
     def reset(self, keyframe=None):
         """The initial state at t = 0, inputs zero; with keyframe (a name of keyframe_names),
         that keyframe's q, v and ctrl. A recording on is dropped."""
@@ -171,14 +199,17 @@ class Simulator:
         else:
             self._sim.reset_to(str(keyframe))
 
+    @_input_errors
     def set_state(self, q, v):
         """Sets q and v together (validated; contacts are detected anew)."""
         self._sim.set_state(np.asarray(q, dtype=float), np.asarray(v, dtype=float))
 
+    @_input_errors
     def mass_matrix(self, q=None):
         """M(q), nv × nv (q: the current state's when None)."""
         return self._sim.mass_matrix(self.q if q is None else np.asarray(q, dtype=float))
 
+    @_input_errors
     def inverse_dynamics(self, q, v, a):
         """The generalized force giving acceleration a at (q, v) without contacts: M a + F, with
         gravity, Coriolis forces, joint springs and dampers (armature in M) and the scene's
@@ -186,17 +217,20 @@ class Simulator:
         return self._sim.inverse_dynamics(np.asarray(q, dtype=float), np.asarray(v, dtype=float),
                                           np.asarray(a, dtype=float))
 
+    @_input_errors
     def bias_forces(self, q=None, v=None):
         """inverse_dynamics at a = 0 (the current state's q and v when None)."""
         return self._sim.bias_forces(self.q if q is None else np.asarray(q, dtype=float),
                                      self.v if v is None else np.asarray(v, dtype=float))
 
+    @_input_errors
     def body_poses(self, q=None):
         """Forward kinematics at q (the current state's when None): (positions, quaternions),
         body_count × 3 (each body's centre of mass, world) and body_count × 4 (w, x, y, z), in
         body_names order."""
         return self._sim.body_poses(self.q if q is None else np.asarray(q, dtype=float))
 
+    @_input_errors
     def body_jacobian(self, body, q=None):
         """J_b (6 × nv) at q: (v_G; ω) = J_b v, the velocity of the body's centre of mass and
         its angular velocity, world axes; body: a name or an index of body_names."""
@@ -208,6 +242,7 @@ class Simulator:
         output.interval of the scene), their contacts and events."""
         self._sim.start_recording()
 
+    @_input_errors
     def stop_recording(self, out=None, format=None, plot=False):
         """Ends the recording and returns it as a moreau.SimulationResult, written to the folder
         `out` when given ("csv" or "hdf5" format, as moreau.simulate writes; plot.png when

@@ -97,6 +97,10 @@ class EventDrivenRun {
   }
 
   SimulationResult run(const ProgressCallback& progress, const StopRequest* stop_request);
+  // The state the run is at (after run(): where it ended).
+  Vector end_q() const { return q(y_); }
+  // Its velocities.
+  Vector end_v() const { return v(y_); }
 
  private:
   Vector q(const Vector& y) const { return y.head(np_); }
@@ -417,6 +421,16 @@ SimulationResult simulate_event_driven(const LagrangianSystem& sys, const Simula
                                        const Vector& q0, const Vector& v0,
                                        const ProgressCallback& progress, const StopRequest* stop) {
   return EventDrivenRun(sys, st, q0, v0).run(progress, stop);
+}
+
+SimulationResult simulate_event_driven(const LagrangianSystem& sys, const SimulationSettings& st,
+                                       const Vector& q0, const Vector& v0, Vector& q_end,
+                                       Vector& v_end) {
+  EventDrivenRun run(sys, st, q0, v0);
+  SimulationResult res = run.run({}, nullptr);
+  q_end = run.end_q();
+  v_end = run.end_v();
+  return res;
 }
 
 }  // namespace moreau

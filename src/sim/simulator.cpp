@@ -11,10 +11,13 @@
 namespace moreau {
 namespace {
 
-// Time stepping detects contacts within a margin that a body cannot cross in a few steps: at
-// least 0.02 m, as simulate() runs a scene (io/scene/simulation_setup.cpp).
-CollisionSettings with_step_margin(CollisionSettings collision) {
-  collision.margin = std::max(collision.margin, 0.02);
+// The detection margin simulate() runs a scene with (io/scene/simulation_setup.cpp): time
+// stepping sees contacts within a margin that a body cannot cross in a few steps, at least
+// 0.02 m; the event-driven integrator sees every feature pair (it locates closings by root
+// finding on the gaps).
+CollisionSettings with_run_margin(CollisionSettings collision, Integrator integrator) {
+  collision.margin =
+      integrator == Integrator::event_driven ? INFINITY : std::max(collision.margin, 0.02);
   return collision;
 }
 
@@ -22,12 +25,17 @@ CollisionSettings with_step_margin(CollisionSettings collision) {
 
 Simulator::Simulator(std::shared_ptr<const RigidWorld> world, CollisionSettings collision,
                      SimulationSettings settings)
-    : system_(std::make_shared<RigidWorldSystem>(std::move(world), with_step_margin(collision))),
+    : system_(std::make_shared<RigidWorldSystem>(std::move(world),
+                                                 with_run_margin(collision, settings.integrator))),
       settings_(settings),
-      scene_settings_(std::move(settings)) {
-  MOREAU_REQUIRE(settings_.integrator == Integrator::time_stepping,
-                 "integrator.kind = 'event': a Simulator takes time steps (give kind "
-                 "'timestepping'; the event-driven integrator runs whole through simulate())");
+      scene_settings_(std::move(settings)),
+      event_driven_(settings_.integrator == Integrator::event_driven) {
+  if (event_driven_) {  // advance(dt) runs the integrator over each stretch
+    validate(settings_);
+    reset();
+    check_model_laws(*system_, settings_, system_->constraint_summary(q_, v_, 0.0));
+    return;
+  }
   // one step at a time: a run of 5e8 steps (half the run's limit; the next run continues from
   // its end), recording every step, whose records take_step_records() takes away
   settings_.t_end = 5e8 * settings_.time_stepping.dt;
@@ -133,6 +141,33 @@ void Simulator::start_run() {
 // (every step, or on the record_interval grid), contacts and events.
 void Simulator::take_step_records() {
   last_ = run_->take_records();
+  take_contacts();
+  if (!recording_) return;
+  SimulationResult& rec = *recording_;
+  ++rec.steps;
+  const SimulationResult& run = run_->result();
+  if (run.solver_failures > failures_before_) {
+    rec.solver_failures += run.solver_failures - failures_before_;
+    rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
+  }
+  failures_before_ = run.solver_failures;
+  for (SimulationEvent& e : last_.events) {
+    ++rec.event_counts[e.kind];
+    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
+      continue;
+    e.t += t0_;
+    if (e.contact >= 0) e.contact = recorded_id(run_contact_name(e.contact));
+    rec.events.push_back(std::move(e));
+  }
+  const double interval = scene_settings_.record_interval;
+  if (interval > 0.0 && t_ < next_record_ - 1e-12) return;
+  while (interval > 0.0 && next_record_ <= t_ + 1e-12) next_record_ += interval;
+  record_state();
+}
+
+// contacts_ from last_'s contact records (world impulse r_n n + r_t,j t_j in the frame
+// convention of model/contact_frame.hpp).
+void Simulator::take_contacts() {
   const auto& bodies = system_->world().bodies();
   const auto body_name = [&](Index b) {
     return b >= 0 && b < static_cast<Index>(bodies.size()) ? bodies[b].name : std::string();
@@ -159,27 +194,6 @@ void Simulator::take_step_records() {
     }
     contacts_.push_back(std::move(out));
   }
-  if (!recording_) return;
-  SimulationResult& rec = *recording_;
-  ++rec.steps;
-  const SimulationResult& run = run_->result();
-  if (run.solver_failures > failures_before_) {
-    rec.solver_failures += run.solver_failures - failures_before_;
-    rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
-  }
-  failures_before_ = run.solver_failures;
-  for (SimulationEvent& e : last_.events) {
-    ++rec.event_counts[e.kind];
-    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
-      continue;
-    e.t += t0_;
-    if (e.contact >= 0) e.contact = recorded_id(run_contact_name(e.contact));
-    rec.events.push_back(std::move(e));
-  }
-  const double interval = scene_settings_.record_interval;
-  if (interval > 0.0 && t_ < next_record_ - 1e-12) return;
-  while (interval > 0.0 && next_record_ <= t_ + 1e-12) next_record_ += interval;
-  record_state();
 }
 
 std::string Simulator::run_contact_name(Index id) const {
@@ -232,7 +246,68 @@ SimulationResult Simulator::stop_recording() {
   return out;
 }
 
+void Simulator::advance(double dt) {
+  MOREAU_REQUIRE(std::isfinite(dt) && dt > 0.0, "advance: dt = {} s: must be > 0", dt);
+  if (!event_driven_) {
+    const double h = settings_.time_stepping.dt;
+    const long n = std::lround(dt / h);
+    MOREAU_REQUIRE(n >= 1 && std::abs(n * h - dt) <= 1e-9 * dt,
+                   "advance: dt = {} s is not a whole number of time steps of {} s", dt, h);
+    step(n);
+    return;
+  }
+  apply_inputs();
+  SimulationSettings st = scene_settings_;
+  st.t_end = dt;
+  st.record_interval = recording_ ? scene_settings_.record_interval : dt;
+  Vector q_end, v_end;
+  SimulationResult res = simulate_event_driven(*system_, st, q_, v_, q_end, v_end);
+  if (res.status != SimulationStatus::completed)  // the state stays where it was
+    throw std::runtime_error(fmt::format("advance from t = {} s failed: {}", t_, res.message));
+  const double t0 = t_;
+  q_ = std::move(q_end);
+  v_ = std::move(v_end);
+  t_ = t0 + dt;
+  // the contacts at the end (forces, N), then the stretch's records after its start
+  last_ = SimulationResult{};
+  last_.contact_names = res.contact_names;
+  for (const ContactRecord& c : res.contacts)
+    if (c.t >= res.t.back() - 1e-12) last_.contacts.push_back(c);
+  take_contacts();
+  if (!recording_) return;
+  SimulationResult& rec = *recording_;
+  rec.steps += res.steps;
+  for (auto [kind, count] : res.event_counts) rec.event_counts[kind] += count;
+  for (SimulationEvent e : res.events) {
+    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
+      break;
+    e.t += t0;
+    if (e.contact >= 0) e.contact = recorded_id(res.contact_names[e.contact]);
+    rec.events.push_back(std::move(e));
+  }
+  for (Index k = 1; k < res.records(); ++k) {  // record 0 is the stretch's start, kept already
+    rec.t.push_back(t0 + res.t[k]);
+    rec.q.push_back(res.q[k]);
+    rec.v.push_back(res.v[k]);
+    rec.kinetic.push_back(res.kinetic[k]);
+    rec.potential.push_back(res.potential[k]);
+    rec.energy_final = res.kinetic[k] + res.potential[k];
+    emin_ = std::min(emin_, rec.energy_final);
+    rec.max_energy_gain = std::max(rec.max_energy_gain, rec.energy_final - emin_);
+  }
+  for (ContactRecord c : res.contacts) {
+    if (c.t <= 0.0) continue;
+    c.t += t0;
+    c.contact = recorded_id(res.contact_names[c.contact]);
+    rec.contacts.push_back(std::move(c));
+  }
+  rec.max_penetration = std::max(rec.max_penetration, res.max_penetration);
+}
+
 void Simulator::step(long n) {
+  MOREAU_REQUIRE(!event_driven_,
+                 "step: an event-driven scene advances by time, through its events: call "
+                 "advance(dt) (Python: sim.step(dt=…))");
   MOREAU_REQUIRE(n >= 0, "step: n = {}: must be ≥ 0", n);
   apply_inputs();
   start_run();

@@ -60,20 +60,26 @@ def test_bad_inputs_raise_at_step_and_keep_the_state():
     sim.step(3)
     q, v, t = sim.q, sim.v, sim.t
     sim.qfrc_applied[0] = math.nan
-    with pytest.raises(ValueError, match=r"qfrc_applied\[0\] = nan"):
+    with pytest.raises(moreau.InputError, match=r"qfrc_applied\[0\] = nan"):
         sim.step()
     assert (sim.q == q).all() and (sim.v == v).all() and sim.t == t
-    with pytest.raises(ValueError, match=r"qfrc_applied: got shape \(2, 1\), the simulator holds \(1, 1\)"):
+    with pytest.raises(moreau.InputError, match=r"qfrc_applied: got shape \(2, 1\), the simulator holds \(1, 1\)"):
         sim.qfrc_applied = [1.0, 2.0]  # a wrong shape is refused at once: the views stay valid
     view = sim.qfrc_applied
     sim.reset()
     view[0] = 0.5  # still the simulator's storage after reset()
     assert sim.qfrc_applied[0] == 0.5
-    with pytest.raises(ValueError, match="q has 3 entries"):
+    with pytest.raises(moreau.InputError, match="q has 3 entries"):
         sim.q = [0.0, 0.0, 0.0]
-    with pytest.raises(ValueError, match="argument .ground. places a URDF robot"):
+    with pytest.raises(moreau.InputError, match="argument .ground. places a URDF robot"):
         moreau.Simulator(ROTOR, ground=True)
     sim.qfrc_applied = [0.0]
+    sim.step(2)
+    before_q, before_t = sim.q, sim.t
+    with pytest.raises(moreau.InputError, match="no keyframe named 'home'"):
+        sim.reset("home")
+    assert (sim.q == before_q).all() and sim.t == before_t
+    q = sim.q
     sim.v = [2.0]  # a state write: the next step starts from it
     sim.step(10)
     assert sim.q[0] == pytest.approx(q[0] + 2.0 * 0.01, abs=1e-12)
@@ -279,3 +285,37 @@ def test_joint_values_srdf_states_and_a_base_pose_start_a_urdf(tmp_path):
         moreau.Simulator(ROTOR, base_pose=(0, 0, 0))
     res = moreau.simulate(urdf, t_end=0.002, joints={"elbow": 0.3})
     assert res.q[0, res.position_names.index("elbow.q")] == pytest.approx(0.3, abs=1e-12)
+
+
+def test_an_event_driven_scene_advances_by_time_through_its_impacts():
+    # The ball of examples/scenes/bouncing_ball.json (centre 1 m up, r = 0.1 m, e = 0.8) meets
+    # the floor at t1 = sqrt(2 · 0.9 / g) and leaves at 0.8 g t1: at t = 0.75 s its centre is at
+    # 0.1 + u τ − g τ²/2 with τ = t − t1, u = 0.8 g t1. Three stretches of 0.25 s reach it, the
+    # impact recorded on the way.
+    import pathlib
+    scene = pathlib.Path(__file__).parents[2] / "examples" / "scenes" / "bouncing_ball.json"
+    sim = moreau.Simulator(str(scene))
+    with pytest.raises(ValueError, match=r"advances by time"):
+        sim.step()
+    g = 9.81
+    t1 = math.sqrt(2 * 0.9 / g)
+    sim.step(dt=0.25)
+    y = dict(zip(sim.coordinate_names, sim.q))["ball.y"]
+    assert y == pytest.approx(1 - g * 0.25 ** 2 / 2, abs=1e-9)
+    sim.start_recording()
+    sim.step(dt=0.25)
+    sim.step(dt=0.25)
+    rec = sim.stop_recording()
+    tau, u = 0.75 - t1, 0.8 * g * t1
+    y = dict(zip(sim.coordinate_names, sim.q))["ball.y"]
+    assert sim.t == pytest.approx(0.75, abs=1e-12)
+    assert y == pytest.approx(0.1 + u * tau - g * tau ** 2 / 2, abs=1e-8)
+    impacts = [e["t"] for e in rec.events if e["kind"] == "impact"]
+    assert len(impacts) == 1 and impacts[0] == pytest.approx(t1, abs=1e-9)
+    assert rec.t[0] == pytest.approx(0.25) and rec.t[-1] == pytest.approx(0.75)
+    # time stepping advances by whole steps only
+    rotor = moreau.Simulator(ROTOR)
+    rotor.step(dt=0.005)
+    assert rotor.t == pytest.approx(0.005, abs=1e-15)
+    with pytest.raises(ValueError, match="not a whole number of time steps"):
+        rotor.step(dt=0.0015)

@@ -45,4 +45,10 @@ SimulationResult simulate_event_driven(const LagrangianSystem& system,
                                        const Vector& v0, const ProgressCallback& progress,
                                        const StopRequest* stop = nullptr);
 
+// The same, also giving the state the run ends at (its last accepted state, after any impact
+// there): for a driver that continues from it (sim/simulator.hpp).
+SimulationResult simulate_event_driven(const LagrangianSystem& system,
+                                       const SimulationSettings& settings, const Vector& q0,
+                                       const Vector& v0, Vector& q_end, Vector& v_end);
+
 }  // namespace moreau

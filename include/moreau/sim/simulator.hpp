@@ -15,7 +15,8 @@
 // step() runs: a bad input throws std::invalid_argument naming it, and the state is unchanged.
 // contacts() are the last step's; start_recording() … stop_recording() keep the steps between as
 // a SimulationResult, which io/run/simulation_output.hpp writes as simulate()'s outputs.
-// The time-stepping integrator only: settings naming the event-driven integrator are refused.
+// Time stepping is stepped a step at a time; an event-driven scene is advanced by a time dt through
+// every event on the way (advance).
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/sim/event_driven.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -53,8 +55,12 @@ class Simulator {
             SimulationSettings settings);
   ~Simulator();
 
-  // n time steps of dt with the inputs held (n ≥ 0).
+  // n time steps of dt with the inputs held (n ≥ 0); refused for an event-driven scene.
   void step(long n = 1);
+  // Advances by dt (s) with the inputs held: time stepping takes dt/h steps (a whole number);
+  // an event-driven scene runs its integrator to t + dt through every event on the way (its
+  // contacts() then hold forces, N). A failed stretch throws std::runtime_error, the state kept.
+  void advance(double dt);
   // The time, s.
   double t() const { return t_; }
   // The positions q (nq) and velocities v (nv).
@@ -145,6 +151,8 @@ class Simulator {
   void start_run();
   // Takes the last step's records from the run: contacts(), and the recording's.
   void take_step_records();
+  // contacts() from the last step's contact records (last_).
+  void take_contacts();
   // Appends the current state and the last step's contacts to the recording.
   void record_state();
   // The name of contact `id` of the current run (last_'s names), "" when out of range.
@@ -163,9 +171,10 @@ class Simulator {
   SimulationResult last_;  // the last step's records taken from the run (contacts, names, events)
   std::optional<SimulationResult> recording_;            // the steps kept since start_recording()
   std::unordered_map<std::string, Index> recorded_ids_;  // contact name → the recording's index
-  double next_record_ = 0.0;  // s, the next recorded time (record_interval > 0)
-  double emin_ = 0.0;         // J, the least energy recorded so far
-  int failures_before_ = 0;   // solver failures of the current run before the last step
+  double next_record_ = 0.0;   // s, the next recorded time (record_interval > 0)
+  double emin_ = 0.0;          // J, the least energy recorded so far
+  int failures_before_ = 0;    // solver failures of the current run before the last step
+  bool event_driven_ = false;  // the scene's integrator is event-driven: advance(dt) only
 };
 
 }  // namespace moreau

@@ -248,6 +248,10 @@ def test_keyframes_start_and_reset_the_simulator(tmp_path):
     with pytest.raises(ValueError, match=r"no keyframe named 'home' \(the model's: turned\)"):
         plain.reset("home")
     assert (plain.q == before).all()
+    plain.ctrl[0] = math.nan  # checked when step() runs: refused, the state kept
+    with pytest.raises(moreau.InputError, match=r"ctrl\[0\] = nan"):
+        plain.step()
+    assert (plain.q == before).all()
     plain.reset("turned")
     assert plain.t == 0 and dict(zip(names, plain.q))["box.y"] == pytest.approx(2.1, abs=1e-12)
     with pytest.raises(ValueError, match="keyframe 'home'"):

@@ -111,6 +111,7 @@ Scene load_model(const std::string& text, bool is_path, const std::string& optio
     o.ground = j.value("ground", false);
     o.keyframe = j.value("keyframe", std::string());
     o.srdf = j.value("srdf", std::string());
+    o.package_dirs = j.value("package_dirs", std::vector<std::string>());
     if (j.contains("joints"))
       for (auto it = j["joints"].begin(); it != j["joints"].end(); ++it)
         o.joints.emplace_back(it.key(), it.value().get<double>());

@@ -30,9 +30,16 @@ void assign_input(Slot& slot, const Value& x, const char* field) {
 // integrator object overridden by integrator_json's keys (e.g. {"dt": 1e-3}), and the import's
 // warnings. The settings are those simulate() runs the scene with (output.every and interval
 // become the record interval).
-std::pair<std::unique_ptr<Simulator>, std::vector<std::string>> make_simulator(
-    const std::string& text, bool is_path, const std::string& options_json,
-    const std::string& integrator_json) {
+// The simulator, the import's warnings and the scene's output.format and output.plot.
+struct Loaded {
+  std::unique_ptr<Simulator> sim;
+  std::vector<std::string> warnings;
+  std::string format;
+  bool plot = false;
+};
+
+Loaded make_simulator(const std::string& text, bool is_path, const std::string& options_json,
+                      const std::string& integrator_json) {
   Scene scene = load_model(text, is_path, options_json);
   MOREAU_REQUIRE(scene.world != nullptr,
                  "{}: a Simulator steps a rigid world (bodies, joints); this scene names a gallery "
@@ -45,19 +52,26 @@ std::pair<std::unique_ptr<Simulator>, std::vector<std::string>> make_simulator(
   if (scene.output.interval > 0.0) settings.record_interval = scene.output.interval;
   if (scene.output.every > 1)
     settings.record_interval = scene.output.every * settings.time_stepping.dt * (1.0 - 1e-9);
-  return {std::make_unique<Simulator>(scene.world, scene.collision, settings), scene.warnings};
+  return {std::make_unique<Simulator>(scene.world, scene.collision, settings), scene.warnings,
+          scene.output.format, scene.output.plot.value_or(false)};
 }
 
 // The recording so far as moreau.SimulationResult reads it, written to `out` when given (format
 // "csv" or "hdf5"; "" the csv default).
+// The recording stays on when the outputs cannot be written.
 py::dict stop_recording(Simulator& s, const std::string& out, const std::string& format) {
-  const SimulationResult res = s.stop_recording();
-  MOREAU_REQUIRE(res.records() > 0, "stop_recording: no recording is on (call start_recording())");
-  if (!out.empty())
-    write_simulation_outputs(
-        res, out, nullptr,
-        format.empty() ? OutputFormat::csv : output_format_from_name(format, "format"),
-        &s.system());
+  MOREAU_REQUIRE(s.recording(), "stop_recording: no recording is on (call start_recording())");
+  const OutputFormat f =
+      format.empty() ? OutputFormat::csv : output_format_from_name(format, "format");
+  SimulationResult res = s.stop_recording();
+  if (!out.empty()) {
+    try {
+      write_simulation_outputs(res, out, nullptr, f, &s.system());
+    } catch (...) {
+      s.resume_recording(std::move(res));
+      throw;
+    }
+  }
   return result_dict(res, false);
 }
 
@@ -93,8 +107,9 @@ void bind_simulator(py::module_& m) {
           "load",
           [](const std::string& text, bool is_path, const std::string& options_json,
              const std::string& integrator_json) {
-            auto [sim, warnings] = make_simulator(text, is_path, options_json, integrator_json);
-            return std::make_pair(std::shared_ptr<Simulator>(std::move(sim)), warnings);
+            Loaded l = make_simulator(text, is_path, options_json, integrator_json);
+            return py::make_tuple(std::shared_ptr<Simulator>(std::move(l.sim)), l.warnings,
+                                  l.format, l.plot);
           },
           py::arg("text"), py::arg("is_path"), py::arg("options_json") = "",
           py::arg("integrator_json") = "")
@@ -165,6 +180,8 @@ void bind_simulator(py::module_& m) {
       .def_property_readonly("dt", [](const Simulator& s) { return s.settings().time_stepping.dt; })
       .def_property_readonly("t_end", [](const Simulator& s) { return s.settings().t_end; })
       .def_property_readonly("recording", &Simulator::recording)
+      .def_property_readonly("integrator",
+                             [](const Simulator& s) { return to_string(s.settings().integrator); })
       .def("start_recording", &Simulator::start_recording)
       .def("stop_recording", &stop_recording, py::arg("out") = "", py::arg("format") = "");
 }

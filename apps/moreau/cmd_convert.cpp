@@ -20,6 +20,10 @@ void add_model_import_options(CLI::App& cmd, ModelImportOptions& options) {
   cmd.add_flag("--floating-base", options.floating_base,
                "URDF: the root link moves freely (default: welded to the world)");
   cmd.add_flag("--ground", options.ground, "URDF: add the ground plane z = 0");
+  cmd.add_option("--package-dir", options.package_dirs,
+                 "URDF: a package root, or a folder of packages, where package:// URIs are looked "
+                 "for first; repeatable")
+      ->check(CLI::ExistingDirectory);
   cmd.add_option("--keyframe", options.keyframe,
                  "Start from this keyframe (MJCF <keyframe>, an SRDF group_state, a scene's "
                  "keyframes)");

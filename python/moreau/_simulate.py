@@ -53,7 +53,7 @@ class SimulationResult:
 
 def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
              floating_base=False, ground=False, plot=None, controller=None, keyframe=None,
-             joints=None, srdf=None, base_pose=None):
+             joints=None, srdf=None, base_pose=None, package_dirs=None):
     """Runs a scene or any Lagrangian system and returns a SimulationResult.
 
     scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
@@ -73,6 +73,7 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     ``sim.ctrl``, ``sim.qfrc_applied`` or ``sim.xfrc_applied``. Time stepping only.
     keyframe, joints, srdf, base_pose: the initial state, as for ``moreau.Simulator`` (a keyframe
     name; {joint: value}; an SRDF file whose group_states become keyframes; the base's pose).
+    package_dirs: folders where a URDF's package:// URIs are looked for first.
     Bad input raises InputError (a ValueError) naming the argument or the field.
     """
     from . import _moreau
@@ -94,7 +95,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     if isinstance(scene_or_path, _moreau.LagrangianSystem):
         for name, value in (("floating_base", floating_base), ("ground", ground),
                             ("controller", controller), ("keyframe", keyframe), ("joints", joints),
-                            ("srdf", srdf), ("base_pose", base_pose)):
+                            ("srdf", srdf), ("base_pose", base_pose),
+                            ("package_dirs", package_dirs)):
             if value:
                 raise InputError(f"{who}: argument '{name}' applies to a scene or model file, "
                                  f"not to a LagrangianSystem")
@@ -106,7 +108,7 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
         from ._simulator import _model_source, _start_options
         text, is_path = _model_source(who, scene_or_path, "scene_or_path")
         start = dict(floating_base=floating_base, ground=ground, keyframe=keyframe, joints=joints,
-                     srdf=srdf, base_pose=base_pose)
+                     srdf=srdf, base_pose=base_pose, package_dirs=package_dirs)
         options = _start_options(who, text, is_path, **start)
         if controller is not None:
             data = _simulate_controlled(who, scene_or_path, controller, out, t_end, integrator,
@@ -150,17 +152,19 @@ def _simulate_controlled(who, model, controller, out, t_end, integrator, format,
     controller(sim) called before every step."""
     from ._errors import InputError
     from ._simulator import Simulator
-    if integrator and integrator.get("kind") == "event":
-        raise InputError(f"{who}: argument 'controller' drives the time-stepping integrator; "
-                         f"integrator kind 'event' has no steps to act between")
     sim = Simulator(model, integrator=integrator, **start)
+    if sim.integrator != "timestepping":
+        raise InputError(f"{who}: argument 'controller' drives the time-stepping integrator; the "
+                         f"scene's integrator is event-driven (give integrator='timestepping')")
     end = sim.t_end if t_end is None else t_end
     steps = int(round(end / sim.dt))
     sim.start_recording()
     for _ in range(steps):
         controller(sim)
         sim.step()
-    return sim._sim.stop_recording("" if out is None else out, format or "")
+    data = sim._sim.stop_recording("" if out is None else out, format or sim._format)
+    data["summary"]["plot"] = sim._plot
+    return data
 
 
 def scene_system(scene_or_path):
@@ -183,7 +187,7 @@ def scene_system(scene_or_path):
 
 
 def convert(model, out=None, floating_base=False, ground=False, keyframe=None, joints=None,
-            srdf=None, base_pose=None):
+            srdf=None, base_pose=None, package_dirs=None):
     """The scene (a dict in docs/scene-format.md) of an MJCF model (.xml) or a URDF robot (.urdf,
     placed by floating_base and ground), as ``moreau convert`` writes it; written to ``out`` as
     JSON when given. What the import ignored is reported as ModelWarning. Bad input raises
@@ -196,7 +200,7 @@ def convert(model, out=None, floating_base=False, ground=False, keyframe=None, j
         raise InputError(f"moreau.convert(): argument 'model' = {model!r}: expected an existing file")
     from ._simulator import _start_options
     options = _start_options("moreau.convert()", os.fspath(model), True, floating_base, ground,
-                             keyframe, joints, srdf, base_pose)
+                             keyframe, joints, srdf, base_pose, package_dirs)
     text, notes = _moreau._convert_model(os.fspath(model), options)
     for message in notes:
         warnings.warn(message, ModelWarning, stacklevel=2)

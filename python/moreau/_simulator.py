@@ -57,7 +57,7 @@ def _model_source(who, model, argument="model"):
 
 
 def _start_options(who, text, is_path, floating_base=False, ground=False, keyframe=None,
-                   joints=None, srdf=None, base_pose=None):
+                   joints=None, srdf=None, base_pose=None, package_dirs=None):
     """The JSON of how a model is placed and started (ModelImportOptions), each option checked
     and named as `who`'s argument."""
     import math
@@ -70,6 +70,19 @@ def _start_options(who, text, is_path, floating_base=False, ground=False, keyfra
                 raise InputError(f"{who}: argument '{name}' places a URDF robot; the model is not "
                                  f"a .urdf file")
             options[name] = True
+    if package_dirs is not None:
+        if isinstance(package_dirs, (str, os.PathLike)):
+            package_dirs = [package_dirs]
+        dirs = []
+        for d in package_dirs:
+            if not isinstance(d, (str, os.PathLike)) or not os.path.isdir(os.fspath(d)):
+                raise InputError(f"{who}: argument 'package_dirs' holds {d!r}: expected existing "
+                                 f"folders (package roots or folders of packages)")
+            dirs.append(os.fspath(d))
+        if not is_urdf:
+            raise InputError(f"{who}: argument 'package_dirs' resolves a URDF's package:// URIs; "
+                             f"the model is not a .urdf file")
+        options["package_dirs"] = dirs
     if keyframe is not None:
         if not isinstance(keyframe, str) or not keyframe:
             raise InputError(f"{who}: argument 'keyframe' = {keyframe!r}: expected a keyframe name")
@@ -110,7 +123,8 @@ class Simulator:
     The initial state: keyframe (a name: MJCF <keyframe>, a scene's keyframes, an SRDF
     group_state), joints ({name: value}, rad or m), srdf (a file whose group_states become
     keyframes), base_pose ((x, y, z) or (x, y, z, qw, qx, qy, qz): a URDF's root link or an MJCF
-    model's first free body).
+    model's first free body). package_dirs: folders where a URDF's package:// URIs are looked for
+    first (then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the folders above the file).
     Each step is a step of the scene's Moreau–Jean time stepping (its
     dt). Inputs are checked when ``step()`` runs: a bad value (a NaN, a wrong size) makes
     ``step()`` raise moreau.InputError (a ValueError) naming it, and the state stays as it was.
@@ -120,16 +134,16 @@ class Simulator:
 
     @_input_errors
     def __init__(self, model, floating_base=False, ground=False, integrator=None, keyframe=None,
-                 joints=None, srdf=None, base_pose=None):
+                 joints=None, srdf=None, base_pose=None, package_dirs=None):
         from . import _moreau
         from ._simulate import ModelWarning, _integrator_overrides
         who = "moreau.Simulator()"
         text, is_path = _model_source(who, model)
         start = _start_options(who, text, is_path, floating_base, ground, keyframe, joints, srdf,
-                               base_pose)
+                               base_pose, package_dirs)
         integrator = _integrator_overrides(who, integrator)
-        self._sim, notes = _moreau._Simulator.load(text, is_path, start,
-                                                   json.dumps(integrator) if integrator else "")
+        self._sim, notes, self._format, self._plot = _moreau._Simulator.load(
+            text, is_path, start, json.dumps(integrator) if integrator else "")
         for message in notes:
             warnings.warn(message, ModelWarning, stacklevel=2)
 
@@ -143,12 +157,14 @@ class Simulator:
     velocity_names = _forward("velocity_names", "The names of v, as trajectory.csv has them.")
     body_names = _forward("body_names", "The bodies' names, in xfrc_applied's row order.")
     actuator_names = _forward("actuator_names", "The actuators' names, in ctrl's order.")
-    actuator_forces = _forward(
-        "actuator_forces", "The actuators' forces at the current state and controls (clamped).")
+    actuator_forces = property(
+        _input_errors(lambda self: self._sim.actuator_forces),
+        doc="The actuators' forces at the current state and controls (clamped).")
     contacts = _forward(
         "contacts", "The last step's contacts: a list of moreau.Contact (name, body_a, body_b, "
         "point, normal, impulse, r_n, r_t, gap, mode); empty after a state write.")
     recording = _forward("recording", "Whether start_recording() is on.")
+    integrator = _forward("integrator", "The scene's integrator: 'timestepping' or 'event'.")
     keyframe_names = _forward("keyframe_names", "The model's keyframes (reset(keyframe)).")
 
     qfrc_applied = _input("qfrc_applied", 1,
@@ -181,14 +197,20 @@ class Simulator:
 
     @_input_errors
     def step(self, n=1, dt=None):
-        """Takes n time steps (n ≥ 0) with the inputs held; with dt (s), advances by dt instead:
+        """Takes n time steps (n ≥ 0) with the inputs held; with dt (s) instead, advances by dt:
         dt/h time steps, or for an event-driven scene its integrator to t + dt through every
         event on the way (its contacts then hold forces, N)."""
-        if dt is None:
-            self._sim.step(int(n))
-        else:
-            from ._errors import finite_number
+        import numbers
+        from ._errors import InputError, finite_number
+        if dt is not None:
+            if n != 1:
+                raise InputError("Simulator.step(): give n (steps) or dt (seconds), not both")
             self._sim.advance(finite_number("Simulator.step()", "dt", dt))
+            return
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise InputError(f"Simulator.step(): argument 'n' = {n!r}: expected a whole number of "
+                             f"steps (or dt=seconds)")
+        self._sim.step(int(n))
 
     @_input_errors
     def reset(self, keyframe=None):

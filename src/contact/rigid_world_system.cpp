@@ -49,6 +49,7 @@ void RigidWorldSystem::apply_initial_state_edits() {
   initial_v = std::move(s.v);
   initial_ctrl_ = std::move(s.ctrl);
   if (!world_->initial_state_edits().ctrl.empty()) ctrl_ = initial_ctrl_;
+  for (const Keyframe& k : world_->keyframes()) keyframe_state(k);  // every name resolves
 }
 
 ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, double t) const {

@@ -106,7 +106,12 @@ class MoreauScheme final : public StepScheme {
 
   void end_step() override { layer_->advance(kept_); }
 
-  void finish() override { res_.contact_names = layer_->names(); }
+  // The layer's names only grow (an id is a name's index): append the new ones.
+  void finish() override {
+    const auto& names = layer_->names();
+    for (size_t i = res_.contact_names.size(); i < names.size(); ++i)
+      res_.contact_names.push_back(names[i]);
+  }
 
  private:
   // Newton restitution w_n = e min(u_n⁻, 0) (plastic below the Zeno velocity), softening c = γ/h

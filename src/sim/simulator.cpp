@@ -1,6 +1,7 @@
 // A rigid world stepped one step at a time (sim/simulator.hpp).
 #include "moreau/sim/simulator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -125,12 +126,19 @@ void Simulator::apply_inputs() {
   system_->set_inputs(qfrc_, xfrc_, ctrl_);  // throws naming the entry; nothing has moved yet
 }
 
+// Ends the run; the last step's records keep their contact names (last_).
+void Simulator::drop_run() {
+  if (run_) last_.contact_names = run_->result().contact_names;
+  run_.reset();
+}
+
 void Simulator::start_run() {
   if (run_) return;
   run_ = std::make_unique<TimeSteppingRun>(*system_, settings_, q_, v_);
   run_->take_records();        // its start: recorded already, or not asked for
   run_->record_states(false);  // the recording takes its states itself (record_state)
   failures_before_ = 0;
+  worst_before_ = 0.0;
   t0_ = t_;
   q_ = run_->q();  // the start's projection, when the state penetrated
   v_ = run_->v();
@@ -142,15 +150,20 @@ void Simulator::start_run() {
 void Simulator::take_step_records() {
   last_ = run_->take_records();
   take_contacts();
+  const SimulationResult& run = run_->result();
+  const int failed = run.solver_failures - failures_before_;  // in this step (0 or 1)
+  failures_before_ = run.solver_failures;
+  const bool worse = run.worst_solver_residual > worst_before_;
+  worst_before_ = run.worst_solver_residual;
   if (!recording_) return;
   SimulationResult& rec = *recording_;
   ++rec.steps;
-  const SimulationResult& run = run_->result();
-  if (run.solver_failures > failures_before_) {
-    rec.solver_failures += run.solver_failures - failures_before_;
-    rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
+  if (failed > 0) {
+    rec.solver_failures += failed;
+    // the step's residual is the run's new worst, or at most the old one (an upper bound)
+    if (worse || rec.worst_solver_residual == 0.0)
+      rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
   }
-  failures_before_ = run.solver_failures;
   for (SimulationEvent& e : last_.events) {
     ++rec.event_counts[e.kind];
     if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
@@ -197,9 +210,10 @@ void Simulator::take_contacts() {
 }
 
 std::string Simulator::run_contact_name(Index id) const {
-  return id >= 0 && id < static_cast<Index>(last_.contact_names.size())
-             ? last_.contact_names[static_cast<size_t>(id)]
-             : std::string();
+  const std::vector<std::string>& names =
+      run_ ? run_->result().contact_names : last_.contact_names;  // a run's ids, or a stretch's
+  return id >= 0 && id < static_cast<Index>(names.size()) ? names[static_cast<size_t>(id)]
+                                                          : std::string();
 }
 
 Index Simulator::recorded_id(const std::string& name) {
@@ -227,7 +241,7 @@ void Simulator::start_recording() {
   if (recording_) return;
   SimulationResult& rec = recording_.emplace();
   rec.system = system_->name();
-  rec.integrator = Integrator::time_stepping;
+  rec.integrator = event_driven_ ? Integrator::event_driven : Integrator::time_stepping;
   rec.dimension = system_->world().dimension();
   rec.position_names = system_->recorded_position_names();
   rec.velocity_names = system_->recorded_velocity_names();
@@ -271,12 +285,22 @@ void Simulator::advance(double dt) {
   // the contacts at the end (forces, N), then the stretch's records after its start
   last_ = SimulationResult{};
   last_.contact_names = res.contact_names;
-  for (const ContactRecord& c : res.contacts)
-    if (c.t >= res.t.back() - 1e-12) last_.contacts.push_back(c);
+  for (const ContactRecord& c : res.contacts) {  // an event at the end records before and after
+    if (c.t < res.t.back() - 1e-12) continue;
+    const auto same = [&](const ContactRecord& o) { return o.contact == c.contact; };
+    const auto it = std::find_if(last_.contacts.begin(), last_.contacts.end(), same);
+    if (it != last_.contacts.end())
+      *it = c;  // the later record: after the event
+    else
+      last_.contacts.push_back(c);
+  }
   take_contacts();
   if (!recording_) return;
   SimulationResult& rec = *recording_;
   rec.steps += res.steps;
+  rec.rejected_steps += res.rejected_steps;
+  rec.solver_failures += res.solver_failures;
+  rec.worst_solver_residual = std::max(rec.worst_solver_residual, res.worst_solver_residual);
   for (auto [kind, count] : res.event_counts) rec.event_counts[kind] += count;
   for (SimulationEvent e : res.events) {
     if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
@@ -313,18 +337,21 @@ void Simulator::step(long n) {
   start_run();
   for (long k = 0; k < n; ++k) {
     if (run_->ended() && run_->t() >= settings_.t_end) {  // the run's length, not a failure
-      run_.reset();
+      drop_run();
       start_run();
     }
     try {
       run_->step();
-    } catch (...) {  // a step that throws leaves the run past the kept state: start anew
-      run_.reset();
+    } catch (const std::invalid_argument& e) {  // the inputs were checked: the model failed
+      drop_run();  // a step that throws leaves the run past the kept state: start anew
+      throw std::runtime_error(fmt::format("step at t = {} s failed: {}", t_, e.what()));
+    } catch (...) {
+      drop_run();
       throw;
     }
     if (run_->result().status != SimulationStatus::completed) {  // diverged: keep the last state
       const std::string why = run_->result().message;
-      run_.reset();
+      drop_run();
       throw std::runtime_error(fmt::format("step at t = {} s failed: {}", t_, why));
     }
     q_ = run_->q();

@@ -92,9 +92,8 @@ SimulationResult TimeSteppingRun::finish() {
 }
 
 SimulationResult TimeSteppingRun::take_records() {
-  scheme_->finish();  // the contact names so far
+  scheme_->finish();  // result().contact_names: every name so far (not copied out)
   SimulationResult out;
-  out.contact_names = res_.contact_names;
   out.t.swap(res_.t);
   out.q.swap(res_.q);
   out.v.swap(res_.v);

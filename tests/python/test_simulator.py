@@ -256,6 +256,12 @@ def test_keyframes_start_and_reset_the_simulator(tmp_path):
     assert plain.t == 0 and dict(zip(names, plain.q))["box.y"] == pytest.approx(2.1, abs=1e-12)
     with pytest.raises(ValueError, match="keyframe 'home'"):
         moreau.Simulator(str(path), keyframe="home")
+    # a base pose applies after the keyframe: the box's frame at (5, 0, 1), unturned, puts its
+    # centre at (5.1, 0, 1); the hinge keeps the key's 0.3
+    based = moreau.Simulator(str(path), keyframe="turned", base_pose=(5, 0, 1))
+    qb = dict(zip(names, based.q))
+    assert (qb["box.x"], qb["box.y"], qb["box.z"]) == pytest.approx((5.1, 0, 1), abs=1e-12)
+    assert qb["elbow.q"] == pytest.approx(0.3, abs=1e-12)
     # moreau.convert writes the keyframes and the chosen start; the scene starts where the model did
     scene = moreau.convert(str(path), keyframe="turned")
     assert scene["keyframes"][0]["name"] == "turned" and "initial" in scene
@@ -323,3 +329,9 @@ def test_an_event_driven_scene_advances_by_time_through_its_impacts():
     assert rotor.t == pytest.approx(0.005, abs=1e-15)
     with pytest.raises(ValueError, match="not a whole number of time steps"):
         rotor.step(dt=0.0015)
+    with pytest.raises(moreau.InputError, match="argument 'n' = 0.5"):
+        rotor.step(0.5)
+    with pytest.raises(moreau.InputError, match="not both"):
+        rotor.step(5, dt=0.01)
+    with pytest.raises(moreau.InputError, match="event-driven"):
+        moreau.simulate(str(scene), controller=lambda sim: None)

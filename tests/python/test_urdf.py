@@ -127,3 +127,29 @@ def test_mimic_couples_two_fingers(tmp_path):
     t = np.asarray(res.t)
     np.testing.assert_allclose(ql, -0.5 * 9.81 / 3 * t ** 2, atol=1e-6)
     np.testing.assert_allclose(qr, -ql, atol=1e-9)
+
+
+def test_package_uris_resolve_through_package_dirs(tmp_path):
+    """A URDF outside its package finds package://my_robot/… through package_dirs (a folder of
+    packages); without it the error names the URI and the folders searched."""
+    box = "solid b\n" + "".join(
+        f"facet normal 0 0 0\n outer loop\n  vertex {a}\n  vertex {b}\n  vertex {c}\n endloop\nendfacet\n"
+        for a, b, c in [("0 0 0", "0 0.1 0", "0.1 0 0"), ("0 0 0", "0.1 0 0", "0 0 0.1"),
+                        ("0 0 0", "0 0 0.1", "0 0.1 0"), ("0.1 0 0", "0 0.1 0", "0 0 0.1")]) + "endsolid b\n"
+    (tmp_path / "src" / "my_robot" / "meshes").mkdir(parents=True)
+    (tmp_path / "src" / "my_robot" / "package.xml").write_text("<package><name>my_robot</name></package>")
+    (tmp_path / "src" / "my_robot" / "meshes" / "tet.stl").write_text(box)
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text(
+        '<robot name="r"><link name="base"/><link name="arm"><inertial><mass value="1"/>'
+        '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>'
+        '<collision><origin xyz="0 0 -0.5"/><geometry>'
+        '<mesh filename="package://my_robot/meshes/tet.stl"/></geometry></collision></link>'
+        '<joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/>'
+        '<axis xyz="0 1 0"/></joint></robot>')
+    sim = moreau.Simulator(str(urdf), package_dirs=[tmp_path / "src"])
+    assert sim.coordinate_names == ["hinge.q"]
+    with pytest.raises(moreau.InputError, match=r"package://my_robot/meshes/tet.stl.*no package 'my_robot'"):
+        moreau.Simulator(str(urdf))
+    with pytest.raises(moreau.InputError, match="argument 'package_dirs'"):
+        moreau.Simulator(str(urdf), package_dirs=[tmp_path / "missing"])

@@ -143,12 +143,17 @@ class Simulator {
   SimulationResult stop_recording();
   // Whether a recording is on.
   bool recording() const { return recording_.has_value(); }
+  // Puts back a recording handed over by stop_recording() (a caller that could not write it),
+  // to go on from where it was.
+  void resume_recording(SimulationResult recording) { recording_ = std::move(recording); }
 
  private:
   // Checks the inputs and hands them to the system; throws naming the bad entry.
   void apply_inputs();
   // Starts a run at (q_, v_) when there is none.
   void start_run();
+  // Ends the run, keeping the names of the last step's contacts.
+  void drop_run();
   // Takes the last step's records from the run: contacts(), and the recording's.
   void take_step_records();
   // contacts() from the last step's contact records (last_).
@@ -174,6 +179,7 @@ class Simulator {
   double next_record_ = 0.0;   // s, the next recorded time (record_interval > 0)
   double emin_ = 0.0;          // J, the least energy recorded so far
   int failures_before_ = 0;    // solver failures of the current run before the last step
+  double worst_before_ = 0.0;  // the run's worst solver residual before the last step
   bool event_driven_ = false;  // the scene's integrator is event-driven: advance(dt) only
 };
 

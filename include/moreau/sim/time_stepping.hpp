@@ -63,9 +63,9 @@ class TimeSteppingRun {
   // (default true); a driver that records states itself turns it off (the Simulator).
   void record_states(bool on) { record_states_ = on; }
   // Hands over what was recorded since the last call (times, states, energies, contact records,
-  // logged events) with the contact names so far, and goes on: for a caller that keeps some
-  // records and drops the others (the Simulator's recorder). Counts and summaries stay in
-  // result().
+  // logged events), and goes on: for a caller that keeps some records and drops the others (the
+  // Simulator's recorder). The records' contact indices name result().contact_names, brought up
+  // to date; counts and summaries stay in result().
   SimulationResult take_records();
 
  private:

@@ -83,7 +83,8 @@ void add_srdf_states(const std::string& path, RigidWorld& w) {
 }  // namespace
 
 void apply_initial_state_options(Scene& scene, const ModelImportOptions& options) {
-  const bool any = !options.srdf.empty() || !options.keyframe.empty() || !options.joints.empty();
+  const bool any = !options.srdf.empty() || !options.keyframe.empty() || !options.joints.empty() ||
+                   !scene.base_pose_edits.q.empty();
   if (!any) return;
   MOREAU_REQUIRE(scene.world != nullptr,
                  "{}: keyframes, SRDF states and joint values start a rigid world; this scene "
@@ -108,6 +109,7 @@ void apply_initial_state_options(Scene& scene, const ModelImportOptions& options
     joints.q[name + ".q"] = value;
   }
   w.edit_initial_state(joints);
+  w.edit_initial_state(scene.base_pose_edits);  // the base pose last: a keyframe moves it not
 }
 
 }  // namespace moreau

@@ -670,7 +670,8 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
   mjcf::add_actuators(reader_, bodies_, model_, *scene.world);
   mjcf::add_keyframes(reader_, bodies_, moreau_body, model_, *scene.world);
   if (options_.base_pose)
-    mjcf::place_free_base(bodies_, moreau_body, *options_.base_pose, source_, *scene.world);
+    scene.base_pose_edits =
+        mjcf::free_base_placement(bodies_, moreau_body, *options_.base_pose, source_, *scene.world);
   if (scene.world->dynamic_body_count() == 0)
     throw_invalid("{}: no moving body (a body needs a joint, e.g. <freejoint/>, to move)", source_);
   scene.warnings = reader_.warnings();

@@ -45,11 +45,11 @@ void add_keyframes(Reader& reader, const std::vector<import::TreeBody>& bodies,
                    const std::vector<Index>& moreau_body, const Constraints& model,
                    RigidWorld& world);
 
-// Places the first body with a free joint so that its body frame F is at `pose` (an initial-state
-// edit of its coordinates: p_G = p + R c, the orientation R); throws naming `source` when the
-// model has no free body.
-void place_free_base(const std::vector<import::TreeBody>& bodies,
-                     const std::vector<Index>& moreau_body, const Pose& pose,
-                     const std::string& source, RigidWorld& world);
+// The initial-state edits that place the first body with a free joint so that its body frame F
+// is at `pose` (its coordinates p_G = p + R c and the orientation R); throws naming `source` when
+// the model has no free body.
+Keyframe free_base_placement(const std::vector<import::TreeBody>& bodies,
+                             const std::vector<Index>& moreau_body, const Pose& pose,
+                             const std::string& source, const RigidWorld& world);
 
 }  // namespace moreau::mjcf

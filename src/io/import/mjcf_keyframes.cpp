@@ -141,9 +141,9 @@ void add_keyframes(Reader& reader, const std::vector<import::TreeBody>& bodies,
     for (const XMLElement* c : reader.children(*section)) read_key(reader, *c, joints, world);
 }
 
-void place_free_base(const std::vector<import::TreeBody>& bodies,
-                     const std::vector<Index>& moreau_body, const Pose& pose,
-                     const std::string& source, RigidWorld& world) {
+Keyframe free_base_placement(const std::vector<import::TreeBody>& bodies,
+                             const std::vector<Index>& moreau_body, const Pose& pose,
+                             const std::string& source, const RigidWorld& world) {
   for (const QposJoint& j : qpos_joints(bodies, moreau_body, world)) {
     if (j.spec->kind != import::TreeJoint::free) continue;
     Keyframe edits;
@@ -152,8 +152,7 @@ void place_free_base(const std::vector<import::TreeBody>& bodies,
     for (int c = 0; c < 3; ++c) edits.q[j.name + "." + "xyz"[c]] = p[c];
     edits.q[j.name + ".qw"] = R.w(), edits.q[j.name + ".qx"] = R.x();
     edits.q[j.name + ".qy"] = R.y(), edits.q[j.name + ".qz"] = R.z();
-    world.edit_initial_state(edits);
-    return;
+    return edits;
   }
   throw_invalid("{}: base pose: the model has no floating base (no body with a free joint)",
                 source);

@@ -11,6 +11,7 @@
 #include "body_tree.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/mesh_file.hpp"
+#include "package_uri.hpp"
 #include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
@@ -46,9 +47,7 @@ Pose to_pose(const urdf::Pose& p) {
 class Importer {
  public:
   Importer(std::string path, const ModelImportOptions& options)
-      : path_(std::move(path)),
-        directory_(std::filesystem::path(path_).parent_path()),
-        options_(options) {}
+      : path_(std::move(path)), options_(options) {}
 
   Scene run();
 
@@ -59,7 +58,6 @@ class Importer {
   void warn(const std::string& what, const std::string& reason);
 
   std::string path_;
-  std::filesystem::path directory_;
   ModelImportOptions options_;
   std::vector<TreeBody> bodies_;
   // A <mimic>: joint = multiplier × mimicked + offset (a coupling, model/rigid/equality.hpp).
@@ -104,15 +102,9 @@ TreeGeom Importer::collision_geom(const urdf::Link& link, const urdf::Collision&
     }
     case urdf::Geometry::MESH: {
       const auto& m = static_cast<const urdf::Mesh&>(*c.geometry);
-      std::string file = m.filename;
-      if (file.rfind("file://", 0) == 0) file = file.substr(7);
-      MOREAU_REQUIRE(file.rfind("package://", 0) != 0,
-                     "{}: mesh '{}': package:// paths need ROS; give a path relative to the URDF "
-                     "file",
-                     g.where, m.filename);
-      const std::filesystem::path p = std::filesystem::path(file).is_absolute()
-                                          ? std::filesystem::path(file)
-                                          : directory_ / file;
+      const std::filesystem::path p = import::resolve_resource_uri(
+          m.filename, import::PackageSearch{.package_dirs = options_.package_dirs, .file = path_},
+          g.where + " mesh");
       try {
         g.shape = make_convex(
             load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z)).vertices, 0.0,

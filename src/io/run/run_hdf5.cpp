@@ -389,13 +389,17 @@ std::string read_run_hdf5(const std::string& path, SimulationResult& r, std::str
   const std::vector<double> rt = f.numeric<double>("/contacts/r_t", H5T_NATIVE_DOUBLE, nt, m);
   const std::vector<unsigned char> mode =
       f.numeric<unsigned char>("/contacts/mode", H5T_NATIVE_UCHAR, one, m);
-  hsize_t three = 3;  // point and normal: files before 0.3 have none (NaN)
-  const std::vector<double> point =
-      f.has("/contacts/point") ? f.numeric<double>("/contacts/point", H5T_NATIVE_DOUBLE, three, m)
-                               : std::vector<double>();
-  const std::vector<double> normal =
-      f.has("/contacts/normal") ? f.numeric<double>("/contacts/normal", H5T_NATIVE_DOUBLE, three, m)
-                                : std::vector<double>();
+  // point and normal, m × 3: files before 0.3 have none (NaN)
+  const auto places = [&](const char* name) {
+    if (!f.has(name)) return std::vector<double>();
+    hsize_t cols = 0;
+    std::vector<double> x = f.numeric<double>(name, H5T_NATIVE_DOUBLE, cols, m);
+    if (cols != 3 || x.size() != static_cast<size_t>(3 * m))
+      f.fail("dataset {} must be {} × 3, found {} values in {} columns", name, m, x.size(), cols);
+    return x;
+  };
+  const std::vector<double> point = places("/contacts/point");
+  const std::vector<double> normal = places("/contacts/normal");
   r.dimension = nt == 2 ? 3 : 2;
   const Index names = static_cast<Index>(r.contact_names.size());
   const size_t modes = enum_values<ContactMode>().size();

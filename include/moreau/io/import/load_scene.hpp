@@ -13,9 +13,9 @@ namespace moreau {
 Scene load_scene(const std::string& path, const ModelImportOptions& options = {});
 
 // The initial-state options on a loaded scene's world: the SRDF's group_states become keyframes
-// (a state of the model's own name is kept), then the keyframe, then the joint values edit the
-// initial state (RigidWorld::edit_initial_state). Unknown names are refused, naming them and
-// what the model has.
+// (a state of the model's own name is kept), then the keyframe, the joint values and an MJCF
+// base pose (Scene::base_pose_edits) edit the initial state (RigidWorld::edit_initial_state).
+// Unknown names are refused, naming them and what the model has.
 void apply_initial_state_options(Scene& scene, const ModelImportOptions& options);
 
 }  // namespace moreau

@@ -57,6 +57,9 @@ struct Scene {
   // What an imported model (MJCF, URDF) had that moreau cannot honour and ignored, one line per
   // attribute ("FILE:LINE: <geom solref> ignored: …"); the command line prints them on stderr.
   std::vector<std::string> warnings;
+  // An MJCF model's base pose (ModelImportOptions::base_pose) as edits of the initial state,
+  // applied after the keyframe and joint values (apply_initial_state_options); empty otherwise.
+  Keyframe base_pose_edits;
 
   // True for a scene that names a gallery system instead of bodies.
   bool is_gallery() const { return !gallery.empty(); }
@@ -74,6 +77,10 @@ inline constexpr double kImportedContactMargin = 0.01;
 struct ModelImportOptions {
   bool floating_base = false;  // URDF: false welds the root link to the world; true frees it
   bool ground = false;         // URDF: true adds the ground plane z = 0 (a half-space z ≤ 0)
+  // URDF: folders where package://NAME/… URIs are looked for first, each a package root or a
+  // folder of packages (then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the folders above the file;
+  // io/import/package_uri.hpp).
+  std::vector<std::string> package_dirs = {};
   // The base's frame in the world: a URDF's root link (fixed or floating), an MJCF model's first
   // body with a free joint (its body frame). Unset: where the file puts it.
   std::optional<Pose> base_pose;

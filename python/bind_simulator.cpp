@@ -12,6 +12,7 @@
 #include "moreau/io/json/json_reader.hpp"
 #include "moreau/io/scene/integrator_settings.hpp"
 #include "moreau/io/scene/scene.hpp"
+#include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/sim/simulator.hpp"
 
 namespace moreau::python {
@@ -49,9 +50,7 @@ Loaded make_simulator(const std::string& text, bool is_path, const std::string& 
     read_integrator_settings(json_io::parse_text(integrator_json, "integrator"), "integrator",
                              scene.settings);
   SimulationSettings settings = scene.settings;
-  if (scene.output.interval > 0.0) settings.record_interval = scene.output.interval;
-  if (scene.output.every > 1)
-    settings.record_interval = scene.output.every * settings.time_stepping.dt * (1.0 - 1e-9);
+  apply_output_records(scene, settings);
   return {std::make_unique<Simulator>(scene.world, scene.collision, settings), scene.warnings,
           scene.output.format, scene.output.plot.value_or(false)};
 }

@@ -21,6 +21,18 @@ inline std::string diverged_message(const LagrangianSystem& sys, double t,
                      named ? fmt::format(" (coordinate '{}')", names[e.entry]) : "");
 }
 
+// The energy summary after a record of energy E (the first record's is E₀): the final energy and
+// the largest gain max_t (E(t) − min_{s≤t} E(s)).
+inline void note_energy(SimulationResult& res, double E, double& running_min_energy) {
+  if (res.t.size() == 1) {
+    res.energy_initial = E;
+    running_min_energy = E;
+  }
+  running_min_energy = std::min(running_min_energy, E);
+  res.max_energy_gain = std::max(res.max_energy_gain, E - running_min_energy);
+  res.energy_final = E;
+}
+
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
                          const Vector& q, const Vector& v, double& running_min_energy) {
@@ -34,14 +46,7 @@ inline void record_state(SimulationResult& res, const LagrangianSystem& sys, dou
   res.v.push_back(sys.recorded_velocities(q, v));
   res.kinetic.push_back(T);
   res.potential.push_back(V);
-  const double E = T + V;
-  if (res.t.size() == 1) {
-    res.energy_initial = E;
-    running_min_energy = E;
-  }
-  running_min_energy = std::min(running_min_energy, E);
-  res.max_energy_gain = std::max(res.max_energy_gain, E - running_min_energy);
-  res.energy_final = E;
+  note_energy(res, T + V, running_min_energy);
 }
 
 inline void start_result(SimulationResult& res, const LagrangianSystem& sys, Integrator integrator,

@@ -10,24 +10,18 @@
 #include "sim_internal.hpp"
 
 namespace moreau {
-namespace {
+namespace {}  // namespace
 
-// The detection margin simulate() runs a scene with (io/scene/simulation_setup.cpp): time
-// stepping sees contacts within a margin that a body cannot cross in a few steps, at least
-// 0.02 m; the event-driven integrator sees every feature pair (it locates closings by root
-// finding on the gaps).
-CollisionSettings with_run_margin(CollisionSettings collision, Integrator integrator) {
+CollisionSettings run_collision_settings(CollisionSettings collision, Integrator integrator) {
   collision.margin =
       integrator == Integrator::event_driven ? INFINITY : std::max(collision.margin, 0.02);
   return collision;
 }
 
-}  // namespace
-
 Simulator::Simulator(std::shared_ptr<const RigidWorld> world, CollisionSettings collision,
                      SimulationSettings settings)
-    : system_(std::make_shared<RigidWorldSystem>(std::move(world),
-                                                 with_run_margin(collision, settings.integrator))),
+    : system_(std::make_shared<RigidWorldSystem>(
+          std::move(world), run_collision_settings(collision, settings.integrator))),
       settings_(settings),
       scene_settings_(std::move(settings)),
       event_driven_(settings_.integrator == Integrator::event_driven) {
@@ -69,8 +63,8 @@ Vector Simulator::actuator_forces() const {
 
 void Simulator::reset() {
   run_.reset();
-  contacts_.clear();
   last_ = {};
+  contacts_built_ = false;
   recording_.reset();
   q_ = system_->initial_q;
   v_ = system_->initial_v;
@@ -114,8 +108,8 @@ void Simulator::set_state(const Vector& q, const Vector& v) {
   Vector qn = q;
   system_->normalize_position(qn);
   run_.reset();
-  contacts_.clear();
   last_ = {};
+  contacts_built_ = false;
   q_ = std::move(qn);
   v_ = v;
   t0_ = t_;
@@ -149,7 +143,7 @@ void Simulator::start_run() {
 // (every step, or on the record_interval grid), contacts and events.
 void Simulator::take_step_records() {
   last_ = run_->take_records();
-  take_contacts();
+  contacts_built_ = false;  // contacts() builds them when asked
   const SimulationResult& run = run_->result();
   const int failed = run.solver_failures - failures_before_;  // in this step (0 or 1)
   failures_before_ = run.solver_failures;
@@ -164,23 +158,19 @@ void Simulator::take_step_records() {
     if (worse || rec.worst_solver_residual == 0.0)
       rec.worst_solver_residual = std::max(rec.worst_solver_residual, run.worst_solver_residual);
   }
-  for (SimulationEvent& e : last_.events) {
-    ++rec.event_counts[e.kind];
-    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
-      continue;
-    e.t += t0_;
-    if (e.contact >= 0) e.contact = recorded_id(run_contact_name(e.contact));
-    rec.events.push_back(std::move(e));
-  }
+  for (const SimulationEvent& e : last_.events) ++rec.event_counts[e.kind];
+  log_events(last_.events, t0_, run_->result().contact_names);
   const double interval = scene_settings_.record_interval;
   if (interval > 0.0 && t_ < next_record_ - 1e-12) return;
   while (interval > 0.0 && next_record_ <= t_ + 1e-12) next_record_ += interval;
   record_state();
 }
 
-// contacts_ from last_'s contact records (world impulse r_n n + r_t,j t_j in the frame
-// convention of model/contact_frame.hpp).
-void Simulator::take_contacts() {
+// The last step's contacts from last_'s contact records, built on first use after a step (world
+// impulse r_n n + r_t,j t_j in the frame convention of model/contact_frame.hpp).
+const std::vector<SimulatorContact>& Simulator::contacts() const {
+  if (contacts_built_) return contacts_;
+  contacts_built_ = true;
   const auto& bodies = system_->world().bodies();
   const auto body_name = [&](Index b) {
     return b >= 0 && b < static_cast<Index>(bodies.size()) ? bodies[b].name : std::string();
@@ -206,6 +196,21 @@ void Simulator::take_contacts() {
         out.impulse += c.r_t[j] * frame.col(j + 1);
     }
     contacts_.push_back(std::move(out));
+  }
+  return contacts_;
+}
+
+// Logs events of a run that started at t0 (contact ids into `names`) in the recording, under its
+// own contact ids, while it holds fewer than max_logged_events.
+void Simulator::log_events(const std::vector<SimulationEvent>& events, double t0,
+                           const std::vector<std::string>& names) {
+  SimulationResult& rec = *recording_;
+  for (SimulationEvent e : events) {
+    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
+      return;
+    e.t += t0;
+    if (e.contact >= 0) e.contact = recorded_id(names.at(static_cast<size_t>(e.contact)));
+    rec.events.push_back(std::move(e));
   }
 }
 
@@ -294,7 +299,7 @@ void Simulator::advance(double dt) {
     else
       last_.contacts.push_back(c);
   }
-  take_contacts();
+  contacts_built_ = false;
   if (!recording_) return;
   SimulationResult& rec = *recording_;
   rec.steps += res.steps;
@@ -302,22 +307,14 @@ void Simulator::advance(double dt) {
   rec.solver_failures += res.solver_failures;
   rec.worst_solver_residual = std::max(rec.worst_solver_residual, res.worst_solver_residual);
   for (auto [kind, count] : res.event_counts) rec.event_counts[kind] += count;
-  for (SimulationEvent e : res.events) {
-    if (rec.events.size() >= static_cast<size_t>(std::max(0, scene_settings_.max_logged_events)))
-      break;
-    e.t += t0;
-    if (e.contact >= 0) e.contact = recorded_id(res.contact_names[e.contact]);
-    rec.events.push_back(std::move(e));
-  }
+  log_events(res.events, t0, res.contact_names);
   for (Index k = 1; k < res.records(); ++k) {  // record 0 is the stretch's start, kept already
     rec.t.push_back(t0 + res.t[k]);
     rec.q.push_back(res.q[k]);
     rec.v.push_back(res.v[k]);
     rec.kinetic.push_back(res.kinetic[k]);
     rec.potential.push_back(res.potential[k]);
-    rec.energy_final = res.kinetic[k] + res.potential[k];
-    emin_ = std::min(emin_, rec.energy_final);
-    rec.max_energy_gain = std::max(rec.max_energy_gain, rec.energy_final - emin_);
+    detail::note_energy(rec, res.kinetic[k] + res.potential[k], emin_);
   }
   for (ContactRecord c : res.contacts) {
     if (c.t <= 0.0) continue;

@@ -29,6 +29,12 @@
 
 namespace moreau {
 
+// The detection settings a rigid world runs with under `integrator` (simulate() of a scene and the
+// Simulator): time stepping sees contacts within a margin that a body cannot cross in a few
+// steps, at least 0.02 m; the event-driven integrator sees every feature pair (it locates
+// closings by root finding on the gaps).
+CollisionSettings run_collision_settings(CollisionSettings collision, Integrator integrator);
+
 // One contact of the last step (Simulator::contacts()).
 struct SimulatorContact {
   std::string name;    // as in contacts.csv
@@ -131,7 +137,7 @@ class Simulator {
 
   // The contacts of the last step (of the index set: closed, or open and about to be), with
   // their impulses; empty before the first step and after a state write.
-  const std::vector<SimulatorContact>& contacts() const { return contacts_; }
+  const std::vector<SimulatorContact>& contacts() const;
 
   // Starts keeping the steps: the current state is the first record, then every step (or every
   // record_interval of the scene's settings), its contacts and its events. A recording already
@@ -156,12 +162,13 @@ class Simulator {
   void drop_run();
   // Takes the last step's records from the run: contacts(), and the recording's.
   void take_step_records();
-  // contacts() from the last step's contact records (last_).
-  void take_contacts();
   // Appends the current state and the last step's contacts to the recording.
   void record_state();
   // The name of contact `id` of the current run (last_'s names), "" when out of range.
   std::string run_contact_name(Index id) const;
+  // Logs a run's events (started at t0, contact ids into names) in the recording, capped.
+  void log_events(const std::vector<SimulationEvent>& events, double t0,
+                  const std::vector<std::string>& names);
   // The recording's index of a contact name (added on first sight).
   Index recorded_id(const std::string& name);
 
@@ -170,9 +177,10 @@ class Simulator {
   std::unique_ptr<TimeSteppingRun> run_;
   Vector q_, v_, qfrc_, ctrl_;
   Matrix xfrc_;
-  double t_ = 0.0;   // s
-  double t0_ = 0.0;  // s, the time the current run started at
-  std::vector<SimulatorContact> contacts_;
+  double t_ = 0.0;                                  // s
+  double t0_ = 0.0;                                 // s, the time the current run started at
+  mutable std::vector<SimulatorContact> contacts_;  // contacts(), built from last_ when asked
+  mutable bool contacts_built_ = false;
   SimulationResult last_;  // the last step's records taken from the run (contacts, names, events)
   std::optional<SimulationResult> recording_;            // the steps kept since start_recording()
   std::unordered_map<std::string, Index> recorded_ids_;  // contact name → the recording's index

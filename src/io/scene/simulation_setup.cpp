@@ -8,8 +8,15 @@
 #include "moreau/io/json/json_reader.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 #include "moreau/contact/gallery.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace moreau {
+
+void apply_output_records(const Scene& scene, SimulationSettings& settings) {
+  if (settings.integrator == Integrator::time_stepping && scene.output.every > 1)
+    settings.record_interval = scene.output.every * settings.time_stepping.dt * (1.0 - 1e-9);
+  if (scene.output.interval > 0.0) settings.record_interval = scene.output.interval;
+}
 
 SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end) {
   SceneRun run;
@@ -22,9 +29,7 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
   }
   // Everything below comes from the file: its errors start with the scene's source.
   json_io::with_source(scene.source.empty() ? "scene '" + scene.name + "'" : scene.source, [&] {
-    if (st.integrator == Integrator::time_stepping && scene.output.every > 1)
-      st.record_interval = scene.output.every * st.time_stepping.dt * (1.0 - 1e-9);
-    if (scene.output.interval > 0.0) st.record_interval = scene.output.interval;
+    apply_output_records(scene, st);
     if (scene.is_system()) {
       run.system = scene.system;
     } else if (scene.is_gallery()) {
@@ -37,14 +42,8 @@ SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, do
       run.system = make_gallery_system(scene.gallery, params);
     } else {
       MOREAU_REQUIRE(scene.world != nullptr, "the scene has neither bodies nor a gallery system");
-      CollisionSettings cs = scene.collision;
-      // Event-driven: every feature pair (closings are located by root finding on the gaps).
-      // Time stepping: contacts within a margin that a body cannot cross in a few steps.
-      if (st.integrator == Integrator::event_driven)
-        cs.margin = INFINITY;
-      else
-        cs.margin = std::max(cs.margin, 0.02);
-      run.system = std::make_shared<RigidWorldSystem>(scene.world, cs, scene.name);
+      run.system = std::make_shared<RigidWorldSystem>(
+          scene.world, run_collision_settings(scene.collision, st.integrator), scene.name);
     }
     run.out_dir = scene.output.dir.empty() ? "out/" + scene.name : scene.output.dir;
     run.plot = scene.output.plot;

@@ -27,4 +27,8 @@ struct SceneRun {
 // (validate, simulation.hpp) before returning: std::invalid_argument names the scene.
 SceneRun prepare_scene_run(const Scene& scene, const std::string& integrator, double t_end);
 
+// The scene's output.every (time stepping: every k-th step) and output.interval as `settings`'
+// record interval, as prepare_scene_run sets it (also for a Simulator's recordings).
+void apply_output_records(const Scene& scene, SimulationSettings& settings);
+
 }  // namespace moreau

@@ -18,6 +18,7 @@
 #include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/io/run/simulation_output.hpp"
 #include "moreau/io/import/load_scene.hpp"
+#include "moreau/io/json/vocabulary.hpp"
 
 namespace moreau::python {
 
@@ -112,6 +113,10 @@ Scene load_model(const std::string& text, bool is_path, const std::string& optio
     o.keyframe = j.value("keyframe", std::string());
     o.srdf = j.value("srdf", std::string());
     o.package_dirs = j.value("package_dirs", std::vector<std::string>());
+    o.self_collision = j.value("self_collision", false);
+    if (j.contains("initial_overlap"))
+      o.initial_overlap = enum_from_name<InitialOverlap>(j["initial_overlap"].get<std::string>(),
+                                                         "initial_overlap");
     if (j.contains("joints"))
       for (auto it = j["joints"].begin(); it != j["joints"].end(); ++it)
         o.joints.emplace_back(it.key(), it.value().get<double>());

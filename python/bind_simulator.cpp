@@ -51,8 +51,10 @@ Loaded make_simulator(const std::string& text, bool is_path, const std::string& 
                              scene.settings);
   SimulationSettings settings = scene.settings;
   apply_output_records(scene, settings);
-  return {std::make_unique<Simulator>(scene.world, scene.collision, settings), scene.warnings,
-          scene.output.format, scene.output.plot.value_or(false)};
+  auto sim = std::make_unique<Simulator>(scene.world, scene.collision, settings);
+  std::vector<std::string> notes = scene.warnings;  // the import's, then the start pose's
+  for (const std::string& n : sim->system().start_notes()) notes.push_back(n);
+  return {std::move(sim), notes, scene.output.format, scene.output.plot.value_or(false)};
 }
 
 // The recording so far as moreau.SimulationResult reads it, written to `out` when given (format

@@ -13,6 +13,7 @@
 #include "moreau/io/scene/scene.hpp"
 #include "moreau/io/scene/scene_write.hpp"
 #include "moreau/io/import/load_scene.hpp"
+#include "moreau/io/json/vocabulary.hpp"
 
 namespace moreau::cli {
 
@@ -61,6 +62,16 @@ void add_model_import_options(CLI::App& cmd, ModelImportOptions& options) {
          },
          "The floating base's pose: X Y Z [QW QX QY QZ] (m; quaternion w first, as MuJoCo)")
       ->expected(3, 7);
+  cmd.add_flag("--self-collision", options.self_collision,
+               "URDF: links collide with each other, but for adjacent links and the SRDF's "
+               "disable_collisions pairs (default: a robot never collides with itself)");
+  cmd.add_option_function<std::string>(
+      "--initial-overlap",
+      [&options](const std::string& mode) {
+        options.initial_overlap = enum_from_name<InitialOverlap>(mode, "--initial-overlap");
+      },
+      "Bodies that interpenetrate at the start: resolve (separate them, the default), ignore "
+      "(no contact until they separate) or refuse");
 }
 
 void add_convert_command(CLI::App& app) {

@@ -53,7 +53,8 @@ class SimulationResult:
 
 def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
              floating_base=False, ground=False, plot=None, controller=None, keyframe=None,
-             joints=None, srdf=None, base_pose=None, package_dirs=None):
+             joints=None, srdf=None, base_pose=None, package_dirs=None, self_collision=False,
+             initial_overlap=None):
     """Runs a scene or any Lagrangian system and returns a SimulationResult.
 
     scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
@@ -74,6 +75,9 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     keyframe, joints, srdf, base_pose: the initial state, as for ``moreau.Simulator`` (a keyframe
     name; {joint: value}; an SRDF file whose group_states become keyframes; the base's pose).
     package_dirs: folders where a URDF's package:// URIs are looked for first.
+    self_collision: let a URDF robot's links collide with each other (docs/urdf.md).
+    initial_overlap: 'resolve' (default), 'ignore' or 'refuse' bodies that interpenetrate at the
+    start (docs/scene-format.md §Contact).
     Bad input raises InputError (a ValueError) naming the argument or the field.
     """
     from . import _moreau
@@ -96,7 +100,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
         for name, value in (("floating_base", floating_base), ("ground", ground),
                             ("controller", controller), ("keyframe", keyframe), ("joints", joints),
                             ("srdf", srdf), ("base_pose", base_pose),
-                            ("package_dirs", package_dirs)):
+                            ("package_dirs", package_dirs), ("self_collision", self_collision),
+                            ("initial_overlap", initial_overlap)):
             if value:
                 raise InputError(f"{who}: argument '{name}' applies to a scene or model file, "
                                  f"not to a LagrangianSystem")
@@ -108,7 +113,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
         from ._simulator import _model_source, _start_options
         text, is_path = _model_source(who, scene_or_path, "scene_or_path")
         start = dict(floating_base=floating_base, ground=ground, keyframe=keyframe, joints=joints,
-                     srdf=srdf, base_pose=base_pose, package_dirs=package_dirs)
+                     srdf=srdf, base_pose=base_pose, package_dirs=package_dirs,
+                     self_collision=self_collision, initial_overlap=initial_overlap)
         options = _start_options(who, text, is_path, **start)
         if controller is not None:
             data = _simulate_controlled(who, scene_or_path, controller, out, t_end, integrator,
@@ -187,7 +193,8 @@ def scene_system(scene_or_path):
 
 
 def convert(model, out=None, floating_base=False, ground=False, keyframe=None, joints=None,
-            srdf=None, base_pose=None, package_dirs=None):
+            srdf=None, base_pose=None, package_dirs=None, self_collision=False,
+            initial_overlap=None):
     """The scene (a dict in docs/scene-format.md) of an MJCF model (.xml) or a URDF robot (.urdf,
     placed by floating_base and ground), as ``moreau convert`` writes it; written to ``out`` as
     JSON when given. What the import ignored is reported as ModelWarning. Bad input raises
@@ -200,7 +207,8 @@ def convert(model, out=None, floating_base=False, ground=False, keyframe=None, j
         raise InputError(f"moreau.convert(): argument 'model' = {model!r}: expected an existing file")
     from ._simulator import _start_options
     options = _start_options("moreau.convert()", os.fspath(model), True, floating_base, ground,
-                             keyframe, joints, srdf, base_pose, package_dirs)
+                             keyframe, joints, srdf, base_pose, package_dirs, self_collision,
+                             initial_overlap)
     text, notes = _moreau._convert_model(os.fspath(model), options)
     for message in notes:
         warnings.warn(message, ModelWarning, stacklevel=2)

@@ -143,6 +143,21 @@ Index recorded_position_size(const RigidWorld& world) {
   return n;
 }
 
+// The limited joints of the forest, found once when the system is built.
+std::vector<RigidWorldSystem::LimitedJoint> RigidWorldSystem::find_limited_joints() const {
+  std::vector<LimitedJoint> out;
+  if (!forest_) return out;
+  const MultibodyModel& m = forest_->model;
+  for (Index j = 0; j < static_cast<Index>(world_->joints().size()); ++j) {
+    const Index b = forest_->joint_body[j];
+    if (!world_->joints()[j].limited || b < 0) continue;
+    const Index k = j - forest_->tree_joint[b];
+    out.push_back({j, &m.body(b).joints[static_cast<size_t>(k)], m.position_offset(b, k),
+                   m.velocity_offset(b, k)});
+  }
+  return out;
+}
+
 // The limits of the forest's joints on their coordinates (rigid_world_system.hpp; the band of
 // world_contacts.cpp: a bound is stated while its gap is below max(margin, 0.1 rad or m)):
 //   hinge, slide   g = s − lower (row +e_s) and g = upper − s (row −e_s), c = 0;
@@ -156,13 +171,10 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
   const int d = world_->dimension();
   const Index n = m.velocity_size();
   const double band = std::max(settings_.margin, 0.1);
-  for (Index j = 0; j < static_cast<Index>(world_->joints().size()); ++j) {
-    const Joint& wj = world_->joints()[j];
-    const Index b = forest_->joint_body[j];
-    if (!wj.limited || b < 0) continue;
-    const Index k = j - forest_->tree_joint[b];
-    const MultibodyJoint& mj = m.body(b).joints[static_cast<size_t>(k)];
-    const Index o = m.position_offset(b, k), ov = m.velocity_offset(b, k);
+  for (const LimitedJoint& l : limited_) {
+    const Joint& wj = world_->joints()[l.index];
+    const MultibodyJoint& mj = *l.joint;
+    const Index o = l.q, ov = l.v;
     auto push = [&](const char* side, double gap, const Vector& row, double c) {
       detail::push_bound_constraint(out, wj.name + side, gap, band, row, c, wj.limit_restitution, d,
                                     n, dense);
@@ -388,7 +400,9 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   append_coupling_constraints(q, v, view.k, dense, s.constraints);
   CollisionSettings cs = settings_;
   cs.joint_limits = false;  // stated on the coordinates below
-  for (const Contact& ct : detect_contacts(*world_, view.q, cs)) {
+  std::vector<Contact> found = detect_contacts(*world_, view.q, cs);
+  drop_ignored_overlaps(found, true);
+  for (const Contact& ct : found) {
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);
     view.map(r, mb, n, J, c);
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);

@@ -180,6 +180,7 @@ class BodyBlockStepContacts final : public StepContacts {
   // Violation: penetration at the detected contacts and |residual| of the joints.
   double detect(const Vector& q, const Vector& /*v*/, double /*t*/, double& penetration) override {
     detector_.detect(world_, q, cs_, contacts_);
+    system_.drop_ignored_overlaps(contacts_, true);
     penetration = 0.0;
     for (const Contact& c : contacts_) penetration = std::max(penetration, -c.gap);
     double worst = penetration;

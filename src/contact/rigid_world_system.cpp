@@ -13,9 +13,11 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
     initial_q = world_->initial_positions();
     initial_v = world_->initial_velocities();
     apply_initial_state_edits();
+    settle_start_pose();
     return;
   }
   forest_ = std::make_shared<const RigidWorldForest>(rigid_world_forest(*world_));
+  limited_ = find_limited_joints();
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();
@@ -37,7 +39,9 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
         if (j >= 0) require_tree_joint(j, fmt::format("coupling '{}'", c.name));
   for (Index t = 0; t < static_cast<Index>(world_->tendons().size()); ++t)
     tendon_length0_.push_back(tendon_length(initial_q, t));  // at the model's pose, as MuJoCo
+  clamp_model_pose();
   apply_initial_state_edits();
+  settle_start_pose();
 }
 
 // The world's initial-state edits on top of the model's state; their controls are held.
@@ -80,7 +84,9 @@ ContactState RigidWorldSystem::state(const Vector& q, const Vector& v, double t,
     detail::push_joint_constraints(s.constraints, world_->joints()[j].name, r.residual,
                                    dense ? r.dense(n) : Matrix(), r.bias, d, n, dense);
   }
-  for (const Contact& ct : detect_contacts(*world_, q, settings_)) {
+  std::vector<Contact> found = detect_contacts(*world_, q, settings_);
+  drop_ignored_overlaps(found, true);
+  for (const Contact& ct : found) {
     const BodyPairRows r = contact_rows(*world_, q, v, ct);
     detail::push_contact_constraint(s.constraints, *world_, ct, dense ? r.dense(n) : Matrix(),
                                     r.bias, d, dense);

@@ -19,6 +19,11 @@ std::vector<std::string> LagrangianSystem::velocity_names() const {
   return names;
 }
 
+const std::vector<std::string>& LagrangianSystem::start_notes() const {
+  static const std::vector<std::string> none;
+  return none;
+}
+
 // T = ½ vᵀ M(q) v
 double LagrangianSystem::kinetic_energy(const Vector& q, const Vector& v) const {
   const ContactState s = contact_state(q, v, 0.0);

@@ -58,13 +58,19 @@ struct Crossing {
   Index missed = -1;
 };
 
+// The run's first contact state, after the system's begin_run(q0).
+ContactState begin(const LagrangianSystem& sys, const Vector& q0, const Vector& v0) {
+  sys.begin_run(q0);
+  return sys.contact_state(q0, v0, 0.0);
+}
+
 class EventDrivenRun {
  public:
   EventDrivenRun(const LagrangianSystem& sys, const SimulationSettings& st, const Vector& q0,
                  const Vector& v0)
       : sys_(sys),
         st_(st),
-        s0_(sys.contact_state(q0, v0, 0.0)),
+        s0_(begin(sys, q0, v0)),
         np_(sys.position_size()),
         nv_(sys.velocity_size()),
         m_(s0_.size()),
@@ -74,6 +80,8 @@ class EventDrivenRun {
         impact_{.sys = sys, .st = st} {
     check_impact_laws(s0_, Integrator::event_driven);
     detail::start_result(res_, sys, Integrator::event_driven, s0_);
+    if (q0.size() == sys.initial_q.size() && q0 == sys.initial_q)
+      res_.warnings = sys.start_notes();  // what made the start pose valid
     for (const auto& c : s0_.constraints) {
       select_.mu.push_back(c.mu);
       select_.unilateral.push_back(c.kind == ConstraintKind::unilateral);

@@ -21,6 +21,9 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
   res_.integrator = Integrator::time_stepping;
   res_.position_names = sys_.recorded_position_names();
   res_.velocity_names = sys_.recorded_velocity_names();
+  sys_.begin_run(q_);
+  if (q_.size() == sys_.initial_q.size() && q_ == sys_.initial_q)
+    res_.warnings = sys_.start_notes();  // what made the start pose valid
   scheme_ = st_.time_stepping.scheme == TimeSteppingScheme::siconos
                 ? detail::make_siconos_scheme(sys_, st_, res_)
                 : detail::make_moreau_scheme(sys_, st_, res_);

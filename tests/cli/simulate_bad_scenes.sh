@@ -39,7 +39,7 @@ expect_bad() {  # NAME WORD...: exit 2 and the message mentions every WORD (fixe
 
 variant unknown_field 's["bodies"][0]["colour"] = "red"'
 variant negative_mass 's["bodies"][0]["mass"] = -1.0'
-variant interpenetrating 's["bodies"][0]["position"][1] = 0.05'
+variant interpenetrating 's["bodies"][0]["position"][1] = 0.05; s.setdefault("contact", {})["initial_overlap"] = "refuse"'
 variant nan_position 's["bodies"][0]["position"][1] = float("nan")'
 expect_bad unknown_field colour
 expect_bad negative_mass mass

@@ -164,6 +164,30 @@ TEST(CollisionNarrow, CylinderPlaneRim) {
   EXPECT_NEAR(s[0].gap, 0.1, 1e-9);
 }
 
+// A thin cylinder (r = 0.025, length 0.3, axis x) lying on a box top 5 nm above it, its far end
+// beyond the box's edge x = 0.45: the contact is its lowest generator clipped by the face, two
+// points at x = 0.41 (its end) and x = 0.45 (the edge), whatever the yaw of its axis, and not one
+// point that jumps between its ends from step to step (an arm's forearm resting on a table).
+TEST(CollisionNarrow, CylinderSideOnABoxFaceIsItsGenerator) {
+  const Shape box = make_box(Vector3(0.45, 0.3, 0.025));
+  const Shape cyl = make_cylinder(0.025, 0.15);
+  for (const double yaw : {0.0, 0.3}) {
+    const Quaternion q(Eigen::AngleAxisd(yaw, Vector3::UnitZ()) *
+                       Eigen::AngleAxisd(M_PI / 2, Vector3::UnitY()));
+    const Vector3 c(0.56, 0.01, 0.05 + 5e-9);
+    const auto pts =
+        collide(cyl, Pose{c, q}, box, at(Vector3::Zero()), {.margin = 0.02, .dimension = 3});
+    ASSERT_EQ(pts.size(), 2u) << "yaw " << yaw;
+    const Vector3 axis = q * Vector3::UnitZ();
+    // the generator's end x₀ = 0.56 − 0.15 cos(yaw), and where the generator meets x = 0.45
+    std::vector<double> xs = {pts[0].point_a.x(), pts[1].point_a.x()};
+    std::sort(xs.begin(), xs.end());
+    EXPECT_NEAR(xs[0], 0.56 - 0.15 * std::abs(axis.x()), 1e-9);
+    EXPECT_NEAR(xs[1], 0.45, 1e-9);
+    for (const auto& p : pts) EXPECT_NEAR(p.gap, 5e-9, 1e-12);
+  }
+}
+
 // 2D: disks, a rectangle on a line (two corners), a rod's ends, and rectangle on rectangle
 // (two points after merging the extruded copies).
 TEST(CollisionNarrow, Planar) {

@@ -297,11 +297,6 @@ TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
       error_of("<mujoco><worldbody><body><freejoint/><geom size=\"0.1\"/>").find("not well-formed"),
       std::string::npos);
   EXPECT_NE(error_of("<robot/>").find("root element must be <mujoco>"), std::string::npos);
-  // a body starting below the floor is refused like in a scene file
-  EXPECT_NE(error_of("<mujoco><worldbody><geom type=\"plane\"/><body pos=\"0 0 0.05\"><freejoint/>"
-                     "<geom size=\"0.1\"/></body></worldbody></mujoco>")
-                .find("interpenetrate"),
-            std::string::npos);
 }
 
 // A mesh geom (OBJ through assimp): the hull of its vertices collides, and its mass is the

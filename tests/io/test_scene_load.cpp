@@ -41,6 +41,18 @@ void expect_error(const json& doc, const std::string& needle) {
   }
 }
 
+// Expects the scene to load and its system's build (where the start pose is checked, contact/
+// rigid_world_system.hpp §Start pose) to throw std::invalid_argument containing `needle`.
+void expect_start_error(const json& doc, const std::string& needle) {
+  const Scene scene = parse_scene(doc);
+  try {
+    RigidWorldSystem system(scene.world, scene.collision);
+    FAIL() << "accepted a bad start; expected an error containing: " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
+  }
+}
+
 // Bar of length l = 0.9 at θ = 0.5 from the vertical, upper end A on the wall x = 0, lower end B
 // on the floor y = 0: centre ((l/2) sin θ, (l/2) cos θ).
 // (contact.explicit and contype/conaffinity, docs/scene-format.md.)
@@ -155,13 +167,22 @@ TEST(SceneLoad, RejectsNonNumbers) {
   expect_error(m, "contact.default.mu = -0.1");
 }
 
-TEST(SceneLoad, RejectsInterpenetration) {
+TEST(SceneLoad, RefusesInterpenetrationWhenAsked) {
   json d = ball_scene();
   d["bodies"][0]["position"] = {1.0, 0.25};  // ball r 0.1 at y 0.25 overlaps the box top (y 0.2)
-  expect_error(d, "bodies 'ball' and 'box' interpenetrate");
+  d["contact"]["initial_overlap"] = "refuse";
+  expect_start_error(d, "bodies 'ball' and 'box' interpenetrate (gap = -0.05 m");
   json g = ball_scene();
   g["bodies"][0]["position"] = {0.0, 0.05};
-  expect_error(g, "bodies 'ball' and 'ground' interpenetrate");
+  g["contact"]["initial_overlap"] = "refuse";
+  expect_start_error(g, "bodies 'ball' and 'ground' interpenetrate");
+  json bad = ball_scene();
+  bad["contact"]["initial_overlap"] = "undo";
+  expect_error(bad,
+               "contact.initial_overlap = \"undo\": must be \"resolve\", \"ignore\" or \"refuse\"");
+  bad["contact"]["initial_overlap"] = "ignore";
+  bad["contact"]["self_collision"] = 1;
+  expect_error(bad, "contact.self_collision = 1: must be true or false");
 }
 
 TEST(SceneLoad, RejectsBadDocuments) {

@@ -138,10 +138,32 @@ class RigidWorldSystem : public LagrangianSystem {
   // The collision settings of contact detection.
   const CollisionSettings& settings() const { return settings_; }
   // The contacts behind the unilateral constraints of the last contact_state call order:
-  // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings).
+  // constraint k ≥ joint rows ↔ contacts[k − joint rows] of detect_contacts(world, q, settings),
+  // without the start overlaps still ignored.
   std::vector<Contact> contacts(const Vector& q) const {
-    return detect_contacts(*world_, maximal_positions(q), settings_);
+    std::vector<Contact> out = detect_contacts(*world_, maximal_positions(q), settings_);
+    drop_ignored_overlaps(out, false);
+    return out;
   }
+
+  // Start pose. Built, the system's initial q is made valid (settings().initial_overlap):
+  // 1. a limited hinge or slide whose zero (the model's pose) lies outside its range starts at
+  //    the nearest end of the range;
+  // 2. the world's initial-state edits (keyframe, joint values) apply;
+  // 3. a hinge or slide they put outside its range is clamped into it (refuse: refused);
+  // 4. bodies whose shapes interpenetrate by more than initial_tolerance are separated by a
+  //    position projection in joint coordinates (resolve), take no contact until they first
+  //    separate (ignore, and a pair resolve cannot clear), or are refused (std::invalid_argument
+  //    naming the pair and the depth).
+  // What was changed or ignored, one line each (each pair with its depth), for the run's warnings.
+  const std::vector<std::string>& start_notes() const override { return start_notes_; }
+  // A run starting at the initial q ignores the start's overlapping pairs again.
+  void begin_run(const Vector& q) const override;
+  // Removes the contacts of body pairs that overlapped at the start and have not yet separated;
+  // with `update`, a pair none of whose contacts penetrates is forgotten (it has separated).
+  void drop_ignored_overlaps(std::vector<Contact>& contacts, bool update) const;
+  // Projections (each after a new detection) that resolve may take.
+  static constexpr int kStartProjections = 20;
 
  private:
   // contact_state with the dense parts (M and Jacobian rows) or without them.
@@ -150,6 +172,14 @@ class RigidWorldSystem : public LagrangianSystem {
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense) const;
   // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics k (articulated_world.cpp).
   Vector articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v) const;
+  // A limited joint of the forest: the world's joint, its forest joint and its offsets in q, v.
+  struct LimitedJoint {
+    Index index;                  // in world().joints()
+    const MultibodyJoint* joint;  // its joint in the forest (limits measured from q = 0)
+    Index q, v;                   // its first coordinate and velocity
+  };
+  // Every limited joint of the forest (none without joint coordinates), for limited_.
+  std::vector<LimitedJoint> find_limited_joints() const;
   // The limit constraints of the forest's joints at (q, v), appended to out.
   void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
                                 std::vector<ContactConstraint>& out) const;
@@ -171,15 +201,23 @@ class RigidWorldSystem : public LagrangianSystem {
                                const std::string& what) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
+  // Steps 1 and 3–4 of the start pose (see start_notes; rigid_world_start_pose.cpp).
+  void clamp_model_pose();
+  void settle_start_pose();
 
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
-  std::vector<double> tendon_length0_;  // per tendon: L at the initial q (couplings' L₀)
-  Vector model_q_;                      // the model's own initial q, before the edits
-  Vector initial_ctrl_;                 // the initial-state edits' controls (nu)
-  Vector qfrc_applied_;                 // set_inputs: n, or empty
-  Matrix xfrc_applied_;                 // set_inputs: body_count × 6, or empty
-  Vector ctrl_;                         // set_inputs: one per actuator, or empty
+  std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
+  Vector model_q_;                        // the model's own initial q, before the edits
+  Vector initial_ctrl_;                   // the initial-state edits' controls (nu)
+  Vector qfrc_applied_;                   // set_inputs: n, or empty
+  Matrix xfrc_applied_;                   // set_inputs: body_count × 6, or empty
+  Vector ctrl_;                           // set_inputs: one per actuator, or empty
+  std::vector<LimitedJoint> limited_;     // find_limited_joints()
+  std::vector<std::string> start_notes_;  // start_notes()
+  std::vector<std::pair<Index, Index>> start_ignored_;  // body pairs overlapping at the start
+  // The run's memory: start overlaps not yet separated (sorted), reset by begin_run().
+  mutable std::vector<std::pair<Index, Index>> ignoring_;
 
   std::shared_ptr<const RigidWorld> world_;
   CollisionSettings settings_;

@@ -97,6 +97,12 @@ class LagrangianSystem {
 
   // q̇ as a function of (q, v); identity unless overridden.
   virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
+  // What the system changed in its initial state to make it valid, one line each (a run lists
+  // them in its warnings); none unless overridden.
+  virtual const std::vector<std::string>& start_notes() const;
+  // A run starts at q: the system resets what it remembers along a run (a rigid world: the
+  // start overlaps it ignores); nothing unless overridden.
+  virtual void begin_run(const Vector& /*q*/) const {}
   // Re-normalizes q after a step (unit quaternions); identity unless overridden.
   virtual void normalize_position(Vector& /*q*/) const {}
   // Kinetic energy T = ½ vᵀ M(q) v, J.

@@ -264,9 +264,13 @@ std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q,
   return {p + t0 * d, p + t1 * d};
 }
 
-// Manifold of two polytope cores (radii ra, rb) given the normal n (from B to A).
+// Manifold of two polytope cores (radii ra, rb) given the normal n (from B to A): points with gap
+// ≤ margin; the touching features take the vertices within 1e-7·scale + min(feature_margin,
+// 0.02·scale) of each core's support plane (feature_margin: margin when not given).
 Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vector<Vector3>& cb,
-                     double rb, const Vector3& normal, double scale, double margin) {
+                     double rb, const Vector3& normal, double scale, double margin,
+                     double feature_margin = NAN) {
+  if (std::isnan(feature_margin)) feature_margin = margin;
   Frame2 F;
   F.n = normal.normalized();
   // a 2D coordinate frame of the clipping plane (not a contact frame): t₁ = n × e_k/‖n × e_k‖, e_k
@@ -275,7 +279,7 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
   F.n.cwiseAbs().minCoeff(&k);
   F.t1 = F.n.cross(Vector3::Unit(k)).normalized();
   F.t2 = F.n.cross(F.t1);
-  const double tol = 1e-7 * scale + std::min(std::max(margin, 0.0), 0.02 * scale);
+  const double tol = 1e-7 * scale + std::min(std::max(feature_margin, 0.0), 0.02 * scale);
   const Feature fa = support_feature(ca, -F.n, tol, F);
   const Feature fb = support_feature(cb, F.n, tol, F);
   std::vector<Vector2> xs;
@@ -444,7 +448,15 @@ Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& 
     const auto cb = b.kind == ShapeKind::cylinder ? cylinder_rim(b, pb, n) : world_core(b, pb);
     const double ra = a.kind == ShapeKind::cylinder ? 0.0 : a.core_radius();
     const double rb = b.kind == ShapeKind::cylinder ? 0.0 : b.core_radius();
-    const Points m = clip_manifold(ca, ra, cb, rb, n, scale, margin);
+    // a rim's neighbours of its lowest point stand r (1 − cos(2π/kRimPoints)) above it: the
+    // touching feature takes points within half that, so that a side lying on a face is its
+    // generator segment, not a polygon whose projection hides the generator inside it
+    double feature_margin = margin;
+    for (const Shape* s : {&a, &b})
+      if (s->kind == ShapeKind::cylinder)
+        feature_margin =
+            std::min(feature_margin, 0.5 * s->radius * (1.0 - std::cos(2.0 * M_PI / kRimPoints)));
+    const Points m = clip_manifold(ca, ra, cb, rb, n, scale, margin, feature_margin);
     double gmin = INFINITY;
     for (const auto& c : m) gmin = std::min(gmin, c.gap);
     if (m.size() >= 2 && std::abs(gmin - gap) <= 1e-7 * scale) return m;

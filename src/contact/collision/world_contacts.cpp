@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
@@ -76,6 +77,49 @@ void append_limit_contacts(const RigidWorld& world, const Vector& q, Index k, do
 }
 }  // namespace
 
+const char* to_string(InitialOverlap mode) {
+  switch (mode) {
+    case InitialOverlap::resolve:
+      return "resolve";
+    case InitialOverlap::ignore:
+      return "ignore";
+    case InitialOverlap::refuse:
+      return "refuse";
+  }
+  return "?";
+}
+
+// Union–find over the joints between dynamic bodies, then each static body joins the one
+// articulation its joints reach (none when they reach several).
+std::vector<Index> articulations(const RigidWorld& world) {
+  const Index n = world.body_count();
+  std::vector<Index> root(static_cast<size_t>(n));
+  std::iota(root.begin(), root.end(), Index{0});
+  auto find = [&](Index b) {
+    while (root[b] != b) b = root[b] = root[root[b]];
+    return b;
+  };
+  std::vector<bool> jointed(static_cast<size_t>(n), false);
+  for (const Joint& j : world.joints()) {
+    jointed[j.body_a] = jointed[j.body_b] = true;
+    if (!world.body(j.body_a).is_static && !world.body(j.body_b).is_static)
+      root[find(j.body_a)] = find(j.body_b);
+  }
+  std::vector<Index> out(static_cast<size_t>(n), -1);
+  for (Index b = 0; b < n; ++b)
+    if (jointed[b] && !world.body(b).is_static) out[b] = find(b);
+  std::vector<Index> base(static_cast<size_t>(n), -1);  // per static body: its one articulation
+  for (const Joint& j : world.joints()) {
+    const bool sa = world.body(j.body_a).is_static, sb = world.body(j.body_b).is_static;
+    if (sa == sb) continue;
+    const Index s = sa ? j.body_a : j.body_b, d = sa ? j.body_b : j.body_a;
+    base[s] = base[s] == -1 || base[s] == out[d] ? out[d] : -2;
+  }
+  for (Index b = 0; b < n; ++b)
+    if (base[b] >= 0) out[b] = base[b];
+  return out;
+}
+
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings) {
   std::vector<Contact> out;
@@ -113,6 +157,11 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     return false;
   };
   const bool with_pairs = !world.contact_pairs().empty();
+  if (!settings.self_collision) articulation_ = articulations(world);
+  auto same_articulation = [&](Index a, Index b) {
+    return !settings.self_collision && articulation_[a] >= 0 &&
+           articulation_[a] == articulation_[b];
+  };
   struct Item {
     Index body, shape;
     Pose pose;
@@ -154,6 +203,7 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
         if (sa && sb) continue;
         if (with_exclusions && world.collisions_excluded(A.body, B.body)) continue;
         if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
+        if (same_articulation(A.body, B.body)) continue;
         if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
                                      world.body(B.body).shapes[B.shape]))
           continue;

@@ -29,7 +29,7 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
   std::vector<std::vector<TreeGeom>> geoms(n);
   for (size_t i = 0; i < n; ++i) {
     const TreeBody& b = bodies[i];
-    owner[i] = i == 0 || b.moves() ? i : owner[static_cast<size_t>(b.parent)];
+    owner[i] = i == 0 || b.moves() || b.own_static ? i : owner[static_cast<size_t>(b.parent)];
     const Pose& of = bodies[owner[i]].frame;
     // this body's frame in its owner's: T = F_owner⁻¹ ∘ F_body
     const Quaternion qo = of.orientation.conjugate();
@@ -38,7 +38,7 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
     const bool use_inertial = b.has_inertial && !inertia_from_geoms;
     MassSum own = use_inertial ? b.inertial : MassSum{};
     for (TreeGeom g : b.geoms) {
-      if (g.is_plane && owner[i] != 0)
+      if (g.is_plane && owner[i] != 0 && !bodies[owner[i]].own_static)
         throw_invalid("{}: a plane belongs to a body welded to the world", g.where);
       if (!use_inertial && !g.is_plane) own.add(g.mass, g.com, g.inertia);
       g.shape.offset = T.compose(g.shape.offset);
@@ -53,7 +53,7 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
     const TreeBody& b = bodies[i];
     RigidBody rb;
     rb.name = i == 0 ? "world" : b.name;
-    rb.is_static = i == 0;
+    rb.is_static = i == 0 || b.own_static;
     if (!rb.is_static) {
       if (!(mass[i].m > 0))
         throw_invalid("{}: no mass: give it an inertial or geometry with mass or density", b.where);

@@ -6,7 +6,8 @@
 // A body with revolute, prismatic or ball joints becomes a moreau body linked to its parent's
 // moreau body by them (several make a chain, model/rigid/joint.hpp §Chains); a free body has no
 // joint; a body without a joint is welded to its parent: its
-// geoms and mass join the parent's moreau body (body 0, the world, is the static body "world").
+// geoms and mass join the parent's moreau body (body 0, the world, is the static body "world"),
+// unless it is a static body of its own (TreeBody::own_static).
 // A moreau body sits at its centre of mass with the orientation of its file frame F, its inertia
 // the full sum of its parts (parallel axes), its shapes moved by −c.
 #include <memory>
@@ -66,6 +67,9 @@ struct TreeBody {
   int parent = -1;                    // index of the parent (−1 for the world)
   Pose frame;                         // F in the world
   std::vector<TreeJointSpec> joints;  // the chain to the parent (empty: welded)
+  // A static body of its own rather than welded into its parent (a URDF robot's welded base:
+  // a link that collides with the ground, named by its link, not "world"); needs no joints.
+  bool own_static = false;
   // True when the body moves on its own (a free joint or a chain of joints).
   bool moves() const { return !joints.empty(); }
   // True when its one joint is free.

@@ -11,7 +11,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/load_scene.hpp"
-#include "moreau/io/os/input_file.hpp"
+#include "srdf_file.hpp"
 
 namespace moreau {
 namespace {
@@ -41,13 +41,8 @@ void require_coordinate_joint(const RigidWorld& w, const std::string& name,
 
 // The group_states of an SRDF file as keyframes of `w`.
 void add_srdf_states(const std::string& path, RigidWorld& w) {
-  const std::string text = read_text_file(path);
   tinyxml2::XMLDocument doc;
-  MOREAU_REQUIRE(doc.Parse(text.c_str(), text.size()) == tinyxml2::XML_SUCCESS,
-                 "{}:{}: not well-formed XML: {}", path, doc.ErrorLineNum(), doc.ErrorStr());
-  const tinyxml2::XMLElement* robot = doc.RootElement();
-  MOREAU_REQUIRE(robot && std::string(robot->Name()) == "robot",
-                 "{}: the root element must be <robot> (an SRDF file)", path);
+  const tinyxml2::XMLElement* robot = &import::read_srdf(path, doc);
   std::vector<Keyframe> states;
   for (const auto* g = robot->FirstChildElement("group_state"); g;
        g = g->NextSiblingElement("group_state")) {
@@ -73,7 +68,6 @@ void add_srdf_states(const std::string& path, RigidWorld& w) {
       it->q[std::string(joint) + ".q"] = x;
     }
   }
-  MOREAU_REQUIRE(!states.empty(), "{}: no <group_state> to read", path);
   for (Keyframe& k : states) {
     if (w.find_keyframe(k.name) != nullptr) continue;  // the model's own keyframe wins
     w.add_keyframe(std::move(k));

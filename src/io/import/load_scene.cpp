@@ -24,6 +24,7 @@ Scene load_scene(const std::string& path, const ModelImportOptions& options) {
     s = json_io::with_source(path, [&] { return parse_scene(json_io::read_file(path), path); });
     s.name = std::filesystem::path(path).stem().string();
   }
+  if (options.initial_overlap) s.collision.initial_overlap = *options.initial_overlap;
   apply_initial_state_options(s, options);
   return s;
 }

@@ -12,6 +12,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/io/import/mesh_file.hpp"
 #include "package_uri.hpp"
+#include "srdf_file.hpp"
 #include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
@@ -72,6 +73,11 @@ class Importer {
   std::vector<std::pair<std::string, double>> motors_;
   // The couplings of the <mimic> joints, added to the built world.
   void add_mimics(RigidWorld& world) const;
+  // Links adjacent in the tree never collide (after fixed joints are merged; a body without
+  // shapes passes its adjacency on to its children), nor the SRDF's <disable_collisions> pairs;
+  // `body` maps each tree body to its moreau body.
+  void exclude_adjacent_links(RigidWorld& world, const std::vector<Index>& body);
+  void exclude_srdf_pairs(RigidWorld& world, const std::vector<Index>& body);
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
 };
@@ -242,6 +248,7 @@ Scene Importer::run() {
   bodies_.push_back(world);
   add_link(*model->getRoot(), 0, options_.base_pose.value_or(Pose{}),
            options_.floating_base ? TreeJoint::free : TreeJoint::none, nullptr);
+  bodies_[1].own_static = !options_.floating_base;  // a welded base is a link of its own
   Scene scene;
   scene.source = path_;
   scene.name = std::filesystem::path(path_).stem().string();
@@ -251,7 +258,11 @@ Scene Importer::run() {
                                   options_.ground ? ", ground plane" : "");
   scene.settings.integrator = Integrator::time_stepping;
   scene.collision.margin = kImportedContactMargin;
-  scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false);
+  scene.collision.self_collision = options_.self_collision;
+  std::vector<Index> body;
+  scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false, &body);
+  exclude_adjacent_links(*scene.world, body);
+  if (!options_.srdf.empty()) exclude_srdf_pairs(*scene.world, body);
   add_mimics(*scene.world);
   for (const auto& [name, effort] : motors_) {  // a torque motor per joint, capped by its effort
     Actuator motor;
@@ -273,6 +284,48 @@ Scene Importer::run() {
                  "{}: no moving link (a fixed base with only fixed joints)", path_);
   scene.warnings = warnings_;
   return scene;
+}
+
+// Pairs (b, p) for each moreau body b and its parent p in the tree, and (b, p') for p' above p
+// while p has no shapes (the Go2's hips carry none: its thighs do not collide with its base). The
+// world (body 0) is no link: a floating base collides with the ground.
+void Importer::exclude_adjacent_links(RigidWorld& world, const std::vector<Index>& body) {
+  std::vector<Index> parent(static_cast<size_t>(world.body_count()), -1);
+  for (size_t i = 1; i < bodies_.size(); ++i) {
+    const Index b = body[i], p = body[static_cast<size_t>(bodies_[i].parent)];
+    if (b != p && p != 0) parent[b] = p;
+  }
+  for (Index b = 1; b < world.body_count(); ++b)
+    for (Index p = parent[b]; p > 0; p = parent[p]) {
+      world.exclude_collisions(b, p);
+      if (!world.body(p).shapes.empty()) break;
+    }
+}
+
+// SRDF (MoveIt): <robot><disable_collisions link1 link2 reason/>…</robot>; pairs of links of one
+// moreau body, and links the URDF does not have (a warning), are skipped.
+void Importer::exclude_srdf_pairs(RigidWorld& world, const std::vector<Index>& body) {
+  const std::string& path = options_.srdf;
+  tinyxml2::XMLDocument doc;
+  const tinyxml2::XMLElement* robot = &import::read_srdf(path, doc);
+  auto link_body = [&](const char* name) -> Index {
+    for (size_t i = 1; name && i < bodies_.size(); ++i)
+      if (bodies_[i].name == name) return body[i];
+    return -1;
+  };
+  for (const auto* d = robot->FirstChildElement("disable_collisions"); d;
+       d = d->NextSiblingElement("disable_collisions")) {
+    const char* l1 = d->Attribute("link1");
+    const char* l2 = d->Attribute("link2");
+    const Index a = link_body(l1), b = link_body(l2);
+    if (a < 0 || b < 0) {
+      warnings_.push_back(fmt::format(
+          "{}:{}: <disable_collisions link1=\"{}\" link2=\"{}\"> ignored: {} has no link '{}'",
+          path, d->GetLineNum(), l1 ? l1 : "", l2 ? l2 : "", path_, a < 0 ? (l1 ? l1 : "") : l2));
+      continue;
+    }
+    if (a != b) world.exclude_collisions(a, b);
+  }
 }
 
 // q_joint = multiplier q_mimicked + offset: a coupling with (a₀, a₁) = (offset, multiplier)
@@ -304,7 +357,6 @@ void Importer::add_mimics(RigidWorld& world) const {
 
 Scene load_urdf(const std::string& path, const ModelImportOptions& options) {
   Scene scene = Importer(path, options).run();
-  check_initial_configuration(scene);
   return scene;
 }
 

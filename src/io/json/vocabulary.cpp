@@ -65,6 +65,13 @@ const std::vector<SimulationStatus>& enum_values() {
   return v;
 }
 
+template <>
+const std::vector<InitialOverlap>& enum_values() {
+  static const std::vector<InitialOverlap> v = {InitialOverlap::resolve, InitialOverlap::ignore,
+                                                InitialOverlap::refuse};
+  return v;
+}
+
 template <class E>
 E enum_from_name(const std::string& name, const std::string& path) {
   for (E e : enum_values<E>())
@@ -82,5 +89,6 @@ template ImpactLaw enum_from_name<ImpactLaw>(const std::string&, const std::stri
 template ContactMode enum_from_name<ContactMode>(const std::string&, const std::string&);
 template EventKind enum_from_name<EventKind>(const std::string&, const std::string&);
 template SimulationStatus enum_from_name<SimulationStatus>(const std::string&, const std::string&);
+template InitialOverlap enum_from_name<InitialOverlap>(const std::string&, const std::string&);
 
 }  // namespace moreau

@@ -84,62 +84,53 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   }
 
   RigidWorldReadOptions world_options;
-  world_options.contact_keys = {"margin", "tolerance"};
+  world_options.contact_keys = {"margin", "tolerance", "self_collision", "initial_overlap"};
   world_options.require_dynamic_body = true;
   auto world = std::make_shared<RigidWorld>(rigid_world_from_json(doc, world_options));
   scene.dimension = world->dimension();
   if (doc.contains("contact")) {
     const json& c = doc.at("contact");
-    scene.collision.margin = number(c, "contact", "margin", scene.collision.margin);
-    MOREAU_REQUIRE(scene.collision.margin >= 0.0, "contact.margin = {}: must be ≥ 0",
-                   scene.collision.margin);
-    scene.contact_tolerance = number(c, "contact", "tolerance", scene.contact_tolerance);
-    MOREAU_REQUIRE(scene.contact_tolerance >= 0.0, "contact.tolerance = {}: must be ≥ 0",
-                   scene.contact_tolerance);
+    CollisionSettings& cs = scene.collision;
+    cs.margin = number(c, "contact", "margin", cs.margin);
+    MOREAU_REQUIRE(cs.margin >= 0.0, "contact.margin = {}: must be ≥ 0", cs.margin);
+    cs.initial_tolerance = number(c, "contact", "tolerance", cs.initial_tolerance);
+    MOREAU_REQUIRE(cs.initial_tolerance >= 0.0, "contact.tolerance = {}: must be ≥ 0",
+                   cs.initial_tolerance);
+    if (c.contains("self_collision")) {
+      MOREAU_REQUIRE(c.at("self_collision").is_boolean(),
+                     "contact.self_collision = {}: must be true or false",
+                     show(c.at("self_collision")));
+      cs.self_collision = c.at("self_collision").get<bool>();
+    }
+    if (c.contains("initial_overlap"))
+      cs.initial_overlap = enum_from_name<InitialOverlap>(
+          string_field(c, "contact", "initial_overlap", ""), "contact.initial_overlap");
   }
   scene.world = world;
-  check_initial_configuration(scene);
+  check_joints_hold(*world, scene.collision.initial_tolerance);
   return scene;
 }
 
 }  // namespace
 
-void check_initial_configuration(const Scene& scene) {
-  if (!scene.world) return;
-  const RigidWorld* world = scene.world.get();
-  // initial interpenetration (explicit bilateral pairs: gap 0; joint limits: within bounds)
-  const Vector q0 = world->initial_positions();
-  CollisionSettings probe = scene.collision;
+// Explicit bilateral pairs closed and joints satisfied at the bodies' poses of the file: a
+// model's consistency, checked when it is read (its start pose is made valid when it runs).
+void check_joints_hold(const RigidWorld& world, double tolerance) {
+  const double closed = std::max(1e-6, 10 * tolerance);
+  const Vector q0 = world.initial_positions();
+  CollisionSettings probe;
   probe.margin = 0.0;
-  for (const Contact& c : detect_contacts(*world, q0, probe)) {
-    if (c.pair >= 0 && world->contact_pairs()[c.pair].kind == ConstraintKind::bilateral) {
-      MOREAU_REQUIRE(std::abs(c.gap) <= std::max(1e-6, 10 * scene.contact_tolerance),
+  probe.joint_limits = false;
+  for (const Contact& c : detect_contacts(world, q0, probe))
+    if (c.pair >= 0 && world.contact_pairs()[c.pair].kind == ConstraintKind::bilateral)
+      MOREAU_REQUIRE(std::abs(c.gap) <= closed,
                      "contact.explicit '{}' (bilateral): gap = {:.6g} m at the start, must be 0",
-                     world->contact_pairs()[c.pair].name, c.gap);
-      continue;
-    }
-    if (c.joint >= 0) {
-      const Joint& j = world->joints()[c.joint];
-      MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
-                     "initial configuration: joint '{}' starts at s = {:.6g}, outside its limits "
-                     "[{:.6g}, {:.6g}]",
-                     j.name, world->joint_coordinate(q0, c.joint), j.lower, j.upper);
-      continue;
-    }
-    MOREAU_REQUIRE(c.gap >= -scene.contact_tolerance,
-                   "initial configuration: bodies '{}' and '{}' interpenetrate (gap = {:.6g} m < "
-                   "−contact.tolerance = "
-                   "−{:.3g} m)",
-                   world->body(c.body_a).name, world->body(c.body_b).name, c.gap,
-                   scene.contact_tolerance);
-  }
-  // joints satisfied at the start
-  const Vector v0 = world->initial_velocities();
-  for (Index j = 0; j < static_cast<Index>(world->joints().size()); ++j) {
-    const BodyPairRows r = world->joint_rows(q0, v0, j);
-    MOREAU_REQUIRE(r.residual.cwiseAbs().maxCoeff() <= std::max(1e-6, 10 * scene.contact_tolerance),
-                   "joints[{}] ('{}'): violated at the start (residual {:.3g})", j,
-                   world->joints()[j].name, r.residual.cwiseAbs().maxCoeff());
+                     world.contact_pairs()[c.pair].name, c.gap);
+  const Vector v0 = world.initial_velocities();
+  for (Index j = 0; j < static_cast<Index>(world.joints().size()); ++j) {
+    const double r = world.joint_rows(q0, v0, j).residual.cwiseAbs().maxCoeff();
+    MOREAU_REQUIRE(r <= closed, "joints[{}] ('{}'): violated at the start (residual {:.3g})", j,
+                   world.joints()[j].name, r);
   }
 }
 

@@ -18,7 +18,10 @@ json scene_to_json(const Scene& scene) {
   json doc = rigid_world_to_json(*scene.world);
   doc["description"] = scene.description;
   doc["contact"]["margin"] = scene.collision.margin;
-  doc["contact"]["tolerance"] = scene.contact_tolerance;
+  doc["contact"]["tolerance"] = scene.collision.initial_tolerance;
+  if (!scene.collision.self_collision) doc["contact"]["self_collision"] = false;
+  if (scene.collision.initial_overlap != InitialOverlap::resolve)
+    doc["contact"]["initial_overlap"] = to_string(scene.collision.initial_overlap);
   json integrator = json::object();
   const SimulationSettings defaults;
   for (const IntegratorKey& k : integrator_keys()) {

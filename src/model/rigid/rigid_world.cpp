@@ -192,12 +192,13 @@ void RigidWorld::exclude_collisions(Index body_a, Index body_b) {
                      body_a != body_b,
                  "excluded pair ({}, {}): two different bodies of the world", body_a, body_b);
   const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  if (!collisions_excluded(body_a, body_b)) excluded_.push_back(key);
+  const auto at = std::lower_bound(excluded_.begin(), excluded_.end(), key);  // kept sorted
+  if (at == excluded_.end() || *at != key) excluded_.insert(at, key);
 }
 
 bool RigidWorld::collisions_excluded(Index body_a, Index body_b) const {
   const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  return std::find(excluded_.begin(), excluded_.end(), key) != excluded_.end();
+  return std::binary_search(excluded_.begin(), excluded_.end(), key);
 }
 
 Index RigidWorld::find_contact_pair(Index body_a, Index shape_a, Index body_b,

@@ -44,6 +44,15 @@
 
 namespace moreau {
 
+// What a system does with a start pose whose shapes interpenetrate by more than
+// CollisionSettings::initial_tolerance (contact.initial_overlap, contact/rigid_world_system.hpp
+// §Start pose): resolve separates them by a position projection in joint coordinates (a pair the
+// projection cannot clear is ignored), ignore leaves them and takes no contact between the two
+// bodies until they first separate, refuse throws std::invalid_argument naming the pair.
+enum class InitialOverlap { resolve, ignore, refuse };
+// "resolve", "ignore" or "refuse" (the scene's names).
+const char* to_string(InitialOverlap mode);
+
 // Settings of contact detection (margin, m, and the narrow phase's).
 struct CollisionSettings {
   double margin = 1e-3;          // report contacts with gap ≤ margin, m (may be +∞)
@@ -54,7 +63,22 @@ struct CollisionSettings {
   // coordinates themselves, contact/rigid_world_system.hpp)
   bool joint_limits = true;
   int threads = 1;  // narrow phase on this many threads (common/parallel.hpp); same contacts
+  // false: two bodies of one articulation (articulations() below) never collide; a URDF robot's
+  // default (contact.self_collision, docs/urdf.md §Self-collision)
+  bool self_collision = true;
+  // The start pose (contact.initial_overlap): what a system does with shapes that interpenetrate
+  // at the start by more than initial_tolerance.
+  InitialOverlap initial_overlap = InitialOverlap::resolve;
+  // m: the deepest start overlap taken as touching (contact.tolerance).
+  double initial_tolerance = 1e-6;
 };
+
+// The articulation of each body (an index shared by the bodies of one, or −1): the dynamic bodies
+// linked to each other through joints, and a static body jointed to the dynamic bodies of exactly
+// one articulation (a robot's welded base; a ground two separate pendulums hang from belongs to
+// neither). Bodies with no joint are −1. CollisionSettings::self_collision = false skips pairs of
+// one articulation.
+std::vector<Index> articulations(const RigidWorld& world);
 
 // Every contact of the world at q: the points of every explicit contact pair
 // (RigidWorld::contact_pairs, whatever their gap), and the shape pairs found by detection within
@@ -81,6 +105,7 @@ class ContactDetector {
   std::vector<std::pair<Index, Index>> candidates_;
   std::vector<std::vector<Contact>> found_;  // per chunk of the narrow phase
   std::vector<Contact*> order_;              // the found contacts in detection order
+  std::vector<Index> articulation_;          // articulations(world), without self-collision
 };
 
 // "A/B:<shape a>-<shape b>:<feature>" (Contact::name): stable while the same features touch;

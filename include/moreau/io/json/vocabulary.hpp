@@ -1,11 +1,12 @@
 #pragma once
 // Names → enums for the vocabulary of the simulators (Integrator, PainlevePolicy, ImpactLaw,
-// ContactMode, EventKind, SimulationStatus): the only place where a string becomes one of them
-// (scene files, analyze inputs, command-line options, Python). The names are those of each enum's
-// to_string, so that what is written can be read back.
+// ContactMode, EventKind, SimulationStatus, InitialOverlap): the only place where a string becomes
+// one of them (scene files, analyze inputs, command-line options, Python). The names are those of
+// each enum's to_string, so that what is written can be read back.
 #include <string>
 #include <vector>
 
+#include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/model/vocabulary.hpp"
 #include "moreau/sim/simulation.hpp"
 
@@ -30,6 +31,8 @@ template <>
 const std::vector<EventKind>& enum_values<EventKind>();  // impact … solver_failure
 template <>
 const std::vector<SimulationStatus>& enum_values<SimulationStatus>();  // completed …
+template <>
+const std::vector<InitialOverlap>& enum_values<InitialOverlap>();  // resolve, ignore, refuse
 
 // The names of every value of E (to_string), in declaration order.
 template <class E>

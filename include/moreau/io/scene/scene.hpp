@@ -43,8 +43,8 @@ struct Scene {
   int dimension = 3;        // 2 or 3
   // The rigid world (null for a gallery scene).
   std::shared_ptr<RigidWorld> world;
-  CollisionSettings collision;      // "contact": margin etc.
-  double contact_tolerance = 1e-6;  // m, largest initial penetration accepted
+  // "contact": margin, tolerance (initial_tolerance), self_collision, initial_overlap
+  CollisionSettings collision;
   // Gallery scene: "gallery": NAME and "params": {…} (stored raw; the gallery's
   // make_gallery_system(name, params) builds the system; not called here).
   std::string gallery;                                       // gallery system name
@@ -91,6 +91,11 @@ struct ModelImportOptions {
   // Joint coordinates of the initial state, by joint name (hinge rad, slide m), after the
   // keyframe: a URDF's joint positions, an MJCF joint's qpos − ref.
   std::vector<std::pair<std::string, double>> joints = {};
+  // URDF: true lets the robot's links collide with each other (contact.self_collision), but for
+  // links adjacent in the tree and the SRDF's <disable_collisions> pairs (docs/urdf.md).
+  bool self_collision = false;
+  // contact.initial_overlap of the scene, when given (resolve, ignore, refuse).
+  std::optional<InitialOverlap> initial_overlap = std::nullopt;
 };
 
 // Parses and validates a scene. `source` names the file in error messages.
@@ -99,8 +104,10 @@ Scene parse_scene(const nlohmann::json& document, const std::string& source = "s
 Scene parse_scene_text(const std::string& text, const std::string& source = "scene");
 // load_scene (a model file of any kind, by its extension) is in io/import/load_scene.hpp.
 
-// Throws std::invalid_argument when the world's initial configuration has a contact gap below
-// −contact_tolerance (naming the bodies), a joint outside its limits or a joint violated.
-void check_initial_configuration(const Scene& scene);
+// Throws std::invalid_argument when an explicit bilateral pair is open (|gap| above
+// max(1e-6, 10·tolerance)) or a joint is violated at the bodies' poses of the file, naming them.
+// The start pose's overlaps and joint ranges are made valid when the world's system is built
+// (contact/rigid_world_system.hpp §Start pose), so that a converted scene can be fixed by hand.
+void check_joints_hold(const RigidWorld& world, double tolerance);
 
 }  // namespace moreau

@@ -110,7 +110,7 @@ class RigidWorld {
   void exclude_collisions(Index body_a, Index body_b);
   // True when detection must not pair bodies a and b (either order).
   bool collisions_excluded(Index body_a, Index body_b) const;
-  // Every excluded pair (smaller index first), in the order given.
+  // Every excluded pair (smaller index first), sorted.
   const std::vector<std::pair<Index, Index>>& excluded_pairs() const { return excluded_; }
   // Index of the explicit pair of these two shapes (either order), −1 if none.
   Index find_contact_pair(Index body_a, Index shape_a, Index body_b, Index shape_b) const;

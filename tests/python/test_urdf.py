@@ -215,3 +215,36 @@ def test_self_collision_and_initial_overlap_arguments():
     scene = os.path.join(HERE, "..", "..", "examples", "scenes", "bouncing_ball.json")
     with pytest.raises(moreau.InputError, match="not a .urdf file"):
         moreau.Simulator(scene, self_collision=True)
+
+
+GO2 = os.path.join(ROBOTS, "go2_description")
+
+
+@pytest.mark.skipif(not os.path.exists(GO2), reason="shared/data/robots is not next to the clone")
+def test_published_go2_is_placed_by_its_srdf_and_lands_at_rest():
+    """The Unitree Go2 as published, floating over the ground: its SRDF state "standing" places
+    the base link at z = 0.335 (root_joint x y z qx qy qz qw) and the legs; with no motor torque
+    it lands, folds onto its calves' limits and comes to rest without sinking into the ground."""
+    urdf = os.path.join(GO2, "urdf", "go2.urdf")
+    srdf = os.path.join(GO2, "srdf", "go2.srdf")
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always")
+        lifted = moreau.Simulator(urdf, floating_base=True, ground=True, base_pose=(0, 0, 1))
+        sim = moreau.Simulator(urdf, floating_base=True, ground=True, srdf=srdf,
+                               keyframe="standing")
+    names = sim.coordinate_names
+    c = [lifted.q[names.index(f"base.{a}")] - (1.0 if a == "z" else 0.0) for a in "xyz"]
+    # its feet start 0.08 to 0.11 mm into the ground: the start pose's projection bends the legs
+    # by 6e-4 rad to lift them out, and says so
+    assert any("'FL_calf' and 'world' by 8.15e-05 m" in str(n.message) for n in notes)
+    assert [sim.q[names.index(f"base.{a}")] for a in "xyz"] == pytest.approx(
+        [c[0], c[1], 0.335 + c[2]], abs=1e-5)
+    assert sim.q[names.index("FL_calf_joint.q")] == pytest.approx(-1.44, abs=1e-3)
+    sim.start_recording()
+    sim.step(400)
+    res = sim.stop_recording()
+    assert res.summary["status"] == "completed"
+    assert res.summary["max_penetration"] < 1e-6
+    z = res.q[:, res.position_names.index("base.z")]
+    assert z[-1] < z[0] - 0.1  # it fell
+    assert np.abs(res.v[-50:]).max() < 1e-3  # and came to rest

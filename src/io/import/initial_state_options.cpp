@@ -5,7 +5,8 @@
 // SRDF (MoveIt's semantic robot description): <robot><group_state name group><joint name
 // value/>…</group_state></robot>. States of one name for several groups are one keyframe. A
 // joint's value is its coordinate (rad or m, the URDF joint position); joints with several values
-// (floating, planar) are refused by name.
+// (planar) are refused by name; a floating joint's seven (x y z qx qy qz qw, as Pinocchio reads
+// them) place the floating base.
 #include <algorithm>
 #include <tinyxml2.h>
 
@@ -39,8 +40,53 @@ void require_coordinate_joint(const RigidWorld& w, const std::string& name,
                  name, coordinate_joints(w));
 }
 
-// The group_states of an SRDF file as keyframes of `w`.
-void add_srdf_states(const std::string& path, RigidWorld& w) {
+// The numbers of an SRDF joint value ("0. 0. 0.335 0. 0. 0. 1."), or none when one is not a
+// finite number.
+std::vector<double> numbers(const char* text) {
+  std::vector<double> out;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    const double x = std::strtod(p, &end);
+    if (end == p || !std::isfinite(x)) return {};
+    out.push_back(x);
+    for (p = end; *p == ' ' || *p == '\t' || *p == '\n'; ++p) {
+    }
+  }
+  return out;
+}
+
+// The world's floating base: its first dynamic body that no joint holds (a free root), or −1.
+Index floating_base(const RigidWorld& w) {
+  for (Index b = 0; b < w.body_count(); ++b) {
+    if (w.body(b).is_static) continue;
+    const bool held = std::any_of(w.joints().begin(), w.joints().end(),
+                                  [&](const Joint& j) { return j.body_a == b; });
+    if (!held) return b;
+  }
+  return -1;
+}
+
+// A floating joint's value x y z qx qy qz qw (Pinocchio's order: the root link frame's origin,
+// then its quaternion, w last) as the free body's coordinates: its centre of mass p + R c, with c
+// its place in the link frame F₀ it was imported at (body pose p₀ = F₀ ∘ c), and R.
+void set_base_pose(const RigidWorld& w, Index b, const std::vector<double>& x,
+                   const Pose& imported_frame, Keyframe& k, const std::string& where) {
+  const Quaternion r(x[6], x[3], x[4], x[5]);
+  MOREAU_REQUIRE(r.norm() > 1e-12, "{}: the quaternion qx qy qz qw is zero", where);
+  const Pose& p0 = w.body(b).pose;
+  const Vector3 c = p0.orientation.conjugate() * (p0.position - imported_frame.position);
+  const Quaternion R = r.normalized();
+  const Vector3 p = Vector3(x[0], x[1], x[2]) + R * c;
+  const std::string& n = w.body(b).name;
+  k.q[n + ".x"] = p.x(), k.q[n + ".y"] = p.y(), k.q[n + ".z"] = p.z();
+  k.q[n + ".qw"] = R.w(), k.q[n + ".qx"] = R.x(), k.q[n + ".qy"] = R.y(), k.q[n + ".qz"] = R.z();
+}
+
+// The group_states of an SRDF file as keyframes of `w`; a floating joint's 7 values place the
+// floating base (imported at `base_frame`), and are skipped with a warning when the base is
+// welded.
+void add_srdf_states(const std::string& path, RigidWorld& w, const Pose& base_frame,
+                     std::vector<std::string>& warnings) {
   tinyxml2::XMLDocument doc;
   const tinyxml2::XMLElement* robot = &import::read_srdf(path, doc);
   std::vector<Keyframe> states;
@@ -57,15 +103,24 @@ void add_srdf_states(const std::string& path, RigidWorld& w) {
       const std::string where = fmt::format("{}:{}: <group_state name=\"{}\"> <joint name=\"{}\">",
                                             path, j->GetLineNum(), name, joint ? joint : "");
       MOREAU_REQUIRE(joint && value, "{}: needs name and value", where);
-      char* end = nullptr;
-      const double x = std::strtod(value, &end);
-      while (end && *end == ' ') ++end;
-      MOREAU_REQUIRE(end != value && end && *end == '\0' && std::isfinite(x),
-                     "{}: value = \"{}\": one finite number expected (joints with several "
-                     "values, floating or planar, are not read)",
+      const std::vector<double> x = numbers(value);
+      MOREAU_REQUIRE(x.size() == 1 || x.size() == 7,
+                     "{}: value = \"{}\": one finite number expected, or seven for a floating "
+                     "joint (x y z qx qy qz qw; planar joints are not read)",
                      where, value);
+      if (x.size() == 7) {
+        const Index base = floating_base(w);
+        if (base < 0) {
+          warnings.push_back(fmt::format(
+              "{}: ignored: the model has no floating base (--floating-base frees a URDF's root)",
+              where));
+          continue;
+        }
+        set_base_pose(w, base, x, base_frame, *it, where);
+        continue;
+      }
       require_coordinate_joint(w, joint, where);
-      it->q[std::string(joint) + ".q"] = x;
+      it->q[std::string(joint) + ".q"] = x[0];
     }
   }
   for (Keyframe& k : states) {
@@ -85,7 +140,8 @@ void apply_initial_state_options(Scene& scene, const ModelImportOptions& options
                  "names a gallery system",
                  scene.source);
   RigidWorld& w = *scene.world;
-  if (!options.srdf.empty()) add_srdf_states(options.srdf, w);
+  if (!options.srdf.empty())
+    add_srdf_states(options.srdf, w, options.base_pose.value_or(Pose{}), scene.warnings);
   if (!options.keyframe.empty()) {
     const Keyframe* k = w.find_keyframe(options.keyframe);
     if (k == nullptr) {

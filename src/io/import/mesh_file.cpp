@@ -1,31 +1,34 @@
-// STL and OBJ meshes through assimp, and the mass properties of a closed triangle mesh.
+// STL, OBJ and COLLADA meshes through assimp, and the mass properties of a closed triangle mesh.
 #include "moreau/io/import/mesh_file.hpp"
 
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <assimp/Importer.hpp>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 
 #include "moreau/common/error.hpp"
 #include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
 
-TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale) {
-  require_readable_file(path);
-  Assimp::Importer importer;
-  const aiScene* scene =
-      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
-  MOREAU_REQUIRE(scene != nullptr && scene->mRootNode != nullptr,
-                 "mesh file '{}': cannot be read ({})", path, importer.GetErrorString());
-  TriangleMesh mesh;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* part = scene->mMeshes[m];
+namespace {
+
+// Appends the meshes node places (and those of its children), their vertices mapped by T times the
+// node's transforms, one part each.
+void add_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent,
+              TriangleMesh& mesh) {
+  const aiMatrix4x4 T = parent * node.mTransformation;
+  for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+    const aiMesh* part = scene.mMeshes[node.mMeshes[i]];
     const int base = static_cast<int>(mesh.vertices.size());
-    for (unsigned i = 0; i < part->mNumVertices; ++i) {
-      const aiVector3D& x = part->mVertices[i];
-      mesh.vertices.emplace_back(scale.x() * x.x, scale.y() * x.y, scale.z() * x.z);
+    if (base > 0) mesh.part_starts.push_back(base);
+    for (unsigned v = 0; v < part->mNumVertices; ++v) {
+      const aiVector3D x = T * part->mVertices[v];
+      mesh.vertices.emplace_back(x.x, x.y, x.z);
     }
     for (unsigned f = 0; f < part->mNumFaces; ++f) {
       const aiFace& face = part->mFaces[f];
@@ -35,9 +38,39 @@ TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale) {
                                 base + static_cast<int>(face.mIndices[2])});
     }
   }
+  for (unsigned c = 0; c < node.mNumChildren; ++c) add_node(scene, *node.mChildren[c], T, mesh);
+}
+
+}  // namespace
+
+std::vector<Vector3> TriangleMesh::part_vertices(size_t k) const {
+  const size_t first = static_cast<size_t>(part_starts.at(k));
+  const size_t last =
+      k + 1 < part_starts.size() ? static_cast<size_t>(part_starts[k + 1]) : vertices.size();
+  return {vertices.begin() + static_cast<std::ptrdiff_t>(first),
+          vertices.begin() + static_cast<std::ptrdiff_t>(last)};
+}
+
+TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale) {
+  require_readable_file(path);
+  Assimp::Importer importer;
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
+  MOREAU_REQUIRE(scene != nullptr && scene->mRootNode != nullptr,
+                 "mesh file '{}': cannot be read ({})", path, importer.GetErrorString());
+  // assimp turns a COLLADA file's up axis onto y; (x, y, z) → (x, −z, y) turns y onto z
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  aiMatrix4x4 up;  // identity
+  if (ext == ".dae") up = aiMatrix4x4(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1);
+  TriangleMesh mesh;
+  add_node(*scene, *scene->mRootNode, up, mesh);
   MOREAU_REQUIRE(!mesh.triangles.empty(), "mesh file '{}': no triangles", path);
-  for (const Vector3& x : mesh.vertices)
+  for (Vector3& x : mesh.vertices) {
+    x = x.cwiseProduct(scale);
     MOREAU_REQUIRE(all_finite(x), "mesh file '{}': a vertex is not finite", path);
+  }
   return mesh;
 }
 

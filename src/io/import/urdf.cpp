@@ -55,7 +55,8 @@ class Importer {
  private:
   void add_link(const urdf::Link& link, int parent, const Pose& frame, TreeJoint joint,
                 const urdf::Joint* via);
-  TreeGeom collision_geom(const urdf::Link& link, const urdf::Collision& c) const;
+  // The shapes of a <collision>: one, or one convex piece per mesh of a mesh file.
+  std::vector<TreeGeom> collision_geoms(const urdf::Link& link, const urdf::Collision& c) const;
   void warn(const std::string& what, const std::string& reason);
 
   std::string path_;
@@ -87,8 +88,10 @@ void Importer::warn(const std::string& what, const std::string& reason) {
     warnings_.push_back(fmt::format("{}: {} ignored: {}", path_, what, reason));
 }
 
-TreeGeom Importer::collision_geom(const urdf::Link& link, const urdf::Collision& c) const {
+std::vector<TreeGeom> Importer::collision_geoms(const urdf::Link& link,
+                                                const urdf::Collision& c) const {
   TreeGeom g;
+  std::vector<TreeGeom> extra;
   g.where = fmt::format("{}: link '{}' <collision>", path_, link.name);
   MOREAU_REQUIRE(c.geometry != nullptr, "{}: no geometry", g.where);
   const Pose origin = to_pose(c.origin);
@@ -112,22 +115,30 @@ TreeGeom Importer::collision_geom(const urdf::Link& link, const urdf::Collision&
           m.filename, import::PackageSearch{.package_dirs = options_.package_dirs, .file = path_},
           g.where + " mesh");
       try {
-        g.shape = make_convex(
-            load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z)).vertices, 0.0,
-            origin);
+        const TriangleMesh mesh =
+            load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z));
+        g.shape = make_convex(mesh.part_vertices(0), 0.0, origin);
+        for (size_t k = 1; k < mesh.part_starts.size(); ++k) {  // one convex piece per mesh
+          TreeGeom piece = g;
+          piece.shape = make_convex(mesh.part_vertices(k), 0.0, origin);
+          extra.push_back(std::move(piece));
+        }
       } catch (const std::invalid_argument& e) {
         throw_invalid("{}: {}", g.where, e.what());
       }
       break;
     }
   }
-  try {
-    g.shape.validate(g.where, 3);
-  } catch (const std::invalid_argument& e) {
-    throw_invalid("{}", e.what());
+  extra.insert(extra.begin(), std::move(g));
+  for (size_t k = 0; k < extra.size(); ++k) {
+    try {
+      extra[k].shape.validate(extra[k].where, 3);
+    } catch (const std::invalid_argument& e) {
+      throw_invalid("{}", e.what());
+    }
+    if (!c.name.empty()) extra[k].shape.name = k == 0 ? c.name : fmt::format("{}.{}", c.name, k);
   }
-  if (!c.name.empty()) g.shape.name = c.name;
-  return g;  // URDF collision geometry has no mass: the link's <inertial> has it
+  return extra;  // URDF collision geometry has no mass: the link's <inertial> has it
 }
 
 void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, TreeJoint joint,
@@ -148,7 +159,8 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
     b.has_inertial = true;
     b.inertial.add(in.mass, o.position, o.rotation() * I * o.rotation().transpose());
   }
-  for (const auto& c : link.collision_array) b.geoms.push_back(collision_geom(link, *c));
+  for (const auto& c : link.collision_array)
+    for (TreeGeom& g : collision_geoms(link, *c)) b.geoms.push_back(std::move(g));
   if (via && b.moves()) {
     TreeJointSpec& spec = b.joints.front();
     spec.name = via->name;

@@ -1,6 +1,6 @@
 #pragma once
-// Triangle meshes from STL and OBJ files (through assimp), and the mass properties of a closed
-// mesh, for MJCF and URDF mesh geometry (docs/mjcf.md, docs/urdf.md).
+// Triangle meshes from STL, OBJ and COLLADA files (through assimp), and the mass properties of a
+// closed mesh, for MJCF and URDF mesh geometry (docs/mjcf.md, docs/urdf.md).
 #include <array>
 #include <string>
 #include <vector>
@@ -13,10 +13,17 @@ namespace moreau {
 struct TriangleMesh {
   std::vector<Vector3> vertices;              // m
   std::vector<std::array<int, 3>> triangles;  // indices into vertices, counter-clockwise outside
+  // The first vertex of each mesh of the file (one part per mesh a node places), ascending.
+  std::vector<int> part_starts = {0};
+  // The vertices of part k.
+  std::vector<Vector3> part_vertices(size_t k) const;
 };
 
-// Reads every mesh of an STL or OBJ file, scaled per axis. Throws std::invalid_argument naming
-// the file when it is missing, unreadable, or has no triangles.
+// Reads every mesh of an STL, OBJ or COLLADA (.dae) file, scaled per axis. Each mesh is placed by
+// the transforms of the nodes above it (COLLADA's <node> matrices and its <unit meter>, applied
+// by assimp), once per node that places it; a COLLADA file's <up_axis> is turned onto z (the
+// link frame's up, as ROS reads it: assimp turns it onto y, and y is then turned onto z). Throws
+// std::invalid_argument naming the file when it is missing, unreadable, or has no triangles.
 TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale = Vector3::Ones());
 
 // Volume, centroid and inertia of a homogeneous solid bounded by a closed triangle mesh.

@@ -277,8 +277,8 @@ TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
             std::string::npos);
   EXPECT_NE(error_of(one_body("", "<geom size=\"0.1 x\"/>")).find("'x' is not a finite number"),
             std::string::npos);
-  EXPECT_NE(error_of(one_body("", "<geom type=\"ellipsoid\" size=\"0.1 0.2 0.3\"/>"))
-                .find("<geom type=\"ellipsoid\">"),
+  EXPECT_NE(error_of(one_body("", "<geom type=\"hfield\" size=\"0.1 0.2 0.3\"/>"))
+                .find("<geom type=\"hfield\">"),
             std::string::npos);
   EXPECT_NE(error_of("<mujoco><worldbody><body><freejoint/><joint/><geom size=\"0.1\"/></body>"
                      "</worldbody></mujoco>")

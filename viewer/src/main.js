@@ -37,6 +37,7 @@ function unitGeometry(kind) {
 function shapeGeometry(shape, dimension, thickness) {
   const key = shapeKey(shape);
   if (key === "sphere" || key === "box" || key === "cylinder") return unitGeometry(key);
+  if (shape.kind === "ellipsoid") return unitGeometry("sphere");  // scaled by its radii
   if (shape.kind === "capsule") {
     // three's capsule is along y: turn it to moreau's x axis; a thin rod (r = 0) gets a visible
     // radius
@@ -59,6 +60,7 @@ function shapeGeometry(shape, dimension, thickness) {
 // The scale of a shape in its instance matrix (1 for per-size geometries).
 function shapeScale(shape, dimension, thickness) {
   if (shape.kind === "sphere") return [shape.radius, shape.radius, shape.radius];
+  if (shape.kind === "ellipsoid") return shape.radii;
   if (shape.kind === "box") {
     const [a, b, c] = shape.half_extents;
     return [a, b, dimension === 2 && !(c > 0) ? thickness : c];
@@ -73,6 +75,7 @@ function boundingRadius(shape) {
     case "box": return Math.hypot(...shape.half_extents);
     case "capsule": return shape.radius + shape.half_length;
     case "cylinder": return Math.hypot(shape.radius, shape.half_length);
+    case "ellipsoid": return Math.max(...shape.radii);
     case "convex": return (shape.radius || 0) + Math.max(0, ...shape.vertices.map((v) => Math.hypot(...v)));
     default: return 0;
   }

@@ -175,6 +175,8 @@ export function shapeKey(shape) {
     case "box":
     case "cylinder":
       return shape.kind;
+    case "ellipsoid":
+      return "sphere";  // the unit sphere, scaled by its radii
     case "capsule":
       return `capsule:${shape.radius}:${shape.half_length}`;
     case "convex":

@@ -28,7 +28,10 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
     return box;
   }
   Vector3 lo, hi;
-  if (s.kind == ShapeKind::box || s.kind == ShapeKind::cylinder) {
+  if (s.kind == ShapeKind::ellipsoid) {  // extent along world axis i: ‖(R_ik a_k)_k‖
+    const Vector3 e = (p.rotation() * s.half_extents.asDiagonal()).rowwise().norm();
+    lo = p.position - e, hi = p.position + e;
+  } else if (s.kind == ShapeKind::box || s.kind == ShapeKind::cylinder) {
     const Vector3 h =
         s.kind == ShapeKind::box ? s.half_extents : Vector3(s.radius, s.radius, s.half_length);
     const Vector3 e = p.rotation().cwiseAbs() * h;

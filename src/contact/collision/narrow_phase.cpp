@@ -57,6 +57,10 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
     }
     return out;
   }
+  if (a.kind == ShapeKind::ellipsoid) {  // its one lowest point, the support along −N
+    add(pa.apply(a.support(pa.orientation.conjugate() * Vector3(-N))), 0.0, 0);
+    return out;
+  }
   const auto core = world_core(a, pa);
   for (size_t k = 0; k < core.size(); ++k) add(core[k], a.core_radius(), static_cast<int>(k));
   return out;
@@ -442,7 +446,10 @@ Points general_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& 
                              [&](const Vector3& d) { return world_support(b, pb, d); });
   const double gap = e.distance;
   if (gap > margin) return {};
-  if (a.kind != ShapeKind::sphere && b.kind != ShapeKind::sphere) {
+  const auto round = [](const Shape& s) {
+    return s.kind == ShapeKind::sphere || s.kind == ShapeKind::ellipsoid;
+  };
+  if (!round(a) && !round(b)) {
     const Vector3 n = e.normal;
     const auto ca = a.kind == ShapeKind::cylinder ? cylinder_rim(a, pa, -n) : world_core(a, pa);
     const auto cb = b.kind == ShapeKind::cylinder ? cylinder_rim(b, pb, n) : world_core(b, pb);

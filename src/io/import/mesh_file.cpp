@@ -74,6 +74,70 @@ TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale) {
   return mesh;
 }
 
+TriangleMesh convex_hull_mesh(const std::vector<Vector3>& points, const std::string& source) {
+  const size_t n = points.size();
+  MOREAU_REQUIRE(n >= 4 && n <= 200,
+                 "{}: {} vertices: the hull of 4 to 200 is computed (give "
+                 "faces for more)",
+                 source, n);
+  double extent = 0.0;
+  for (const Vector3& p : points) extent = std::max(extent, (p - points[0]).norm());
+  const double eps = 1e-9 * extent;
+  TriangleMesh mesh;
+  mesh.vertices = points;
+  std::vector<std::pair<Vector3, double>> planes;  // n·x = d of the facets found
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      for (size_t k = j + 1; k < n; ++k) {
+        Vector3 normal = (points[j] - points[i]).cross(points[k] - points[i]);
+        if (normal.norm() <= eps * extent) continue;  // collinear
+        normal.normalize();
+        double d = normal.dot(points[i]);
+        bool above = false, below = false;
+        for (const Vector3& p : points) {
+          const double h = normal.dot(p) - d;
+          above |= h > eps, below |= h < -eps;
+        }
+        if (above && below) continue;
+        if (above) normal = -normal, d = -d;  // outward: every point below
+        const bool known = std::any_of(planes.begin(), planes.end(), [&](const auto& pl) {
+          return (pl.first - normal).norm() < 1e-9 && std::abs(pl.second - d) <= eps;
+        });
+        if (known) continue;
+        planes.emplace_back(normal, d);
+        // the facet's points, in 2D (u, v) with u × v = n, hulled counter-clockwise
+        const Vector3 u = normal.unitOrthogonal(), v = normal.cross(u);
+        std::vector<int> on;
+        for (size_t m = 0; m < n; ++m)
+          if (std::abs(normal.dot(points[m]) - d) <= eps) on.push_back(static_cast<int>(m));
+        auto uv = [&](int m) { return Eigen::Vector2d(u.dot(points[m]), v.dot(points[m])); };
+        std::sort(on.begin(), on.end(), [&](int a, int b) {
+          const auto pa = uv(a), pb = uv(b);
+          return pa.x() < pb.x() || (pa.x() == pb.x() && pa.y() < pb.y());
+        });
+        auto cross = [&](int o, int a, int b) {
+          const auto po = uv(o), pa = uv(a), pb = uv(b);
+          return (pa - po).x() * (pb - po).y() - (pa - po).y() * (pb - po).x();
+        };
+        std::vector<int> hull;
+        for (int pass = 0; pass < 2; ++pass) {  // lower then upper chain
+          const size_t start = hull.size();
+          for (size_t q = 0; q < on.size(); ++q) {
+            const int m = pass == 0 ? on[q] : on[on.size() - 1 - q];
+            while (hull.size() >= start + 2 &&
+                   cross(hull[hull.size() - 2], hull.back(), m) <= eps * extent)
+              hull.pop_back();
+            hull.push_back(m);
+          }
+          hull.pop_back();
+        }
+        for (size_t q = 1; q + 1 < hull.size(); ++q)
+          mesh.triangles.push_back({hull[0], hull[q], hull[q + 1]});
+      }
+  MOREAU_REQUIRE(planes.size() >= 4, "{}: the vertices span no volume", source);
+  return mesh;
+}
+
 MeshMassProperties mesh_mass_properties(const TriangleMesh& mesh, const std::string& source) {
   Matrix3 K;
   K << 2, 1, 1, 1, 2, 1, 1, 1, 2;

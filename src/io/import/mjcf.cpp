@@ -179,12 +179,49 @@ void Importer::read_assets(const XMLElement& e) {
     }
     if (tag != "mesh") reader_.fail_element(*c, "asset not supported (mesh, texture, material)");
     ElementRules r;
-    r.honoured = {"name", "file", "scale"};
+    r.honoured = {"name", "file", "scale", "vertex", "face"};
     r.warned["smoothnormal"] = "rendering only";
     r.warned["maxhullvert"] = "moreau collides with the hull of every vertex";
     r.warned["inertia"] = "moreau takes the inertia of the closed mesh";
+    r.warned["normal"] = r.warned["texcoord"] = "rendering only";
     const Attributes a = reader_.attributes(*c, "", r);
-    if (!a.contains("file")) reader_.fail_element(*c, "a mesh needs a file");
+    if (a.contains("vertex")) {  // inline: x y z per vertex, and triangles by index (or the hull)
+      if (a.contains("file")) reader_.fail(*c, "file", "a mesh has a file or vertex, not both");
+      if (!a.contains("name")) reader_.fail_element(*c, "an inline mesh needs a name");
+      const Vector3 scale = reader_.vector3(*c, a, "scale", Vector3::Ones());
+      const std::vector<double> x = reader_.numbers(*c, a, "vertex", 12, SIZE_MAX);
+      if (x.size() % 3 != 0) reader_.fail(*c, "vertex", "needs 3 numbers per vertex");
+      std::vector<Vector3> points;
+      for (size_t k = 0; k < x.size(); k += 3)
+        points.emplace_back(Vector3(x[k], x[k + 1], x[k + 2]).cwiseProduct(scale));
+      TriangleMesh mesh;
+      if (a.contains("face")) {
+        const std::vector<double> f = reader_.numbers(*c, a, "face", 3, SIZE_MAX);
+        mesh.vertices = points;
+        for (size_t k = 0; k + 2 < f.size(); k += 3) {
+          std::array<int, 3> t{};
+          for (int m = 0; m < 3; ++m) {
+            const double i = f[k + static_cast<size_t>(m)];
+            if (i != std::floor(i) || i < 0 || i >= static_cast<double>(points.size()))
+              reader_.fail(
+                  *c, "face",
+                  fmt::format("{} is not the index of one of its {} vertices", i, points.size()));
+            t[static_cast<size_t>(m)] = static_cast<int>(i);
+          }
+          mesh.triangles.push_back(t);
+        }
+        if (f.size() % 3 != 0) reader_.fail(*c, "face", "needs 3 vertex indices per triangle");
+      } else {
+        try {
+          mesh = convex_hull_mesh(points, reader_.where(*c));
+        } catch (const std::invalid_argument& err) {
+          reader_.fail(*c, "vertex", err.what());
+        }
+      }
+      meshes_[a.at("name").value] = std::move(mesh);
+      continue;
+    }
+    if (!a.contains("file")) reader_.fail_element(*c, "a mesh needs a file or vertex");
     const std::string file = a.at("file").value;
     std::string name =
         a.contains("name") ? a.at("name").value : std::filesystem::path(file).stem().string();
@@ -251,6 +288,10 @@ TreeGeom Importer::read_geom(const XMLElement& e, const std::string& childclass)
       s = make_cylinder(r, h, pose);
       volume = M_PI * r * r * 2 * h;
     }
+  } else if (type == "ellipsoid") {
+    need(3);
+    s = make_ellipsoid(Vector3(size[0], size[1], size[2]), pose);
+    volume = 4.0 / 3.0 * M_PI * size[0] * size[1] * size[2];
   } else if (type == "plane") {
     s = make_plane(Vector3::UnitZ(), 0.0);
     s.offset = pose;
@@ -268,7 +309,8 @@ TreeGeom Importer::read_geom(const XMLElement& e, const std::string& childclass)
     unit_inertia = mp.inertia / mp.volume;  // per kg at density 1/V
   } else {
     reader_.fail(e, "type",
-                 "geom type not supported (sphere, box, capsule, cylinder, plane, mesh)");
+                 "geom type not supported (sphere, box, capsule, cylinder, ellipsoid, plane, "
+                 "mesh; hfield and sdf are not)");
   }
   if (a.contains("name")) s.name = a.at("name").value;
   // friction: its first (sliding) coefficient; condim 1 is frictionless, 4 and 6 add torsional

@@ -102,6 +102,9 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
     case ShapeKind::convex:
       keys.insert({"vertices", "radius"});
       break;
+    case ShapeKind::ellipsoid:
+      keys.insert("radii");
+      break;
   }
   keys.insert({"contype", "conaffinity", "mu", "priority"});
   check_keys(j, path, keys);
@@ -135,6 +138,10 @@ Shape parse_shape(const json& j, const std::string& path, int d) {
     MOREAU_REQUIRE(j.contains("half_extents"), "{}.half_extents: missing required field", path);
     s.half_extents = vec_field(j, path, "half_extents", d, Vector3::Zero());
     if (d == 2) s.half_extents.z() = 0.5 * std::max(s.half_extents.x(), s.half_extents.y());
+  }
+  if (s.kind == ShapeKind::ellipsoid) {
+    MOREAU_REQUIRE(j.contains("radii"), "{}.radii: missing required field", path);
+    s.half_extents = vec_field(j, path, "radii", 3, Vector3::Zero());
   }
   if (s.kind == ShapeKind::convex) {
     MOREAU_REQUIRE(
@@ -339,6 +346,9 @@ json shape_json(const Shape& s, int d) {
     case ShapeKind::cylinder:
       j["radius"] = s.radius;
       j["half_length"] = s.half_length;
+      break;
+    case ShapeKind::ellipsoid:
+      j["radii"] = vec(s.half_extents, 3);
       break;
     case ShapeKind::convex:
       j["vertices"] = json::array();

@@ -85,6 +85,9 @@ ojson shape_object(const Shape& s) {
     case ShapeKind::box:
       j["half_extents"] = vec3(s.half_extents);
       break;
+    case ShapeKind::ellipsoid:
+      j["radii"] = vec3(s.half_extents);
+      break;
     case ShapeKind::capsule:
     case ShapeKind::cylinder:
       j["radius"] = s.radius;

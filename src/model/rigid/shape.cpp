@@ -21,6 +21,8 @@ std::string to_string(ShapeKind kind) {
       return "plane";
     case ShapeKind::convex:
       return "convex";
+    case ShapeKind::ellipsoid:
+      return "ellipsoid";
   }
   return "?";
 }
@@ -32,8 +34,10 @@ ShapeKind shape_kind_from_string(const std::string& name) {
   if (name == "cylinder") return ShapeKind::cylinder;
   if (name == "plane") return ShapeKind::plane;
   if (name == "convex") return ShapeKind::convex;
+  if (name == "ellipsoid") return ShapeKind::ellipsoid;
   throw_invalid(
-      "unknown shape type '{}' (expected sphere, disk, box, capsule, rod, cylinder, plane, convex)",
+      "unknown shape type '{}' (expected sphere, disk, box, capsule, rod, cylinder, ellipsoid, "
+      "plane, convex)",
       name);
 }
 
@@ -84,6 +88,10 @@ void Shape::validate(const std::string& where, int dimension) const {
                      where);
       for (size_t i = 0; i < vertices.size(); ++i)
         MOREAU_REQUIRE(all_finite(vertices[i]), "{}.vertices[{}]: must be finite", where, i);
+      break;
+    case ShapeKind::ellipsoid:
+      MOREAU_REQUIRE(dimension == 3, "{}: ellipsoids are spatial shapes (use a disk in 2D)", where);
+      for (int k = 0; k < 3; ++k) positive(half_extents[k], "radii");
       break;
   }
 }
@@ -139,6 +147,12 @@ Vector3 Shape::support(const Vector3& d) const {
       if (rxy > 0) s += Vector3(radius * d.x() / rxy, radius * d.y() / rxy, 0);
       return s;
     }
+    case ShapeKind::ellipsoid: {  // argmax over x = A u, ‖u‖ ≤ 1 of dᵀx: A² d / ‖A d‖
+      const Vector3 Ad = half_extents.cwiseProduct(d);
+      const double m = Ad.norm();
+      return m > 0 ? Vector3(half_extents.cwiseProduct(Ad) / m)
+                   : Vector3(half_extents.x(), 0.0, 0.0);
+    }
     case ShapeKind::convex: {
       size_t best = 0;
       double bv = -INFINITY;
@@ -164,6 +178,8 @@ double Shape::bounding_radius() const {
       return half_extents.norm();
     case ShapeKind::cylinder:
       return std::hypot(radius, half_length);
+    case ShapeKind::ellipsoid:
+      return half_extents.maxCoeff();
     case ShapeKind::convex: {
       double r = 0;
       for (const auto& v : vertices) r = std::max(r, v.norm());
@@ -193,6 +209,11 @@ Shape make_capsule(double radius, double half_length, const Pose& offset) {
 Shape make_cylinder(double radius, double half_length, const Pose& offset) {
   Shape s;
   s.kind = ShapeKind::cylinder, s.radius = radius, s.half_length = half_length, s.offset = offset;
+  return s;
+}
+Shape make_ellipsoid(const Vector3& semi_axes, const Pose& offset) {
+  Shape s;
+  s.kind = ShapeKind::ellipsoid, s.half_extents = semi_axes, s.offset = offset;
   return s;
 }
 Shape make_plane(const Vector3& normal, double offset_distance) {
@@ -264,6 +285,12 @@ Matrix3 shape_inertia(const Shape& s, double m, int dimension) {
       I.diagonal() << m * (3 * r * r + 4 * h * h) / 12, m * (3 * r * r + 4 * h * h) / 12,
           0.5 * m * r * r;
       break;
+    case ShapeKind::ellipsoid: {
+      const Vector3 e2 = s.half_extents.cwiseAbs2();
+      I.diagonal() << m * (e2.y() + e2.z()) / 5, m * (e2.x() + e2.z()) / 5,
+          m * (e2.x() + e2.y()) / 5;
+      break;
+    }
     case ShapeKind::capsule: {
       if (r == 0.0) {  // thin rod: no inertia about its axis (give one explicitly)
         I.diagonal() << 0.0, m * h * h / 3.0, m * h * h / 3.0;

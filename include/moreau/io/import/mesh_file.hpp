@@ -26,6 +26,13 @@ struct TriangleMesh {
 // std::invalid_argument naming the file when it is missing, unreadable, or has no triangles.
 TriangleMesh load_mesh_file(const std::string& path, const Vector3& scale = Vector3::Ones());
 
+// The convex hull of points as a closed triangle mesh (outward triangles): every plane through
+// three points with all points on one side (within 1e-9 of their extent) is a facet, its points'
+// 2D hull (Andrew's monotone chain) fanned into triangles. O(n⁴): for the small vertex lists of
+// inline MJCF meshes; throws std::invalid_argument naming `source` for more than 200 points or
+// points that span no volume.
+TriangleMesh convex_hull_mesh(const std::vector<Vector3>& points, const std::string& source);
+
 // Volume, centroid and inertia of a homogeneous solid bounded by a closed triangle mesh.
 struct MeshMassProperties {
   double volume = 0.0;                 // m³, > 0 (the orientation of the triangles is ignored)

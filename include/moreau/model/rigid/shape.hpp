@@ -8,6 +8,7 @@
 //   capsule  segment from (−h, 0, 0) to (h, 0, 0) swept by radius r (2D: rod / rounded segment;
 //            r = 0 is a thin rod, whose end points still collide)
 //   cylinder axis along z, from z = −h to z = h, radius r         (3D only)
+//   ellipsoid centred, semi-axes (a, b, c) = half_extents along x, y, z (3D only)
 //   plane    the half-space { x : n·x ≤ d } with n = normal, d = offset_distance, BEFORE the
 //            pose `offset` is applied; the body is solid below the plane (ground, walls)
 //   convex   convex hull of `vertices` (body frame, m), plus an optional rounding radius r
@@ -24,7 +25,7 @@
 namespace moreau {
 
 // Kind of a collision shape.
-enum class ShapeKind { sphere, box, capsule, cylinder, plane, convex };
+enum class ShapeKind { sphere, box, capsule, cylinder, plane, convex, ellipsoid };
 
 // "sphere", "box", ... (the names the scene format uses).
 std::string to_string(ShapeKind kind);
@@ -35,7 +36,7 @@ ShapeKind shape_kind_from_string(const std::string& name);
 struct Shape {
   ShapeKind kind = ShapeKind::sphere;      // which of the fields below apply
   double radius = 0.0;                     // sphere, capsule, cylinder, convex rounding, m
-  Vector3 half_extents = Vector3::Zero();  // box, m
+  Vector3 half_extents = Vector3::Zero();  // box, ellipsoid (its semi-axes), m
   double half_length = 0.0;                // capsule (along x), cylinder (along z), m
   Vector3 normal = Vector3::UnitY();       // plane: outward unit normal (local)
   double offset_distance = 0.0;            // plane: n·x ≤ d, m
@@ -61,12 +62,14 @@ struct Shape {
   void validate(const std::string& where, int dimension) const;
 
   // The polytope core in the SHAPE frame: sphere {0}, capsule {(±h,0,0)}, box 8 corners,
-  // convex its vertices. Empty for plane and cylinder.
+  // convex its vertices. Empty for plane, cylinder and ellipsoid.
   std::vector<Vector3> core_points() const;
   // Rounding radius swept around the core (sphere, capsule r; convex r; box 0).
   double core_radius() const;
   // True for shapes described by a core and a radius (sphere, capsule, box, convex).
-  bool has_core() const { return kind != ShapeKind::plane && kind != ShapeKind::cylinder; }
+  bool has_core() const {
+    return kind != ShapeKind::plane && kind != ShapeKind::cylinder && kind != ShapeKind::ellipsoid;
+  }
 
   // Support point in the SHAPE frame: argmax_{x ∈ shape} d·x (d need not be unit). Planes
   // have none (throws std::logic_error).
@@ -89,6 +92,8 @@ Shape make_box(const Vector3& half_extents, const Pose& offset = {});
 Shape make_capsule(double radius, double half_length, const Pose& offset = {});
 // Cylinder of radius and half length, axis along the shape's z axis (m, 3D only).
 Shape make_cylinder(double radius, double half_length, const Pose& offset = {});
+// Ellipsoid of semi-axes (a, b, c) along the shape's x, y, z (m, 3D only).
+Shape make_ellipsoid(const Vector3& semi_axes, const Pose& offset = {});
 // Static half-space {x : nᵀx ≤ offset_distance} with outward unit normal n.
 Shape make_plane(const Vector3& normal, double offset_distance = 0.0);
 // Convex hull of the vertices (m, shape frame), optionally rounded by radius.
@@ -97,7 +102,8 @@ Shape make_convex(std::vector<Vector3> vertices, double radius = 0.0, const Pose
 // Inertia of a homogeneous shape of mass m about its own centre, in the SHAPE frame, kg·m²:
 //   sphere 2/5 m r² I (2D disk: I_zz = ½ m r²), box m/3 (b²+c², a²+c², a²+b²),
 //   capsule and rod: a cylinder of length 2h plus two hemispheres, mass shared by volume
-//   (2D: rectangle 2h × 2r plus a disk), cylinder m/12 (3r²+4h²) ×2, ½ m r² about z;
+//   (2D: rectangle 2h × 2r plus a disk), cylinder m/12 (3r²+4h²) ×2, ½ m r² about z,
+//   ellipsoid m/5 (b²+c², a²+c², a²+b²);
 //   convex: the inertia of its vertices' bounding box (an approximation, documented).
 // In 2D only entry (2,2) is meaningful. Throws for planes.
 Matrix3 shape_inertia(const Shape& shape, double mass, int dimension);

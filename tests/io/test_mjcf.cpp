@@ -267,6 +267,35 @@ TEST(Mjcf, IgnoredParametersAreReportedOnce) {
 }
 
 // Anything outside the subset: an error naming file, line, element and attribute.
+// A misspelt attribute is called unknown with the nearest valid name; an attribute MuJoCo has
+// but moreau does not support is called so; everything refused is listed in one error.
+TEST(Mjcf, RefusalsAreListedTogetherWithSuggestions) {
+  const std::string e = error_of(R"(<mujoco>
+  <asset><hfield name="terrain" nrow="2" ncol="2" size="1 1 1 1"/></asset>
+  <worldbody>
+    <body><freejoint/><geom size="0.1" frictin="1"/></body>
+    <body><freejoint/><geom size="0.1" shellinertia="true"/></body>
+  </worldbody>
+  <flexcomp name="cloth"/>
+</mujoco>)");
+  EXPECT_NE(e.find("model.xml:2: <hfield>: asset not supported"), std::string::npos) << e;
+  EXPECT_NE(e.find("model.xml:4: <geom frictin=\"1\">: unknown attribute: did you mean "
+                   "'friction'?"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("model.xml:5: <geom shellinertia=\"true\">: attribute not supported"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("model.xml:7: <flexcomp>: element not supported"), std::string::npos) << e;
+  // the issue's example; a name far from every attribute gets no guess
+  EXPECT_NE(error_of(one_body("", "<geom sise=\"0.1\"/>"))
+                .find("<geom sise=\"0.1\">: unknown attribute: did you mean 'size'?"),
+            std::string::npos);
+  EXPECT_NE(error_of(one_body("", "<geom size=\"0.1\" wobble=\"1\"/>"))
+                .find("unknown attribute (MuJoCo's <geom> has no such attribute)"),
+            std::string::npos);
+}
+
 TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
   EXPECT_NE(error_of("<mujoco>\n<worldbody>\n<body><freejoint/><geom size=\"0.1\" "
                      "wobble=\"3\"/></body></worldbody></mujoco>")

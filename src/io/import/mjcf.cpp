@@ -177,7 +177,10 @@ void Importer::read_assets(const XMLElement& e) {
       reader_.warn_element(*c, "rendering only");
       continue;
     }
-    if (tag != "mesh") reader_.fail_element(*c, "asset not supported (mesh, texture, material)");
+    if (tag != "mesh") {
+      reader_.refuse_element(*c, "asset not supported (mesh, texture, material)");
+      continue;
+    }
     ElementRules r;
     r.honoured = {"name", "file", "scale", "vertex", "face"};
     r.warned["smoothnormal"] = "rendering only";
@@ -701,9 +704,10 @@ Scene Importer::run(const tinyxml2::XMLDocument& doc) {
     } else if (tag == "sensor") {
       reader_.warn_element(*c, "sensors are not read yet");
     } else {
-      reader_.fail_element(*c, "element not supported by moreau's MJCF import (docs/mjcf.md)");
+      reader_.refuse_element(*c, "element not supported by moreau's MJCF import (docs/mjcf.md)");
     }
   }
+  reader_.throw_refusals();  // everything the file uses that moreau refuses, in one error
   std::vector<Index> moreau_body;
   scene.world = import::build_world(bodies_, gravity, reader_.compiler.inertiafromgeom == "true",
                                     &moreau_body);

@@ -2,6 +2,8 @@
 // §Frame orientations), with the file and line in every message.
 #include "mjcf_reader.hpp"
 
+#include "mjcf_schema.hpp"
+
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -69,12 +71,18 @@ std::string Reader::where(const tinyxml2::XMLElement& e) const {
 void Reader::fail(const tinyxml2::XMLElement& e, const std::string& attribute,
                   const std::string& reason) const {
   const char* value = e.Attribute(attribute.c_str());
-  throw_invalid("{}:{}: <{} {}{}>: {}", file_of(e), e.GetLineNum(), e.Name(), attribute,
-                value ? fmt::format("=\"{}\"", value) : std::string(), reason);
+  throw_invalid("{}{}:{}: <{} {}{}>: {}", pending_refusals(), file_of(e), e.GetLineNum(), e.Name(),
+                attribute, value ? fmt::format("=\"{}\"", value) : std::string(), reason);
 }
 
 void Reader::fail_element(const tinyxml2::XMLElement& e, const std::string& reason) const {
-  throw_invalid("{}: {}", where(e), reason);
+  throw_invalid("{}{}: {}", pending_refusals(), where(e), reason);
+}
+
+std::string Reader::pending_refusals() const {
+  std::string all;
+  for (const std::string& r : refused_) all += r + "; ";
+  return all;
 }
 
 void Reader::warn(const std::string& tag, const std::string& attribute, int line,
@@ -82,6 +90,16 @@ void Reader::warn(const std::string& tag, const std::string& attribute, int line
   if (!warned_.insert(tag + " " + attribute).second) return;
   warnings_.push_back(fmt::format("{}:{}: <{} {}> ignored: {}", file.empty() ? source_ : file, line,
                                   tag, attribute, reason));
+}
+
+void Reader::refuse_element(const tinyxml2::XMLElement& e, const std::string& reason) {
+  refuse(fmt::format("{}: {}", where(e), reason));
+}
+
+void Reader::throw_refusals() const {
+  if (refused_.empty()) return;
+  const std::string all = pending_refusals();
+  throw_invalid("{}", all.substr(0, all.size() - 2));
 }
 
 void Reader::warn_element(const tinyxml2::XMLElement& e, const std::string& reason) {
@@ -130,10 +148,9 @@ Attributes Reader::attributes(const tinyxml2::XMLElement& e, const std::string& 
     } else if (rules.warn_unknown) {
       warn(e.Name(), name, attribute.line, rules.unknown_reason, attribute.file);
     } else {
-      throw_invalid(
-          "{}:{}: <{} {}=\"{}\">: attribute not supported by moreau's MJCF import "
-          "(docs/mjcf.md)",
-          attribute.file, attribute.line, e.Name(), name, attribute.value);
+      refuse(fmt::format("{}:{}: <{} {}=\"{}\">: {}", attribute.file, attribute.line, e.Name(),
+                         name, attribute.value,
+                         mjcf::unknown_or_unsupported(e.Name(), name, rules)));
     }
   }
   return out;

@@ -78,6 +78,14 @@ class Reader {
   void warn_element(const tinyxml2::XMLElement& e, const std::string& reason);
   // The warnings so far, in order.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Records what the file uses that moreau refuses ("FILE:LINE: <tag …>: reason"), so that one
+  // error lists them all (throw_refusals); the reading goes on without it.
+  void refuse(const std::string& text) { refused_.push_back(text); }
+  // Records an element moreau does not support.
+  void refuse_element(const tinyxml2::XMLElement& e, const std::string& reason);
+  // Throws std::invalid_argument listing every refusal ("; " between them), if any; fail() and
+  // fail_element() list them before their own error.
+  void throw_refusals() const;
 
   // Reads a <default> element (and its nested classes) under parent class `parent`.
   void read_defaults(const tinyxml2::XMLElement& e, const std::string& parent);
@@ -113,6 +121,9 @@ class Reader {
   std::set<std::string> included_paths_;                          // every file included so far
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
+  std::vector<std::string> refused_;  // refuse()
+  // The refusals so far, each followed by "; " (empty when none).
+  std::string pending_refusals() const;
   // class → tag → attributes (a nested class starts from a copy of its parent's)
   std::map<std::string, std::map<std::string, Attributes>> defaults_;
 };

@@ -114,6 +114,7 @@ Scene load_model(const std::string& text, bool is_path, const std::string& optio
     o.srdf = j.value("srdf", std::string());
     o.package_dirs = j.value("package_dirs", std::vector<std::string>());
     o.self_collision = j.value("self_collision", false);
+    o.balance_inertia = j.value("balance_inertia", false);
     if (j.contains("initial_overlap"))
       o.initial_overlap = enum_from_name<InitialOverlap>(j["initial_overlap"].get<std::string>(),
                                                          "initial_overlap");

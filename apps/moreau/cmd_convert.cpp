@@ -65,6 +65,9 @@ void add_model_import_options(CLI::App& cmd, ModelImportOptions& options) {
   cmd.add_flag("--self-collision", options.self_collision,
                "URDF: links collide with each other, but for adjacent links and the SRDF's "
                "disable_collisions pairs (default: a robot never collides with itself)");
+  cmd.add_flag("--balance-inertia", options.balance_inertia,
+               "URDF: an inertia breaking the triangle inequality gets the mean of its principal "
+               "moments (MuJoCo's balanceinertia) instead of an error");
   cmd.add_option_function<std::string>(
       "--initial-overlap",
       [&options](const std::string& mode) {

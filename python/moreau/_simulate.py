@@ -54,7 +54,7 @@ class SimulationResult:
 def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
              floating_base=False, ground=False, plot=None, controller=None, keyframe=None,
              joints=None, srdf=None, base_pose=None, package_dirs=None, self_collision=False,
-             initial_overlap=None):
+             initial_overlap=None, balance_inertia=False):
     """Runs a scene or any Lagrangian system and returns a SimulationResult.
 
     scene_or_path: a path to a JSON scene file, an MJCF model (.xml, docs/mjcf.md) or a URDF robot
@@ -78,6 +78,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
     self_collision: let a URDF robot's links collide with each other (docs/urdf.md).
     initial_overlap: 'resolve' (default), 'ignore' or 'refuse' bodies that interpenetrate at the
     start (docs/scene-format.md §Contact).
+    balance_inertia: give a URDF inertia that breaks the triangle inequality the mean of its
+    principal moments instead of refusing it (docs/urdf.md).
     Bad input raises InputError (a ValueError) naming the argument or the field.
     """
     from . import _moreau
@@ -101,7 +103,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
                             ("controller", controller), ("keyframe", keyframe), ("joints", joints),
                             ("srdf", srdf), ("base_pose", base_pose),
                             ("package_dirs", package_dirs), ("self_collision", self_collision),
-                            ("initial_overlap", initial_overlap)):
+                            ("initial_overlap", initial_overlap),
+                            ("balance_inertia", balance_inertia)):
             if value:
                 raise InputError(f"{who}: argument '{name}' applies to a scene or model file, "
                                  f"not to a LagrangianSystem")
@@ -114,7 +117,8 @@ def simulate(scene_or_path, out=None, t_end=None, integrator=None, format=None,
         text, is_path = _model_source(who, scene_or_path, "scene_or_path")
         start = dict(floating_base=floating_base, ground=ground, keyframe=keyframe, joints=joints,
                      srdf=srdf, base_pose=base_pose, package_dirs=package_dirs,
-                     self_collision=self_collision, initial_overlap=initial_overlap)
+                     self_collision=self_collision, initial_overlap=initial_overlap,
+                     balance_inertia=balance_inertia)
         options = _start_options(who, text, is_path, **start)
         if controller is not None:
             data = _simulate_controlled(who, scene_or_path, controller, out, t_end, integrator,
@@ -194,7 +198,7 @@ def scene_system(scene_or_path):
 
 def convert(model, out=None, floating_base=False, ground=False, keyframe=None, joints=None,
             srdf=None, base_pose=None, package_dirs=None, self_collision=False,
-            initial_overlap=None):
+            initial_overlap=None, balance_inertia=False):
     """The scene (a dict in docs/scene-format.md) of an MJCF model (.xml) or a URDF robot (.urdf,
     placed by floating_base and ground), as ``moreau convert`` writes it; written to ``out`` as
     JSON when given. What the import ignored is reported as ModelWarning. Bad input raises
@@ -208,7 +212,7 @@ def convert(model, out=None, floating_base=False, ground=False, keyframe=None, j
     from ._simulator import _start_options
     options = _start_options("moreau.convert()", os.fspath(model), True, floating_base, ground,
                              keyframe, joints, srdf, base_pose, package_dirs, self_collision,
-                             initial_overlap)
+                             initial_overlap, balance_inertia)
     text, notes = _moreau._convert_model(os.fspath(model), options)
     for message in notes:
         warnings.warn(message, ModelWarning, stacklevel=2)

@@ -58,7 +58,7 @@ def _model_source(who, model, argument="model"):
 
 def _start_options(who, text, is_path, floating_base=False, ground=False, keyframe=None,
                    joints=None, srdf=None, base_pose=None, package_dirs=None,
-                   self_collision=False, initial_overlap=None):
+                   self_collision=False, initial_overlap=None, balance_inertia=False):
     """The JSON of how a model is placed and started (ModelImportOptions), each option checked
     and named as `who`'s argument."""
     import math
@@ -111,14 +111,15 @@ def _start_options(who, text, is_path, floating_base=False, ground=False, keyfra
             raise InputError(f"{who}: argument 'base_pose' places a URDF or MJCF model's base; a "
                              f"scene gives its bodies' poses itself")
         options["base_pose"] = pose
-    if not isinstance(self_collision, bool):
-        raise InputError(f"{who}: argument 'self_collision' = {self_collision!r}: expected True "
-                         f"or False")
-    if self_collision:
-        if not is_urdf:
-            raise InputError(f"{who}: argument 'self_collision' lets a URDF robot's links collide; "
-                             f"the model is not a .urdf file")
-        options["self_collision"] = True
+    for name, value, what in (("self_collision", self_collision, "lets a URDF robot's links "
+                               "collide"),
+                              ("balance_inertia", balance_inertia, "evens a URDF link's inertia")):
+        if not isinstance(value, bool):
+            raise InputError(f"{who}: argument '{name}' = {value!r}: expected True or False")
+        if value:
+            if not is_urdf:
+                raise InputError(f"{who}: argument '{name}' {what}; the model is not a .urdf file")
+            options[name] = True
     if initial_overlap is not None:
         if initial_overlap not in ("resolve", "ignore", "refuse"):
             raise InputError(f"{who}: argument 'initial_overlap' = {initial_overlap!r}: expected "
@@ -139,7 +140,8 @@ class Simulator:
     keyframes), base_pose ((x, y, z) or (x, y, z, qw, qx, qy, qz): a URDF's root link or an MJCF
     model's first free body). self_collision: let a URDF robot's links collide (docs/urdf.md §Self-collision).
     initial_overlap: 'resolve' (default), 'ignore' or 'refuse' bodies that interpenetrate at the
-    start (docs/scene-format.md §Contact). package_dirs: folders where a URDF's package:// URIs are looked for
+    start (docs/scene-format.md §Contact). balance_inertia: even a URDF inertia that breaks the
+    triangle inequality (docs/urdf.md). package_dirs: folders where a URDF's package:// URIs are looked for
     first (then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the folders above the file).
     Each step is a step of the scene's Moreau–Jean time stepping (its
     dt). Inputs are checked when ``step()`` runs: a bad value (a NaN, a wrong size) makes
@@ -151,13 +153,14 @@ class Simulator:
     @_input_errors
     def __init__(self, model, floating_base=False, ground=False, integrator=None, keyframe=None,
                  joints=None, srdf=None, base_pose=None, package_dirs=None, self_collision=False,
-                 initial_overlap=None):
+                 initial_overlap=None, balance_inertia=False):
         from . import _moreau
         from ._simulate import ModelWarning, _integrator_overrides
         who = "moreau.Simulator()"
         text, is_path = _model_source(who, model)
         start = _start_options(who, text, is_path, floating_base, ground, keyframe, joints, srdf,
-                               base_pose, package_dirs, self_collision, initial_overlap)
+                               base_pose, package_dirs, self_collision, initial_overlap,
+                               balance_inertia)
         integrator = _integrator_overrides(who, integrator)
         self._sim, notes, self._format, self._plot = _moreau._Simulator.load(
             text, is_path, start, json.dumps(integrator) if integrator else "")

@@ -212,6 +212,9 @@ def test_self_collision_and_initial_overlap_arguments():
         moreau.Simulator(ARM, self_collision=1)
     with pytest.raises(moreau.InputError, match="argument 'initial_overlap' = 'undo'"):
         moreau.Simulator(ARM, initial_overlap="undo")
+    with pytest.raises(moreau.InputError, match="argument 'balance_inertia' = 'yes'"):
+        moreau.Simulator(ARM, balance_inertia="yes")
+    assert moreau.Simulator(ARM, balance_inertia=True).coordinate_names == ["shoulder.q", "elbow.q"]
     scene = os.path.join(HERE, "..", "..", "examples", "scenes", "bouncing_ball.json")
     with pytest.raises(moreau.InputError, match="not a .urdf file"):
         moreau.Simulator(scene, self_collision=True)

@@ -13,6 +13,7 @@
 #include "moreau/io/import/mesh_file.hpp"
 #include "package_uri.hpp"
 #include "srdf_file.hpp"
+#include "urdf_schema.hpp"
 #include "moreau/io/os/input_file.hpp"
 
 namespace moreau {
@@ -58,6 +59,11 @@ class Importer {
   // The shapes of a <collision>: one, or one convex piece per mesh of a mesh file.
   std::vector<TreeGeom> collision_geoms(const urdf::Link& link, const urdf::Collision& c) const;
   void warn(const std::string& what, const std::string& reason);
+  // I itself when its principal moments λ₁ ≤ λ₂ ≤ λ₃ are ≥ 0 and satisfy the triangle
+  // inequality λ₁ + λ₂ ≥ λ₃ (a rigid body's); else, with --balance-inertia, every principal
+  // moment set to their mean (MuJoCo's compiler balanceinertia), and otherwise an error naming
+  // the link and the moments.
+  Matrix3 checked_inertia(const Matrix3& I, const std::string& where) const;
 
   std::string path_;
   ModelImportOptions options_;
@@ -82,6 +88,23 @@ class Importer {
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
 };
+
+Matrix3 Importer::checked_inertia(const Matrix3& I, const std::string& where) const {
+  const Eigen::SelfAdjointEigenSolver<Matrix3> eig(I);
+  const Vector3 l = eig.eigenvalues();  // ascending
+  const double slack = 1e-9 * std::max(l.cwiseAbs().maxCoeff(), 1e-300);
+  MOREAU_REQUIRE(l[0] >= -slack,
+                 "{}: <inertia> has a negative principal moment ({:.6g}, {:.6g}, "
+                 "{:.6g} kg·m²): not a body's inertia",
+                 where, l[0], l[1], l[2]);
+  if (l[0] + l[1] >= l[2] - slack) return I;
+  MOREAU_REQUIRE(options_.balance_inertia,
+                 "{}: <inertia> breaks the triangle inequality: its principal moments {:.6g} + "
+                 "{:.6g} < {:.6g} kg·m² (no rigid body has them; --balance-inertia sets them to "
+                 "their mean, as MuJoCo's balanceinertia)",
+                 where, l[0], l[1], l[2]);
+  return Matrix3::Identity() * l.mean();
+}
 
 void Importer::warn(const std::string& what, const std::string& reason) {
   if (warned_.insert(what).second)
@@ -156,6 +179,7 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
     I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
     MOREAU_REQUIRE(in.mass >= 0 && all_finite(I), "{}: <inertial> mass {} must be ≥ 0", b.where,
                    in.mass);
+    I = checked_inertia(I, b.where);
     b.has_inertial = true;
     b.inertial.add(in.mass, o.position, o.rotation() * I * o.rotation().transpose());
   }
@@ -239,6 +263,8 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
 
 Scene Importer::run() {
   require_readable_file(path_);
+  for (std::string& w : import::urdf_schema_warnings(read_text_file(path_), path_))
+    warnings_.push_back(std::move(w));
   urdf::ModelInterfaceSharedPtr model;
   {
     MessageCapture capture;

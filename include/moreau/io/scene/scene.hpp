@@ -94,6 +94,9 @@ struct ModelImportOptions {
   // URDF: true lets the robot's links collide with each other (contact.self_collision), but for
   // links adjacent in the tree and the SRDF's <disable_collisions> pairs (docs/urdf.md).
   bool self_collision = false;
+  // URDF: an inertia whose principal moments break the triangle inequality gets their mean on
+  // each (MuJoCo's balanceinertia) instead of being refused.
+  bool balance_inertia = false;
   // contact.initial_overlap of the scene, when given (resolve, ignore, refuse).
   std::optional<InitialOverlap> initial_overlap = std::nullopt;
 };

@@ -51,7 +51,9 @@ Loaded make_simulator(const std::string& text, bool is_path, const std::string& 
                              scene.settings);
   SimulationSettings settings = scene.settings;
   apply_output_records(scene, settings);
-  auto sim = std::make_unique<Simulator>(scene.world, scene.collision, settings);
+  auto sim = json_io::with_source(is_path ? text : std::string("scene"), [&] {
+    return std::make_unique<Simulator>(scene.world, scene.collision, settings);
+  });
   std::vector<std::string> notes = scene.warnings;  // the import's, then the start pose's
   for (const std::string& n : sim->system().start_notes()) notes.push_back(n);
   return {std::move(sim), notes, scene.output.format, scene.output.plot.value_or(false)};

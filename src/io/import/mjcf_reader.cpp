@@ -14,6 +14,14 @@
 
 namespace moreau::mjcf {
 
+// An attribute's text for a one-line message: line breaks and tabs written as \n, \r, \t.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const char c : text)
+    out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : std::string(1, c);
+  return out;
+}
+
 void Reader::set_root(const tinyxml2::XMLDocument& doc, const std::string& directory) {
   files_[&doc] = source_;
   folders_[&doc] = directory;
@@ -72,7 +80,7 @@ void Reader::fail(const tinyxml2::XMLElement& e, const std::string& attribute,
                   const std::string& reason) const {
   const char* value = e.Attribute(attribute.c_str());
   throw_invalid("{}{}:{}: <{} {}{}>: {}", pending_refusals(), file_of(e), e.GetLineNum(), e.Name(),
-                attribute, value ? fmt::format("=\"{}\"", value) : std::string(), reason);
+                attribute, value ? fmt::format("=\"{}\"", one_line(value)) : std::string(), reason);
 }
 
 void Reader::fail_element(const tinyxml2::XMLElement& e, const std::string& reason) const {
@@ -149,7 +157,7 @@ Attributes Reader::attributes(const tinyxml2::XMLElement& e, const std::string& 
       warn(e.Name(), name, attribute.line, rules.unknown_reason, attribute.file);
     } else {
       refuse(fmt::format("{}:{}: <{} {}=\"{}\">: {}", attribute.file, attribute.line, e.Name(),
-                         name, attribute.value,
+                         name, one_line(attribute.value),
                          mjcf::unknown_or_unsupported(e.Name(), name, rules)));
     }
   }
@@ -168,12 +176,12 @@ std::vector<double> Reader::numbers(const tinyxml2::XMLElement& e, const Attribu
     const double x = std::strtod(word.c_str(), &end);
     if (end == word.c_str() || *end != '\0' || !std::isfinite(x))
       throw_invalid("{}:{}: <{} {}=\"{}\">: '{}' is not a finite number", at.file, at.line,
-                    e.Name(), name, at.value, word);
+                    e.Name(), name, one_line(at.value), word);
     out.push_back(x);
   }
   if (out.size() < min_count || out.size() > max_count)
     throw_invalid("{}:{}: <{} {}=\"{}\">: expected {} number{}, got {}", at.file, at.line, e.Name(),
-                  name, at.value,
+                  name, one_line(at.value),
                   min_count == max_count ? std::to_string(min_count)
                                          : fmt::format("{} to {}", min_count, max_count),
                   max_count == 1 ? "" : "s", out.size());

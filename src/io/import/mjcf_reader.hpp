@@ -14,6 +14,9 @@
 
 namespace moreau::mjcf {
 
+// An attribute's text for a one-line message: line breaks and tabs written as \n, \r, \t.
+std::string one_line(const std::string& text);
+
 // One attribute's text and where it was written (an element's own, or its default's).
 struct Attribute {
   std::string value;  // the text

@@ -6,6 +6,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "body_tree.hpp"
@@ -48,8 +49,10 @@ Pose to_pose(const urdf::Pose& p) {
 
 class Importer {
  public:
-  Importer(std::string path, const ModelImportOptions& options)
-      : path_(std::move(path)), options_(options) {}
+  // The file at `path`, or `text` when given (path then names and places it).
+  Importer(std::string path, const ModelImportOptions& options,
+           std::optional<std::string> text = std::nullopt)
+      : path_(std::move(path)), options_(options), text_(std::move(text)) {}
 
   Scene run();
 
@@ -67,6 +70,7 @@ class Importer {
 
   std::string path_;
   ModelImportOptions options_;
+  std::optional<std::string> text_;
   std::vector<TreeBody> bodies_;
   // A <mimic>: joint = multiplier × mimicked + offset (a coupling, model/rigid/equality.hpp).
   struct Mimic {
@@ -262,13 +266,14 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
 }
 
 Scene Importer::run() {
-  require_readable_file(path_);
-  for (std::string& w : import::urdf_schema_warnings(read_text_file(path_), path_))
+  if (!text_) require_readable_file(path_);
+  const std::string text = text_ ? *text_ : read_text_file(path_);
+  for (std::string& w : import::urdf_schema_warnings(text, path_))
     warnings_.push_back(std::move(w));
   urdf::ModelInterfaceSharedPtr model;
   {
     MessageCapture capture;
-    model = urdf::parseURDFFile(path_);
+    model = urdf::parseURDF(text);
     MOREAU_REQUIRE(model != nullptr && model->getRoot() != nullptr, "{}: not a valid URDF: {}",
                    path_, capture.errors.empty() ? "urdfdom refused it" : capture.errors);
   }
@@ -392,6 +397,11 @@ void Importer::add_mimics(RigidWorld& world) const {
 }
 
 }  // namespace
+
+Scene parse_urdf_text(const std::string& text, const std::string& source,
+                      const ModelImportOptions& options) {
+  return Importer(source, options, text).run();
+}
 
 Scene load_urdf(const std::string& path, const ModelImportOptions& options) {
   Scene scene = Importer(path, options).run();

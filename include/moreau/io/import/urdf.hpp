@@ -20,5 +20,9 @@ namespace moreau {
 // Reads a URDF file (mesh paths relative to it, or file://). Throws std::invalid_argument naming
 // the file and the link or joint.
 Scene load_urdf(const std::string& path, const ModelImportOptions& options = {});
+// The same from URDF text; `source` names it in messages and places it (meshes are found from its
+// folder).
+Scene parse_urdf_text(const std::string& text, const std::string& source,
+                      const ModelImportOptions& options = {});
 
 }  // namespace moreau

@@ -184,3 +184,21 @@ def test_with_zero_torque_the_arm_falls_and_scores_worse():
     assert env.sim.body_poses(obs[:6])[0][tip][2] < env.sim.body_poses(q0)[0][tip][2] - 0.005
     pd_return, _, _ = gym.episode(env, gym.pd_gravity_policy(env), seed=1)
     assert zero_return < pd_return
+
+
+go2 = load("go2_stand_push")
+
+
+@pytest.mark.skipif(not go2.ROBOT.exists(), reason="shared/data/robots is not next to the clone")
+def test_go2_stands_on_pd_joints_and_takes_a_push():
+    """The published Go2 on PD-held joints from its SRDF 'standing' state: it does not collapse
+    (its base stays above 0.25 m; dropped with no torque it folds down to 0.08 m, test_urdf.py),
+    nothing sinks into the ground, and a sideways push of 30 N for 0.1 s moves the base along +y
+    while the legs stay within 0.2 rad of their pose."""
+    out = go2.run(seconds=0.5, push=30.0, push_at=0.2)
+    assert out["status"] == "completed"
+    assert out["max_penetration"] < 1e-6
+    b = out["base"]
+    assert b[:, 2].min() > 0.25
+    assert b[-1, 1] - b[199, 1] > 1e-3  # pushed along +y
+    assert out["error"] < 0.2

@@ -10,6 +10,11 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
     : world_(std::move(world)), settings_(settings), name_(std::move(name)) {
   MOREAU_REQUIRE(world_ != nullptr, "RigidWorldSystem: world must not be null");
   if (!world_->has_joint_coordinates()) {
+    for (const RigidBody& b : world_->bodies())
+      MOREAU_REQUIRE(!b.massless,
+                     "body '{}' has no mass and no joint: a massless link must hang "
+                     "on joints between bodies with mass",
+                     b.name);
     initial_q = world_->initial_positions();
     initial_v = world_->initial_velocities();
     apply_initial_state_edits();

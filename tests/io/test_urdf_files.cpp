@@ -3,11 +3,15 @@
 // triangle inequality refused naming the link, or evened by --balance-inertia.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/io/import/load_scene.hpp"
+#include "moreau/sim/simulation.hpp"
 
 namespace moreau {
 namespace {
@@ -67,6 +71,55 @@ TEST(UrdfFiles, InertiaTriangleInequality) {
   const Scene s = load_scene(path, o);
   ASSERT_EQ(s.world->body(2).name, "arm");
   EXPECT_LT((s.world->body(2).inertia - Matrix3::Identity() * 5.0 / 3.0).norm(), 1e-12);
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// base ─j1 (about y)─ dummy (no inertial) ─j2 (about x)─ arm (1 kg at 0.5 m below the axes,
+// I_c = 0.01 kg·m²): a universal joint through a massless link. Released at j1 = 0.3 rad, the
+// first step's velocity is h q̈ with q̈ = −m g l sin q / (I_c + m l²) (j2 feels no torque).
+TEST(UrdfFiles, AMasslessLinkBetweenJointsIsAccepted) {
+  const fs::path path = fs::temp_directory_path() / "moreau_urdf_massless.urdf";
+  auto write = [&](const std::string& tail_link) {
+    std::ofstream(path) << R"(<robot name="u"><link name="base"/><link name="dummy"/>
+  <link name="arm">)" << tail_link
+                        << R"(</link>
+  <joint name="j1" type="continuous"><parent link="base"/><child link="dummy"/><axis xyz="0 1 0"/></joint>
+  <joint name="j2" type="continuous"><parent link="dummy"/><child link="arm"/><axis xyz="1 0 0"/></joint>
+</robot>)";
+  };
+  write(R"(<inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>)");
+  ModelImportOptions o;
+  o.joints = {{"j1", 0.3}};
+  Scene s = load_scene(path.string(), o);
+  EXPECT_TRUE(s.world->body(2).massless);
+  SimulationSettings st = s.settings;
+  st.t_end = 1e-3;
+  const RigidWorldSystem sys(s.world, s.collision);
+  const SimulationResult r = simulate(sys, st);
+  const auto at = [&](const std::string& n) {
+    return std::find(r.velocity_names.begin(), r.velocity_names.end(), n) -
+           r.velocity_names.begin();
+  };
+  const double qdd = -1.0 * 9.81 * 0.5 * std::sin(0.3) / (0.01 + 1.0 * 0.25);
+  EXPECT_NEAR(r.v.back()[at("j1.v")], 1e-3 * qdd, 1e-3 * std::abs(1e-3 * qdd));
+  EXPECT_NEAR(r.v.back()[at("j2.v")], 0.0, 1e-12);
+  // the same chain with the mass gone from its end: M is singular, and the error says where
+  write("");
+  s = load_scene(path.string(), {});
+  try {
+    RigidWorldSystem bad(s.world, s.collision);
+    FAIL() << "a chain without mass was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mass matrix is singular at velocity"), std::string::npos)
+        << e.what();
+  }
   fs::remove(path);
 }
 

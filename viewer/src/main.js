@@ -10,7 +10,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { ConvexGeometry } from "three/addons/geometries/ConvexGeometry.js";
-import { bodyPose, contactRange, frameAtTime, frameFromHash, largestImpulse, parseRunText, shapeKey } from "./run_data.js";
+import { bodyPose, contactRange, eventList, frameAtTime, frameFromHash, largestImpulse, parseRunText, shapeKey } from "./run_data.js";
 
 const MODE_COLORS = { separate: 0x9e9e9e, stick: 0x2ca02c, slip: 0xff7f0e };
 // body colours: none of the mode colours (green, orange, grey)
@@ -318,19 +318,29 @@ class Viewer {
     $("legend").innerHTML = Object.entries(MODE_COLORS).map(([m, c]) => `<span><i style="background:#${c.toString(16).padStart(6, "0")}"></i>${m}</span>`).join("") + `<span>arrows: ${run.impulseUnit === "N" ? "contact force (N)" : "impulse (" + (run.impulseUnit || "N·s") + ")"}</span>`;
     // events
     const list = $("events");
-    const shown = run.events.slice(0, 5000);
-    $("events-title").textContent = `Events (${run.events.length}${run.events.length > shown.length ? ", first 5000 listed" : ""})`;
+    const { items, failures } = eventList(run);
+    const shown = items.slice(0, 5000);
+    $("events-title").textContent = `Events (${items.length}${items.length > shown.length ? ", first 5000 listed" : ""})`;
     const fragment = document.createDocumentFragment();
-    this.eventItems = shown.map((e, i) => {
+    if (failures) {  // the unconverged steps as one line, not one event each
       const li = document.createElement("li");
-      li.dataset.index = String(i);
+      li.className = "failures";
+      li.innerHTML = `<span class="kind kind-solver_failure">solver_failure</span> <span class="name"></span>`;
+      const worst = Number.isFinite(failures.worst) ? `, worst residual ${failures.worst.toExponential(2)}` : "";
+      li.querySelector(".name").textContent = `${failures.count} step${failures.count === 1 ? "" : "s"} ended above the solver tolerance${worst}; the first at ${failures.first ? failures.first.event.t.toFixed(4) + " s" : "?"}`;
+      if (failures.first) li.addEventListener("click", () => { this.pause(); this.seek(failures.first.event.frame); });
+      fragment.appendChild(li);
+    }
+    this.eventItems = shown.map(({ index, event: e }) => {
+      const li = document.createElement("li");
+      li.dataset.index = String(index);
       li.innerHTML = `<b>${e.t.toFixed(4)} s</b> <span class="kind kind-${e.kind}"></span> <span class="name"></span>`;
       li.querySelector(".kind").textContent = e.kind;
       li.querySelector(".name").textContent = e.name;
       li.title = e.detail;
       li.addEventListener("click", () => { this.pause(); this.seek(e.frame); });
       fragment.appendChild(li);
-      return li;
+      return { li, e };
     });
     list.appendChild(fragment);
     // energy
@@ -488,14 +498,13 @@ class Viewer {
   markEvents() {
     const t = this.time;
     let current = -1;
-    this.eventItems.forEach((li, i) => {
-      const e = this.run.events[i];
+    this.eventItems.forEach(({ li, e }, i) => {
       li.classList.toggle("past", e.t <= t + 1e-12);
       if (e.t <= t + 1e-12) current = i;
     });
     if (current !== this.currentEvent) {
-      if (this.currentEvent >= 0 && this.eventItems[this.currentEvent]) this.eventItems[this.currentEvent].classList.remove("current");
-      if (current >= 0) this.eventItems[current].classList.add("current");
+      if (this.currentEvent >= 0 && this.eventItems[this.currentEvent]) this.eventItems[this.currentEvent].li.classList.remove("current");
+      if (current >= 0) this.eventItems[current].li.classList.add("current");
       this.currentEvent = current;
     }
   }

@@ -198,3 +198,24 @@ export function largestImpulse(run) {
   }
   return best;
 }
+
+// The events panel's rows: every event but the solver failures, each with its index in
+// run.events, and the failures as one summary (null when none): how many steps ended above the
+// solver tolerance (the summary's count, which goes past the 20 logged), the worst residual and
+// the first failure's event.
+export function eventList(run) {
+  const items = [];
+  let first = null;
+  run.events.forEach((event, index) => {
+    if (event.kind === "solver_failure") {
+      if (first === null) first = { index, event };
+    } else {
+      items.push({ index, event });
+    }
+  });
+  const count = Math.max(Number(run.summary?.solver_failures) || 0, first ? 1 : 0);
+  const failures = count > 0 ? {
+    count, worst: Number(run.summary?.solver_worst_residual) || NaN, first,
+  } : null;
+  return { items, failures };
+}

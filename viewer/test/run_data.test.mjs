@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  bodyPose, contactRange, decodeBase64, decodeMatrix, frameAtTime, frameFromHash, largestImpulse,
-  parseRun, parseRunText, shapeKey,
+  bodyPose, contactRange, decodeBase64, decodeMatrix, eventList, frameAtTime, frameFromHash,
+  largestImpulse, parseRun, parseRunText, shapeKey,
 } from "../src/run_data.js";
 
 const f32 = (values) => Buffer.from(new Float32Array(values).buffer).toString("base64");
@@ -119,4 +119,21 @@ test("the run embedded in a page written by moreau view", { skip: !process.env.M
   const run = parseRunText(m[1]);
   assert.equal(run.frames, Number(process.env.MOREAU_VIEW_FRAMES));
   assert.ok(run.dynamicBodies > 0);
+});
+
+test("solver failures are one summary line, the other events listed with their indices", () => {
+  const run = {
+    events: [
+      { t: 0.1, frame: 1, kind: "solver_failure", name: "", detail: "nsgs stopped at residual 1e-3" },
+      { t: 0.2, frame: 2, kind: "impact", name: "a", detail: "" },
+      { t: 0.3, frame: 3, kind: "solver_failure", name: "", detail: "" },
+    ],
+    summary: { solver_failures: 178, solver_worst_residual: 0.5 },
+  };
+  const { items, failures } = eventList(run);
+  assert.deepEqual(items.map((x) => x.index), [1]);
+  assert.equal(failures.count, 178);  // the summary's count, past the 20 events logged
+  assert.equal(failures.worst, 0.5);
+  assert.equal(failures.first.event.t, 0.1);
+  assert.equal(eventList({ events: [items[0].event], summary: {} }).failures, null);
 });

@@ -19,7 +19,8 @@ Matrix3 MassSum::inertia_about_com() const {
 }
 
 std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, const Vector3& gravity,
-                                        bool inertia_from_geoms, std::vector<Index>* moreau_body) {
+                                        bool inertia_from_geoms, std::vector<Index>* moreau_body,
+                                        bool allow_massless) {
   auto world = std::make_shared<RigidWorld>(3);
   world->set_gravity(gravity);
   const size_t n = bodies.size();
@@ -54,7 +55,11 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
     RigidBody rb;
     rb.name = i == 0 ? "world" : b.name;
     rb.is_static = i == 0 || b.own_static;
-    if (!rb.is_static) {
+    if (!rb.is_static && !(mass[i].m > 0) && allow_massless && !b.is_free()) {
+      rb.massless = true;  // a dummy link in a chain (the system checks that M stays definite)
+      rb.mass = 0.0;
+      rb.inertia = Matrix3::Zero();
+    } else if (!rb.is_static) {
       if (!(mass[i].m > 0))
         throw_invalid("{}: no mass: give it an inertial or geometry with mass or density", b.where);
       com[i] = mass[i].com();

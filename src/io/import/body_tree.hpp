@@ -80,11 +80,13 @@ struct TreeBody {
 };
 
 // The RigidWorld of the tree. `inertia_from_geoms` ignores given inertials. `moreau_body`, when
-// given, receives each tree body's moreau body index (a welded body's owner's). Throws
-// std::invalid_argument naming the body (its `where`) for a moving body without mass or a plane
-// on a moving body.
+// given, receives each tree body's moreau body index (a welded body's owner's). With
+// `allow_massless`, a body on joints (not free) without mass is a massless link
+// (RigidBody::massless). Throws std::invalid_argument naming the body (its `where`) for another
+// moving body without mass or a plane on a moving body.
 std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, const Vector3& gravity,
                                         bool inertia_from_geoms,
-                                        std::vector<Index>* moreau_body = nullptr);
+                                        std::vector<Index>* moreau_body = nullptr,
+                                        bool allow_massless = false);
 
 }  // namespace moreau::import

@@ -303,7 +303,7 @@ Scene Importer::run() {
   scene.collision.margin = kImportedContactMargin;
   scene.collision.self_collision = options_.self_collision;
   std::vector<Index> body;
-  scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false, &body);
+  scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false, &body, true);
   exclude_adjacent_links(*scene.world, body);
   if (!options_.srdf.empty()) exclude_srdf_pairs(*scene.world, body);
   add_mimics(*scene.world);

@@ -215,7 +215,15 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
   }
   MOREAU_REQUIRE(j.contains("mass"), "{}.mass: missing required field", path);
   b.mass = as_number(j.at("mass"), path + ".mass");
-  MOREAU_REQUIRE(b.mass > 0.0, "{}.mass = {}: mass must be > 0", path, show(j.at("mass")));
+  if (b.mass == 0.0 && !j.contains("inertia")) {  // a massless link of a tree (RigidBody)
+    b.massless = true;
+    b.inertia = Matrix3::Zero();
+    return b;
+  }
+  MOREAU_REQUIRE(b.mass > 0.0,
+                 "{}.mass = {}: mass must be > 0 (0 without an inertia: a massless "
+                 "link on joints)",
+                 path, show(j.at("mass")));
   if (j.contains("inertia")) {
     const json& I = j.at("inertia");
     const std::string ip = path + ".inertia";
@@ -369,7 +377,9 @@ json body_json(const RigidBody& b, int d) {
   j["name"] = b.name;
   if (b.is_static) j["static"] = true;
   write_pose(j, b.pose, d);
-  if (!b.is_static) {
+  if (b.massless) {
+    j["mass"] = 0.0;
+  } else if (!b.is_static) {
     j["mass"] = b.mass;
     if (d == 2) {
       j["inertia"] = b.inertia(2, 2);

@@ -33,7 +33,10 @@ void RigidBody::validate(const std::string& where, int dimension) const {
     MOREAU_REQUIRE(angular_velocity.x() == 0.0 && angular_velocity.y() == 0.0,
                    "{}.angular_velocity: a planar body spins about z only", where);
   }
-  if (!is_static) {
+  if (massless) {
+    MOREAU_REQUIRE(!is_static && mass == 0.0 && inertia.isZero(0.0),
+                   "{}: a massless link is dynamic with mass 0 and inertia 0", where);
+  } else if (!is_static) {
     MOREAU_REQUIRE(std::isfinite(mass) && mass > 0.0, "{}.mass = {}: mass must be > 0", where,
                    mass);
     MOREAU_REQUIRE(all_finite(inertia), "{}.inertia: must be finite", where);

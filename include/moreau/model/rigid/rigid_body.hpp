@@ -17,9 +17,13 @@ namespace moreau {
 
 // A rigid body of a RigidWorld: mass, inertia, shapes, initial state.
 struct RigidBody {
-  std::string name;                            // unique within a world
-  bool is_static = false;                      // infinite mass, fixed pose, no DOFs (ground, walls)
-  double mass = 1.0;                           // kg, > 0 for dynamic bodies
+  std::string name;        // unique within a world
+  bool is_static = false;  // infinite mass, fixed pose, no DOFs (ground, walls)
+  // A link of a kinematic tree with no mass of its own (mass and inertia 0, a URDF's dummy link):
+  // accepted when it hangs on joints and the tree's mass matrix stays positive definite (checked
+  // when the system is built, naming the velocity that has no inertia).
+  bool massless = false;
+  double mass = 1.0;                           // kg, > 0 for dynamic bodies (0 when massless)
   Matrix3 inertia = Matrix3::Identity();       // about the centre of mass, BODY axes, kg·m²;
                                                // planar bodies use only inertia(2,2) = I_zz
   Pose pose;                                   // initial pose (planar: use planar_pose)

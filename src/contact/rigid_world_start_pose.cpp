@@ -9,7 +9,7 @@
 namespace moreau {
 namespace {
 
-// "A/B" of a body pair, in detection's order.
+// A contact's body pair, smaller index first (the key of the ignored pairs).
 std::pair<Index, Index> pair_key(const Contact& c) {
   return {std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
 }
@@ -91,9 +91,14 @@ void RigidWorldSystem::settle_start_pose() {
         "−{:.3g} m; contact.initial_overlap = \"refuse\")",
         names(o.named), -o.depth, tol);
   }
-  std::string list;
-  for (const Overlap& o : found)
-    list += fmt::format("{}{} by {:.3g} m", list.empty() ? "" : "; ", names(o.named), o.depth);
+  // "'a' and 'b' by 0.05 m; …" of a list of overlaps
+  auto listing = [&](const std::vector<Overlap>& overlaps) {
+    std::string out;
+    for (const Overlap& o : overlaps)
+      out += fmt::format("{}{} by {:.3g} m", out.empty() ? "" : "; ", names(o.named), o.depth);
+    return out;
+  };
+  const std::string list = listing(found);
   std::vector<Overlap> left = found;
   if (settings_.initial_overlap == InitialOverlap::resolve) {
     const std::unique_ptr<StepContacts> layer = step_contacts(StepContactSettings{}, {});
@@ -116,11 +121,7 @@ void RigidWorldSystem::settle_start_pose() {
       return;
     }
   }
-  std::string kept;
-  for (const Overlap& o : left) {
-    start_ignored_.push_back(o.bodies);
-    kept += fmt::format("{}{} by {:.3g} m", kept.empty() ? "" : "; ", names(o.named), o.depth);
-  }
+  for (const Overlap& o : left) start_ignored_.push_back(o.bodies);
   std::sort(start_ignored_.begin(), start_ignored_.end());
   ignoring_ = start_ignored_;
   start_notes_.push_back(
@@ -130,7 +131,7 @@ void RigidWorldSystem::settle_start_pose() {
                         list)
           : fmt::format("initial configuration: overlapping bodies ({}); the projection could not "
                         "clear {}: those take no contact until they first separate",
-                        list, kept));
+                        list, listing(left)));
 }
 
 void RigidWorldSystem::begin_run(const Vector& q) const {

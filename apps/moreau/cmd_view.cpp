@@ -61,14 +61,17 @@ void run(const ViewOptions& opt) {
       viewer_page_html(read_text_file(template_path), viewer_run_json(folder, opt.page, &stats));
   const std::string html =
       opt.html.empty() ? (fs::path(opt.folder) / "view.html").string() : opt.html;
+  for (const std::string& w : stats.warnings)
+    std::fprintf(stderr, "moreau: warning: %s\n", w.c_str());
   write_file_atomically(html, page);
   std::printf(
       "%ld frames of %ld recorded, %ld bodies (%ld static), %ld contact records (%ld "
-      "located), %ld events\n",
+      "located), %ld events, %ld visuals, %ld joints\n",
       static_cast<long>(stats.frames), static_cast<long>(folder.result.records()),
       static_cast<long>(stats.bodies + stats.static_bodies), static_cast<long>(stats.static_bodies),
       static_cast<long>(stats.contact_records), static_cast<long>(stats.contacts_located),
-      static_cast<long>(stats.events));
+      static_cast<long>(stats.events), static_cast<long>(stats.visuals),
+      static_cast<long>(stats.joints));
   std::printf("wrote %s (%.1f MB)\n", fs::absolute(html).lexically_normal().string().c_str(),
               static_cast<double>(page.size()) / 1e6);
 }

@@ -13,7 +13,7 @@ Four rules, each failure printed as one line naming the file, the line and the o
   3. apps/ and python/ include public headers only: "moreau/..." or their own folder's files,
      never src/ (private headers) or each other's files ("../apps/...").
   4. io's rooms keep their own order (docs/architecture.md):
-       os ← json ← problems, reports ← run ← scene ← import
+       os ← json ← problems, reports, mesh ← run ← scene ← import
      a file of io/R (include/moreau/io/R/**, src/io/R/**) includes only io rooms at or before R;
      the forwarding headers left at include/moreau/io/*.hpp include exactly one room header each
      (load_scene.hpp beside scene.hpp) and nothing else, and no .cpp sits in src/io itself.
@@ -24,9 +24,9 @@ import pathlib
 import re
 import sys
 
-IO_ROOMS = ["os", "json", "problems", "reports", "run", "scene", "import"]
+IO_ROOMS = ["os", "json", "problems", "reports", "mesh", "run", "scene", "import"]
 # rooms of one rank are siblings: neither may include the other
-IO_RANK = {"os": 0, "json": 1, "problems": 2, "reports": 2, "run": 3, "scene": 4, "import": 5}
+IO_RANK = {"os": 0, "json": 1, "problems": 2, "reports": 2, "mesh": 2, "run": 3, "scene": 4, "import": 5}
 ORDER = ["common", "linalg", "problems", "solvers", "model", "contact", "analysis", "impact", "sim", "io"]
 RANK = {layer: k for k, layer in enumerate(ORDER)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -170,7 +170,7 @@ def check_io_rooms(root):
             elif other != room and IO_RANK[other] >= IO_RANK[room]:
                 failures.append(
                     f"{where}:{number}: io room '{room}' includes \"{written}\" of the room '{other}', which is not "
-                    f"before it (order: os <- json <- problems, reports <- run <- scene <- import)")
+                    f"before it (order: os <- json <- problems, reports, mesh <- run <- scene <- import)")
     return failures
 
 

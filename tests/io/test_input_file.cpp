@@ -11,7 +11,7 @@
 #include <string>
 
 #include "moreau/io/import/load_scene.hpp"
-#include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/mesh/mesh_file.hpp"
 #include "moreau/io/import/mjcf.hpp"
 #include "moreau/io/import/urdf.hpp"
 #include "moreau/io/json/json_reader.hpp"

@@ -4,9 +4,14 @@
 // of bodies stay smooth; contacts are dots coloured by mode with impulse arrows; the events are a
 // list (click one to jump to it); the energy curve has a cursor at the current time.
 // The page reports on <body>: data-moreau-loaded="1", data-bodies (dynamic bodies),
-// data-static-bodies, data-shapes, data-frames, data-frame (the frame shown), data-contacts (its
-// contact records), data-events, data-load-ms (from the navigation's start to the first picture);
-// data-moreau-error when it could not play the run.
+// data-static-bodies, data-shapes, data-visuals (visual items drawn), data-joints, data-frames,
+// data-frame (the frame shown), data-contacts (its contact records), data-events, data-fill (the
+// share of the view's width or height, the larger, that the bodies' box spans as first framed),
+// data-load-ms (from the navigation's start to the first picture); data-moreau-error when it
+// could not play the run.
+// A body with visuals (a URDF <visual>: meshes drawn as their triangles in their files' colours)
+// is drawn by them, or by its collision shapes when "collision shapes" is ticked; joints are
+// short segments along their axes at their anchors (a dot for a ball joint).
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { ConvexGeometry } from "three/addons/geometries/ConvexGeometry.js";
@@ -69,8 +74,33 @@ function shapeScale(shape, dimension, thickness) {
   return [1, 1, 1];
 }
 
-function boundingRadius(shape) {
+// The geometry of a visual mesh: its triangles, coloured per part (the file's material, else the
+// visual's rgba, else the body's colour).
+function meshGeometry(mesh, fallback) {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute("position", new THREE.BufferAttribute(mesh.vertices, 3));
+  g.setIndex(new THREE.BufferAttribute(mesh.triangles, 1));
+  const n = mesh.vertices.length / 3, colors = new Float32Array(3 * n), c = new THREE.Color();
+  mesh.parts.forEach((part, k) => {
+    const end = k + 1 < mesh.parts.length ? mesh.parts[k + 1].start : n;
+    if (Array.isArray(part.rgba)) c.setRGB(part.rgba[0], part.rgba[1], part.rgba[2]);
+    else c.copy(fallback);
+    for (let v = part.start; v < end; ++v) colors.set([c.r, c.g, c.b], 3 * v);
+  });
+  g.setAttribute("color", new THREE.BufferAttribute(colors, 3));
+  g.computeVertexNormals();
+  g.computeBoundingSphere();
+  return g;
+}
+
+function boundingRadius(shape, meshes) {
   switch (shape.kind) {
+    case "mesh": {
+      const v = meshes[shape.mesh].vertices;
+      let r = 0;
+      for (let i = 0; i < v.length; i += 3) r = Math.max(r, Math.hypot(v[i], v[i + 1], v[i + 2]));
+      return r;
+    }
     case "sphere": return shape.radius;
     case "box": return Math.hypot(...shape.half_extents);
     case "capsule": return shape.radius + shape.half_length;
@@ -91,6 +121,7 @@ class Viewer {
     this.setupRenderer();
     this.setupBodies();
     this.setupContacts();
+    this.setupJoints();
     this.setupCamera();
     this.setupInterface();
   }
@@ -106,30 +137,34 @@ class Viewer {
     this.scene.add(this.sun);
   }
 
-  // The world box of the first frame (bodies with their bounding radius), for camera and planes.
+  // The world box of what is drawn, for the camera and the planes: each shape and visual posed
+  // at up to 51 frames of the run (static bodies once), a mesh by the corners of its own box,
+  // anything else by a sphere of its bounding radius about its origin.
   sceneBox() {
-    const run = this.run;
-    const box = new THREE.Box3();
-    const frame = 0;
-    for (const [b, body] of run.bodies.entries()) {
-      const pose = bodyPose(run, b, run.frames > 0 ? frame : 0);
-      for (const s of body.shapes) {
-        if (s.kind === "plane") continue;
-        const p = new THREE.Vector3(...s.position).applyQuaternion(new THREE.Quaternion(pose.quaternion[1], pose.quaternion[2], pose.quaternion[3], pose.quaternion[0])).add(new THREE.Vector3(...pose.position));
-        box.expandByPoint(p.clone().addScalar(boundingRadius(s)));
-        box.expandByPoint(p.clone().addScalar(-boundingRadius(s)));
-      }
-    }
-    // every dynamic body's path, with the reach of its shapes
-    const per = run.dimension === 2 ? 3 : 7;
-    for (const body of run.bodies) {
-      if (body.static) continue;
-      const reach = Math.max(0, ...body.shapes.map((s) => Math.hypot(...s.position) + boundingRadius(s)));
-      const step = Math.max(1, Math.floor(run.frames / 50));
-      for (let k = 0; k < run.frames; k = k + step < run.frames - 1 || k === run.frames - 1 ? k + step : run.frames - 1) {
-        const base = k * run.nq + body.q_offset;
-        const c = new THREE.Vector3(run.q[base], run.q[base + 1], per === 7 ? run.q[base + 2] : 0);
-        box.expandByPoint(c.clone().addScalar(reach)).expandByPoint(c.clone().addScalar(-reach));
+    const run = this.run, box = new THREE.Box3();
+    const meshBoxes = run.meshes.map((m) => new THREE.Box3().setFromArray(m.vertices));
+    const frames = [];
+    const step = Math.max(1, Math.floor(run.frames / 50));
+    for (let k = 0; k < run.frames; k += step) frames.push(k);
+    if (run.frames > 0 && frames[frames.length - 1] !== run.frames - 1) frames.push(run.frames - 1);
+    const body = new THREE.Matrix4(), local = new THREE.Matrix4(), one = new THREE.Vector3(1, 1, 1);
+    const p = new THREE.Vector3(), q = new THREE.Quaternion(), o = new THREE.Quaternion(), part = new THREE.Box3();
+    for (const [b, spec] of run.bodies.entries()) {
+      const items = spec.shapes.concat(spec.visuals).filter((s) => s.kind !== "plane");
+      const radii = items.map((s) => (s.kind === "mesh" ? 0 : boundingRadius(s, run.meshes)));
+      for (const k of spec.static ? [0] : frames) {
+        const pose = bodyPose(run, b, k);
+        q.set(pose.quaternion[1], pose.quaternion[2], pose.quaternion[3], pose.quaternion[0]).normalize();
+        items.forEach((s, i) => {
+          if (s.kind === "mesh") {
+            body.compose(p.set(...pose.position), q, one);
+            local.compose(p.set(...s.position), o.set(s.orientation[1], s.orientation[2], s.orientation[3], s.orientation[0]), one);
+            box.union(part.copy(meshBoxes[s.mesh]).applyMatrix4(body.multiply(local)));
+          } else {
+            p.set(...s.position).applyQuaternion(q).add({ x: pose.position[0], y: pose.position[1], z: pose.position[2] });
+            box.expandByPoint(p.clone().addScalar(radii[i])).expandByPoint(p.addScalar(-radii[i]));
+          }
+        });
       }
     }
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
@@ -155,10 +190,11 @@ class Viewer {
         }
         const key = shapeKey(s);
         if (!groups.has(key)) groups.set(key, { shape: s, items: [] });
-        groups.get(key).items.push({ b, shape: s, color, scale: shapeScale(s, run.dimension, thickness), static: !!body.static });
+        groups.get(key).items.push({ b, shape: s, color, scale: shapeScale(s, run.dimension, thickness), static: !!body.static, covered: body.visuals.length > 0 });
         ++drawn;
       }
     }
+    this.setupVisuals(thickness);
     this.meshes = [];
     for (const { shape, items } of groups.values()) {
       const material = new THREE.MeshLambertMaterial();
@@ -171,6 +207,63 @@ class Viewer {
       this.meshes.push({ mesh, items });
     }
     this.drawnShapes = drawn;
+  }
+
+  // One group per body with visuals, posed at each frame: meshes (one geometry per mesh of the
+  // page, shared) and primitives, in their own colours.
+  setupVisuals(thickness) {
+    const run = this.run;
+    const geometries = new Map();
+    this.visualGroups = [];
+    let drawn = 0;
+    for (const [b, body] of run.bodies.entries()) {
+      if (body.visuals.length === 0) continue;
+      const bodyColor = new THREE.Color(body.static ? STATIC_COLOR : PALETTE[b % PALETTE.length]);
+      const group = new THREE.Group();
+      group.matrixAutoUpdate = false;
+      for (const v of body.visuals) {
+        const color = Array.isArray(v.rgba) ? new THREE.Color(v.rgba[0], v.rgba[1], v.rgba[2]) : bodyColor;
+        let object;
+        if (v.kind === "mesh") {
+          const key = `${v.mesh}|${color.getHexString()}`;
+          if (!geometries.has(key)) geometries.set(key, meshGeometry(run.meshes[v.mesh], color));
+          object = new THREE.Mesh(geometries.get(key), new THREE.MeshLambertMaterial({ vertexColors: true }));
+        } else {
+          object = new THREE.Mesh(shapeGeometry(v, run.dimension, thickness), new THREE.MeshLambertMaterial({ color }));
+          object.scale.set(...shapeScale(v, run.dimension, thickness));
+        }
+        if (Array.isArray(v.rgba) && v.rgba[3] < 1) Object.assign(object.material, { transparent: true, opacity: v.rgba[3] });
+        object.position.set(...v.position);
+        object.quaternion.set(v.orientation[1], v.orientation[2], v.orientation[3], v.orientation[0]);
+        object.frustumCulled = false;
+        group.add(object);
+        ++drawn;
+      }
+      this.scene.add(group);
+      this.visualGroups.push({ b, group });
+    }
+    this.drawnVisuals = drawn;
+  }
+
+  // The joints: a segment along each hinge's or slide's axis through its anchor, a dot at each
+  // anchor; drawn over the bodies.
+  setupJoints() {
+    const run = this.run;
+    this.joints = run.joints.filter((j) => !run.bodies[j.body].static);
+    const n = this.joints.length;
+    this.jointLength = 0.06 * this.extent;
+    this.jointPositions = new Float32Array(6 * Math.max(n, 1));
+    const lines = new THREE.BufferGeometry();
+    lines.setAttribute("position", new THREE.BufferAttribute(this.jointPositions, 3).setUsage(THREE.DynamicDrawUsage));
+    this.jointLines = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: 0x1a1a1a }));
+    this.jointDots = new THREE.InstancedMesh(new THREE.SphereGeometry(0.008 * this.extent, 10, 8), new THREE.MeshBasicMaterial({ color: 0x1a1a1a }), Math.max(n, 1));
+    this.jointDots.count = n;
+    for (const m of [this.jointLines, this.jointDots]) {
+      m.frustumCulled = false;
+      m.renderOrder = 1;
+      m.material.depthTest = false;
+      this.scene.add(m);
+    }
   }
 
   // A static half-space n·x ≤ d (before the shape's offset): 3D a slab below its surface, planar
@@ -260,8 +353,11 @@ class Viewer {
     } else {
       this.camera = new THREE.PerspectiveCamera(40, aspect, 0.001 * this.extent, 1000 * this.extent);
       this.camera.up.set(0, 0, 1);
+      // far enough that the box's bounding sphere fits the narrower of the two fields of view
+      const radius = 0.5 * box.getSize(new THREE.Vector3()).length();
+      const half = Math.min(THREE.MathUtils.degToRad(20), Math.atan(aspect * Math.tan(THREE.MathUtils.degToRad(20))));
       const dir = new THREE.Vector3(1.0, -1.6, 0.9).normalize();
-      this.camera.position.copy(centre).add(dir.multiplyScalar(1.9 * this.extent));
+      this.camera.position.copy(centre).add(dir.multiplyScalar((1.05 * radius) / Math.sin(half)));
     }
     this.camera.lookAt(centre);
     this.sun.position.copy(centre).add(new THREE.Vector3(0.5, -0.8, 1.5).multiplyScalar(3 * this.extent));
@@ -272,6 +368,20 @@ class Viewer {
     this.controls.update();
     window.addEventListener("resize", () => this.resize());
     this.resize();
+    this.fill = this.boxFill();
+  }
+
+  // The share of the view (its width or height, the larger) that the bodies' box spans: its
+  // corners projected by the camera.
+  boxFill() {
+    const b = this.box, lo = new THREE.Vector2(Infinity, Infinity), hi = new THREE.Vector2(-Infinity, -Infinity);
+    for (let i = 0; i < 8; ++i) {
+      const p = new THREE.Vector3(i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z).project(this.camera);
+      lo.min(new THREE.Vector2(p.x, p.y));
+      hi.max(new THREE.Vector2(p.x, p.y));
+    }
+    const clip = (x) => Math.min(Math.max(x, -1), 1);
+    return Math.max((clip(hi.x) - clip(lo.x)) / 2, (clip(hi.y) - clip(lo.y)) / 2);
   }
 
   resize() {
@@ -308,6 +418,10 @@ class Viewer {
     $("speed").addEventListener("change", () => { this.speed = Number($("speed").value); });
     $("contacts-on").addEventListener("change", () => this.seek(this.frame));
     $("arrows-on").addEventListener("change", () => this.seek(this.frame));
+    $("joints-label").hidden = this.joints.length === 0;
+    $("shapes-label").hidden = this.visualGroups.length === 0;
+    $("joints-on").addEventListener("change", () => this.seek(this.frame));
+    $("shapes-on").addEventListener("change", () => this.seek(this.frame));
     document.addEventListener("keydown", (e) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
       if (e.key === " ") { e.preventDefault(); this.playing ? this.pause() : this.play(); }
@@ -427,14 +541,25 @@ class Viewer {
     const m = new THREE.Matrix4(), offset = new THREE.Matrix4(), scale = new THREE.Matrix4();
     const p = new THREE.Vector3(), q = new THREE.Quaternion(), one = new THREE.Vector3(1, 1, 1);
     const poses = new Map();
+    const poseOf = (b) => {
+      let pose = poses.get(b);
+      if (!pose) {
+        const bp = bodyPose(run, b, k);
+        pose = new THREE.Matrix4().compose(p.set(...bp.position), q.set(bp.quaternion[1], bp.quaternion[2], bp.quaternion[3], bp.quaternion[0]).normalize(), one);
+        poses.set(b, pose);
+      }
+      return pose;
+    };
+    const shapesOn = $("shapes-on").checked;
+    const hidden = new THREE.Matrix4().makeScale(0, 0, 0);
+    for (const { b, group } of this.visualGroups) {
+      group.visible = !shapesOn;
+      group.matrix.copy(poseOf(b));
+    }
     for (const { mesh, items } of this.meshes) {
       items.forEach((it, i) => {
-        let pose = poses.get(it.b);
-        if (!pose) {
-          const bp = bodyPose(run, it.b, k);
-          pose = new THREE.Matrix4().compose(p.set(...bp.position), q.set(bp.quaternion[1], bp.quaternion[2], bp.quaternion[3], bp.quaternion[0]).normalize(), one);
-          poses.set(it.b, pose);
-        }
+        if (it.covered && !shapesOn) { mesh.setMatrixAt(i, hidden); return; }
+        const pose = poseOf(it.b);
         const s = it.shape;
         offset.compose(p.set(...s.position), q.set(s.orientation[1], s.orientation[2], s.orientation[3], s.orientation[0]), one);
         scale.makeScale(...it.scale);
@@ -443,6 +568,7 @@ class Viewer {
       });
       mesh.instanceMatrix.needsUpdate = true;
     }
+    this.updateJoints(poseOf);
     this.updateContacts(k);
     $("slider").value = String(k);
     $("time").textContent = `t = ${this.time.toFixed(4)} s · frame ${k + 1}/${run.frames}`;
@@ -451,6 +577,22 @@ class Viewer {
     const body = document.body.dataset;
     body.frame = String(k);
     this.render();
+  }
+
+  updateJoints(poseOf) {
+    const on = $("joints-on").checked, m = new THREE.Matrix4(), a = new THREE.Vector3(), e = new THREE.Vector3();
+    this.joints.forEach((j, i) => {
+      const pose = poseOf(j.body);
+      a.set(...j.anchor).applyMatrix4(pose);
+      const half = j.kind === "ball" ? 0 : 0.5 * this.jointLength;
+      e.set(...j.axis).transformDirection(pose).multiplyScalar(half);
+      this.jointPositions.set([a.x - e.x, a.y - e.y, a.z - e.z, a.x + e.x, a.y + e.y, a.z + e.z], 6 * i);
+      this.jointDots.setMatrixAt(i, m.makeTranslation(a.x, a.y, a.z));
+    });
+    this.jointLines.visible = this.jointDots.visible = on;
+    this.jointLines.geometry.setDrawRange(0, 2 * this.joints.length);
+    this.jointLines.geometry.attributes.position.needsUpdate = true;
+    this.jointDots.instanceMatrix.needsUpdate = true;
   }
 
   updateContacts(k) {
@@ -566,6 +708,9 @@ function main() {
   d.bodies = String(run.dynamicBodies);
   d.staticBodies = String(run.staticBodies);
   d.shapes = String(viewer.drawnShapes);
+  d.visuals = String(viewer.drawnVisuals);
+  d.joints = String(viewer.joints.length);
+  d.fill = viewer.fill.toFixed(3);
   d.frames = String(run.frames);
   d.events = String(run.events.length);
   d.loadMs = String(Math.round(performance.now()));  // since the navigation started

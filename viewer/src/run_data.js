@@ -72,6 +72,29 @@ export function parseRun(doc) {
     ++dynamic;
   }
 
+  // visual meshes: vertices (m) and triangles (vertex indices, exact in float32)
+  const meshes = (Array.isArray(doc.meshes) ? doc.meshes : []).map((m, i) => {
+    const vertices = decodeMatrix(m.vertices, `meshes[${i}].vertices`);
+    const triangles = Uint32Array.from(decodeMatrix(m.triangles, `meshes[${i}].triangles`));
+    const n = vertices.length / 3;
+    if (triangles.some((v) => v >= n)) throw new Error(`run data: meshes[${i}] (${m.file}) has a triangle past its ${n} vertices`);
+    const parts = Array.isArray(m.parts) && m.parts.length > 0 ? m.parts : [{ start: 0 }];
+    return { file: String(m.file || ""), vertices, triangles, parts };
+  });
+  let visualCount = 0;
+  for (const [i, b] of bodies.entries()) {
+    b.visuals = Array.isArray(b.visuals) ? b.visuals : [];
+    for (const v of b.visuals)
+      if (v.kind === "mesh" && !(Number.isInteger(v.mesh) && v.mesh >= 0 && v.mesh < meshes.length))
+        throw new Error(`run data: bodies[${i}] (${b.name}) has a visual of mesh ${v.mesh}, the page has ${meshes.length}`);
+    visualCount += b.visuals.length;
+  }
+  const joints = (Array.isArray(doc.joints) ? doc.joints : []).filter((j, i) => {
+    if (!Number.isInteger(j.body) || j.body < 0 || j.body >= bodies.length)
+      throw new Error(`run data: joints[${i}] (${j.name}) is on body ${j.body}, the page has ${bodies.length}`);
+    return true;
+  });
+
   const c = doc.contacts || {};
   const offsets = Array.isArray(c.offsets) ? Int32Array.from(c.offsets) : new Int32Array(frames + 1);
   if (offsets.length !== frames + 1) throw new Error(`run data: contacts.offsets has ${offsets.length} entries, expected ${frames + 1}`);
@@ -95,7 +118,7 @@ export function parseRun(doc) {
     status: doc.status || "", dimension, frames, recorded: doc.recorded ?? frames,
     impulseUnit: doc.impulse_unit || "", t, kinetic, potential, total, q, nq, bodies,
     dynamicBodies: dynamic, staticBodies: bodies.length - dynamic,
-    shapeCount: bodies.reduce((n, b) => n + b.shapes.length, 0),
+    shapeCount: bodies.reduce((n, b) => n + b.shapes.length, 0), meshes, visualCount, joints,
     contactNames: Array.isArray(doc.contact_names) ? doc.contact_names : [],
     modes: Array.isArray(doc.modes) ? doc.modes : ["separate", "stick", "slip"],
     contacts: { offsets, contact, mode, point, impulse, located: c.located ?? 0, count: m },

@@ -6,8 +6,12 @@
 //   - screenshots at the first and the last frame (#frame=0, #frame=last) are not blank and
 //     differ from each other;
 //   - clicking an event goes to its time, play advances the frames;
-//   - no console error, no uncaught exception, no error log entry.
-//   node browser.mjs PAGE.html --bodies N --frames M [--shots DIR] [--chromium PATH]
+//   - no console error, no uncaught exception, no error log entry;
+//   - with --visuals V, --joints J: the page draws V visual items and J joints, and ticking
+//     "collision shapes" changes the picture; with --min-fill F, the bodies' box spans at least
+//     F of the view (data-fill: the camera frames what it shows).
+//   node browser.mjs PAGE.html --bodies N --frames M [--visuals V] [--joints J] [--min-fill F]
+//                    [--shots DIR] [--chromium PATH]
 // Prints one JSON line (counts, load time, pixel figures); exit 0 when every check passes, 1
 // otherwise (each failure on stderr), 2 when the browser cannot be run.
 import { spawn } from "node:child_process";
@@ -26,6 +30,8 @@ const page = args[0];
 const expectBodies = Number(option("--bodies", NaN));
 const expectFrames = Number(option("--frames", NaN));
 const shots = option("--shots", "");
+const expectVisuals = option("--visuals", null), expectJoints = option("--joints", null);
+const minFill = Number(option("--min-fill", 0));
 const chromium = option("--chromium", "/usr/bin/chromium");
 const timeoutMs = Number(option("--timeout", 90)) * 1000;
 if (!page || !Number.isInteger(expectBodies) || !Number.isInteger(expectFrames)) {
@@ -188,6 +194,20 @@ async function main() {
   check(a.nonBackground > 0.01 && a.colours > 8, `the first frame's picture is blank (${(100 * a.nonBackground).toFixed(2)} % drawn, ${a.colours} colours)`);
   check(b.nonBackground > 0.01 && b.colours > 8, `the last frame's picture is blank (${(100 * b.nonBackground).toFixed(2)} % drawn, ${b.colours} colours)`);
   check(changed > 0.001, `the first and last frames look the same (${(100 * changed).toFixed(3)} % of the pixels changed)`);
+  if (expectVisuals !== null)
+    check(Number(data.visuals) === Number(expectVisuals), `data-visuals = ${data.visuals}, the model has ${expectVisuals} visuals`);
+  if (expectJoints !== null)
+    check(Number(data.joints) === Number(expectJoints), `data-joints = ${data.joints}, the model has ${expectJoints} joints`);
+  check(!(Number(data.fill) < minFill), `the bodies span ${data.fill} of the view, expected at least ${minFill}`);
+  if (Number(expectVisuals) > 0) {
+    // the collision shapes drawn instead of the visuals give another picture
+    await evaluate(`document.getElementById("shapes-on").click()`);
+    const shapesPng = await show("#frame=last", expectFrames - 1);
+    const swapped = changedShare(last, decodePng(shapesPng), rect);
+    check(swapped > 0.001, `ticking "collision shapes" changed ${(100 * swapped).toFixed(3)} % of the pixels`);
+    await evaluate(`document.getElementById("shapes-on").click()`);
+    if (shots) writeFileSync(join(shots, "shapes.png"), shapesPng);
+  }
   // clicking an event goes to the first frame at or after its time
   const jump = await evaluate(`(() => {
     const li = document.querySelector("#events li:last-child");
@@ -216,6 +236,7 @@ async function main() {
   }
   console.log(JSON.stringify({
     page, load_seconds: +loadSeconds.toFixed(2), page_load_ms: Number(data.loadMs), bodies: Number(data.bodies), frames: Number(data.frames),
+    visuals: Number(data.visuals), joints: Number(data.joints), fill: Number(data.fill),
     first_drawn: +a.nonBackground.toFixed(4), last_drawn: +b.nonBackground.toFixed(4), changed: +changed.toFixed(4),
     console_errors: errors.length,
   }));

@@ -17,9 +17,11 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail=0
 
-# check LABEL PAGE BODIES FRAMES: the page's run under node --test, then the page in Chromium.
+# check LABEL PAGE BODIES FRAMES [BROWSER OPTIONS…]: the page's run under node --test, then the
+# page in Chromium.
 check() {
   local label=$1 page=$2 bodies=$3 frames=$4
+  shift 4
   if [ "$frames" -lt 2 ] || [ "$bodies" -lt 1 ]; then
     echo "FAIL $label: the run has $frames records and $bodies bodies"; fail=1; return
   fi
@@ -29,7 +31,7 @@ check() {
   fi
   mkdir -p "$TMP/shots-$label"
   if ! "$NODE" "$HERE/browser.mjs" "$page" --bodies "$bodies" --frames "$frames" \
-      --chromium "$CHROMIUM" --shots "$TMP/shots-$label"; then
+      --chromium "$CHROMIUM" --shots "$TMP/shots-$label" "$@"; then
     echo "FAIL $label: the page in Chromium"; fail=1
   fi
 }
@@ -52,5 +54,22 @@ import sys, h5py
 with h5py.File(sys.argv[1]) as f:
     names = [n.decode() if isinstance(n, bytes) else n for n in f["position_names"][()]]
     print(len(f["t"]), sum(n.endswith(".qw") for n in names))' "$TMP/pile/run.h5")
-check pile "$TMP/pile.html" "$bodies" "$frames"
+check pile "$TMP/pile.html" "$bodies" "$frames" --min-fill 0.3
+
+# 3. a robot as published: the Franka Panda (welded, 0.1 s), drawn by its visual meshes (one per
+# <visual> of the URDF), its joints (the URDF's joints that are not fixed) and framed
+PANDA=$HERE/../../../shared/data/robots/example-robot-data/robots/panda_description/urdf/panda.urdf
+if [ -f "$PANDA" ]; then
+  "$MOREAU" -q simulate "$PANDA" -o "$TMP/panda" --t-end 0.1 --no-plot 2> "$TMP/panda.log" || {
+    echo "FAIL: moreau simulate panda.urdf"; cat "$TMP/panda.log"; exit 1; }
+  "$MOREAU" -q view "$TMP/panda" || { echo "FAIL: moreau view (the Panda)"; exit 1; }
+  frames=$(( $(wc -l < "$TMP/panda/trajectory.csv") - 1 ))
+  bodies=$(head -1 "$TMP/panda/trajectory.csv" | tr ',' '\n' | grep -c '\.qw$')
+  visuals=$(grep -c '<visual' "$PANDA")
+  joints=$(grep '<joint ' "$PANDA" | grep -vc 'type="fixed"')
+  check panda "$TMP/panda/view.html" "$bodies" "$frames" --visuals "$visuals" --joints "$joints" \
+    --min-fill 0.3
+else
+  echo "FAIL: $PANDA is missing (shared/data/robots)"; fail=1
+fi
 exit $fail

@@ -28,6 +28,7 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
   std::vector<size_t> owner(n, 0);
   std::vector<MassSum> mass(n);
   std::vector<std::vector<TreeGeom>> geoms(n);
+  std::vector<std::vector<Visual>> visuals(n);
   for (size_t i = 0; i < n; ++i) {
     const TreeBody& b = bodies[i];
     owner[i] = i == 0 || b.moves() || b.own_static ? i : owner[static_cast<size_t>(b.parent)];
@@ -44,6 +45,10 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
       if (!use_inertial && !g.is_plane) own.add(g.mass, g.com, g.inertia);
       g.shape.offset = T.compose(g.shape.offset);
       geoms[owner[i]].push_back(std::move(g));
+    }
+    for (Visual v : b.visuals) {
+      v.shape.offset = T.compose(v.shape.offset);
+      visuals[owner[i]].push_back(std::move(v));
     }
     mass[owner[i]].add(own.m, T.apply(own.com()), R * own.inertia_about_com() * R.transpose());
   }
@@ -71,6 +76,10 @@ std::shared_ptr<RigidWorld> build_world(const std::vector<TreeBody>& bodies, con
     for (TreeGeom& g : geoms[i]) {
       g.shape.offset.position -= com[i];
       rb.shapes.push_back(std::move(g.shape));
+    }
+    for (Visual& v : visuals[i]) {
+      v.shape.offset.position -= com[i];
+      rb.visuals.push_back(std::move(v));
     }
     try {
       index[i] = world->add_body(std::move(rb));

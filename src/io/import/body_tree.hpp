@@ -77,6 +77,7 @@ struct TreeBody {
   bool has_inertial = false;    // inertial given (else from the geoms)
   MassSum inertial;             // the given inertial, in F
   std::vector<TreeGeom> geoms;  // in F
+  std::vector<Visual> visuals;  // in F (their shape.offset), what the viewer draws
 };
 
 // The RigidWorld of the tree. `inertia_from_geoms` ignores given inertials. `moreau_body`, when

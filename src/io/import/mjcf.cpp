@@ -11,7 +11,7 @@
 #include "mjcf_constraints.hpp"
 #include "mjcf_reader.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/mesh/mesh_file.hpp"
 #include "moreau/io/os/input_file.hpp"
 
 namespace moreau {

@@ -11,7 +11,7 @@
 
 #include "body_tree.hpp"
 #include "moreau/common/error.hpp"
-#include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/mesh/mesh_file.hpp"
 #include "package_uri.hpp"
 #include "srdf_file.hpp"
 #include "urdf_schema.hpp"
@@ -47,6 +47,24 @@ Pose to_pose(const urdf::Pose& p) {
               Quaternion(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized()};
 }
 
+// A box, sphere or cylinder (axis z, as URDF's) placed by `origin`; nothing for a mesh.
+std::optional<Shape> primitive_shape(const urdf::Geometry& g, const Pose& origin) {
+  switch (g.type) {
+    case urdf::Geometry::SPHERE:
+      return make_sphere(static_cast<const urdf::Sphere&>(g).radius, origin);
+    case urdf::Geometry::BOX: {
+      const urdf::Vector3& d = static_cast<const urdf::Box&>(g).dim;
+      return make_box(0.5 * Vector3(d.x, d.y, d.z), origin);
+    }
+    case urdf::Geometry::CYLINDER: {
+      const auto& cyl = static_cast<const urdf::Cylinder&>(g);
+      return make_cylinder(cyl.radius, 0.5 * cyl.length, origin);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 class Importer {
  public:
   // The file at `path`, or `text` when given (path then names and places it).
@@ -61,6 +79,10 @@ class Importer {
                 const urdf::Joint* via);
   // The shapes of a <collision>: one, or one convex piece per mesh of a mesh file.
   std::vector<TreeGeom> collision_geoms(const urdf::Link& link, const urdf::Collision& c) const;
+  // What a <visual> draws (model/rigid/visual.hpp), placed by its origin, in its material's
+  // <color>; nothing, with a warning, when its mesh file is not found (the viewer then draws the
+  // collision shapes): the simulation does not need it.
+  std::optional<Visual> visual_item(const urdf::Link& link, const urdf::Visual& v);
   void warn(const std::string& what, const std::string& reason);
   // I itself when its principal moments λ₁ ≤ λ₂ ≤ λ₃ are ≥ 0 and satisfy the triangle
   // inequality λ₁ + λ₂ ≥ λ₃ (a rigid body's); else, with --balance-inertia, every principal
@@ -122,38 +144,24 @@ std::vector<TreeGeom> Importer::collision_geoms(const urdf::Link& link,
   g.where = fmt::format("{}: link '{}' <collision>", path_, link.name);
   MOREAU_REQUIRE(c.geometry != nullptr, "{}: no geometry", g.where);
   const Pose origin = to_pose(c.origin);
-  switch (c.geometry->type) {
-    case urdf::Geometry::SPHERE:
-      g.shape = make_sphere(static_cast<const urdf::Sphere&>(*c.geometry).radius, origin);
-      break;
-    case urdf::Geometry::BOX: {
-      const urdf::Vector3& d = static_cast<const urdf::Box&>(*c.geometry).dim;
-      g.shape = make_box(0.5 * Vector3(d.x, d.y, d.z), origin);
-      break;
-    }
-    case urdf::Geometry::CYLINDER: {
-      const auto& cyl = static_cast<const urdf::Cylinder&>(*c.geometry);
-      g.shape = make_cylinder(cyl.radius, 0.5 * cyl.length, origin);
-      break;
-    }
-    case urdf::Geometry::MESH: {
-      const auto& m = static_cast<const urdf::Mesh&>(*c.geometry);
-      const std::filesystem::path p = import::resolve_resource_uri(
-          m.filename, import::PackageSearch{.package_dirs = options_.package_dirs, .file = path_},
-          g.where + " mesh");
-      try {
-        const TriangleMesh mesh =
-            load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z));
-        g.shape = make_convex(mesh.part_vertices(0), 0.0, origin);
-        for (size_t k = 1; k < mesh.part_starts.size(); ++k) {  // one convex piece per mesh
-          TreeGeom piece = g;
-          piece.shape = make_convex(mesh.part_vertices(k), 0.0, origin);
-          extra.push_back(std::move(piece));
-        }
-      } catch (const std::invalid_argument& e) {
-        throw_invalid("{}: {}", g.where, e.what());
+  if (std::optional<Shape> primitive = primitive_shape(*c.geometry, origin)) {
+    g.shape = std::move(*primitive);
+  } else if (c.geometry->type == urdf::Geometry::MESH) {
+    const auto& m = static_cast<const urdf::Mesh&>(*c.geometry);
+    const std::filesystem::path p = import::resolve_resource_uri(
+        m.filename, import::PackageSearch{.package_dirs = options_.package_dirs, .file = path_},
+        g.where + " mesh");
+    try {
+      const TriangleMesh mesh =
+          load_mesh_file(p.string(), Vector3(m.scale.x, m.scale.y, m.scale.z));
+      g.shape = make_convex(mesh.part_vertices(0), 0.0, origin);
+      for (size_t k = 1; k < mesh.part_starts.size(); ++k) {  // one convex piece per mesh
+        TreeGeom piece = g;
+        piece.shape = make_convex(mesh.part_vertices(k), 0.0, origin);
+        extra.push_back(std::move(piece));
       }
-      break;
+    } catch (const std::invalid_argument& e) {
+      throw_invalid("{}: {}", g.where, e.what());
     }
   }
   extra.insert(extra.begin(), std::move(g));
@@ -166,6 +174,45 @@ std::vector<TreeGeom> Importer::collision_geoms(const urdf::Link& link,
     if (!c.name.empty()) extra[k].shape.name = k == 0 ? c.name : fmt::format("{}.{}", c.name, k);
   }
   return extra;  // URDF collision geometry has no mass: the link's <inertial> has it
+}
+
+std::optional<Visual> Importer::visual_item(const urdf::Link& link, const urdf::Visual& v) {
+  const std::string where = fmt::format("{}: link '{}' <visual>", path_, link.name);
+  MOREAU_REQUIRE(v.geometry != nullptr, "{}: no geometry", where);
+  Visual out;
+  const Pose origin = to_pose(v.origin);
+  if (std::optional<Shape> primitive = primitive_shape(*v.geometry, origin)) {
+    out.shape = std::move(*primitive);
+  } else if (v.geometry->type == urdf::Geometry::MESH) {
+    const auto& m = static_cast<const urdf::Mesh&>(*v.geometry);
+    try {
+      out.mesh =
+          std::filesystem::absolute(
+              import::resolve_resource_uri(
+                  m.filename,
+                  import::PackageSearch{.package_dirs = options_.package_dirs, .file = path_},
+                  where + " mesh"))
+              .lexically_normal()
+              .string();
+      MOREAU_REQUIRE(std::filesystem::is_regular_file(out.mesh), "{} mesh '{}': no such file ({})",
+                     where, m.filename, out.mesh);
+    } catch (const std::invalid_argument& e) {
+      warnings_.push_back(fmt::format("{} (the viewer draws its collision shapes)", e.what()));
+      return std::nullopt;
+    }
+    out.scale = Vector3(m.scale.x, m.scale.y, m.scale.z);
+    out.shape.offset = origin;
+  }
+  if (v.material && v.material->texture_filename.empty()) {
+    const urdf::Color& c = v.material->color;
+    out.rgba = {c.r, c.g, c.b, c.a};
+  }
+  try {
+    out.validate(where, 3);
+  } catch (const std::invalid_argument& e) {
+    throw_invalid("{}", e.what());
+  }
+  return out;
 }
 
 void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, TreeJoint joint,
@@ -189,6 +236,8 @@ void Importer::add_link(const urdf::Link& link, int parent, const Pose& frame, T
   }
   for (const auto& c : link.collision_array)
     for (TreeGeom& g : collision_geoms(link, *c)) b.geoms.push_back(std::move(g));
+  for (const auto& v : link.visual_array)
+    if (std::optional<Visual> item = visual_item(link, *v)) b.visuals.push_back(std::move(*item));
   if (via && b.moves()) {
     TreeJointSpec& spec = b.joints.front();
     spec.name = via->name;

@@ -3,6 +3,7 @@
 #include "moreau/io/json/rigid_world_json.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "moreau/common/error.hpp"
@@ -174,11 +175,42 @@ ContactMaterial parse_material(const json& j, const std::string& path, const Con
   return m;
 }
 
-RigidBody parse_body(const json& j, const std::string& path, int d) {
+// A visual (model/rigid/visual.hpp): {"mesh": FILE, "scale", the pose, "rgba"}, or a primitive
+// shape's own keys with "rgba". A relative mesh path is taken from `folder` (the scene's) and
+// kept absolute; the file is read only by the viewer, so a scene whose meshes have moved still
+// runs.
+Visual parse_visual(const json& j, const std::string& path, int d, const std::string& folder) {
+  MOREAU_REQUIRE(j.is_object(), "{} = {}: a visual must be an object", path, show(j));
+  Visual v;
+  if (j.contains("mesh")) {
+    check_keys(
+        j, path,
+        {"mesh", "scale", "position", d == 2 ? "angle" : "orientation", "axis_angle", "rgba"});
+    std::filesystem::path file = string_field(j, path, "mesh", "");
+    MOREAU_REQUIRE(!file.empty(), "{}.mesh: must name a mesh file", path);
+    if (file.is_relative()) file = std::filesystem::absolute(std::filesystem::path(folder) / file);
+    v.mesh = file.lexically_normal().string();
+    v.scale = vec_field(j, path, "scale", 3, Vector3::Ones());
+    v.shape.offset.position = vec_field(j, path, "position", d, Vector3::Zero());
+    v.shape.offset.orientation = orientation_field(j, path, d);
+  } else {
+    json shape = j;
+    shape.erase("rgba");
+    v.shape = parse_shape(shape, path, d);
+  }
+  if (j.contains("rgba")) {
+    const Vector c = numbers(j.at("rgba"), join(path, "rgba"), 4);
+    for (int k = 0; k < 4; ++k) v.rgba[static_cast<size_t>(k)] = c[k];
+  }
+  v.validate(path, d);
+  return v;
+}
+
+RigidBody parse_body(const json& j, const std::string& path, int d, const std::string& folder) {
   check_keys(j, path,
              {"name", "static", "mass", "inertia", "position", d == 2 ? "angle" : "orientation",
-              "axis_angle", "velocity", "angular_velocity", "force", "torque", "shapes", "parent",
-              "joints"});
+              "axis_angle", "velocity", "angular_velocity", "force", "torque", "shapes", "visuals",
+              "parent", "joints"});
   MOREAU_REQUIRE(d == 3 || !j.contains("axis_angle"), "{}.axis_angle: planar bodies use \"angle\"",
                  path);
   RigidBody b;
@@ -206,6 +238,12 @@ RigidBody parse_body(const json& j, const std::string& path, int d) {
     MOREAU_REQUIRE(ss.is_array(), "{}.shapes = {}: must be an array", path, show(ss));
     for (size_t k = 0; k < ss.size(); ++k)
       b.shapes.push_back(parse_shape(ss[k], fmt::format("{}.shapes[{}]", path, k), d));
+  }
+  if (j.contains("visuals")) {
+    const json& vs = j.at("visuals");
+    MOREAU_REQUIRE(vs.is_array(), "{}.visuals = {}: must be an array", path, show(vs));
+    for (size_t k = 0; k < vs.size(); ++k)
+      b.visuals.push_back(parse_visual(vs[k], fmt::format("{}.visuals[{}]", path, k), d, folder));
   }
   if (b.is_static) {
     MOREAU_REQUIRE(
@@ -372,6 +410,20 @@ json shape_json(const Shape& s, int d) {
   return j;
 }
 
+// The inverse of parse_visual (a mesh path as stored: absolute when an importer resolved it).
+json visual_json(const Visual& v, int d) {
+  json j;
+  if (v.mesh.empty()) {
+    j = shape_json(v.shape, d);
+  } else {
+    j["mesh"] = v.mesh;
+    if (v.scale != Vector3::Ones()) j["scale"] = vec(v.scale, 3);
+    write_pose(j, v.shape.offset, d);
+  }
+  if (v.has_color()) j["rgba"] = v.rgba;
+  return j;
+}
+
 json body_json(const RigidBody& b, int d) {
   json j;
   j["name"] = b.name;
@@ -396,6 +448,10 @@ json body_json(const RigidBody& b, int d) {
   }
   j["shapes"] = json::array();
   for (const Shape& s : b.shapes) j["shapes"].push_back(shape_json(s, d));
+  if (!b.visuals.empty()) {
+    j["visuals"] = json::array();
+    for (const Visual& v : b.visuals) j["visuals"].push_back(visual_json(v, d));
+  }
   return j;
 }
 
@@ -513,7 +569,7 @@ RigidWorld rigid_world_from_json(const json& doc, const RigidWorldReadOptions& o
   std::vector<Index> body_index;  // the world index of each entry of "bodies"
   for (size_t i = 0; i < bodies.size(); ++i) {
     const std::string path = fmt::format("bodies[{}]", i);
-    RigidBody b = parse_body(bodies[i], path, d);
+    RigidBody b = parse_body(bodies[i], path, d, options.folder);
     MOREAU_REQUIRE(b.name.empty() || w->find_body(b.name) < 0,
                    "{}.name = \"{}\": name already used", path, b.name);
     if (b.name.empty()) b.name = fmt::format("body{}", i);

@@ -19,6 +19,7 @@
 #include "moreau/contact/collision/world_contacts.hpp"
 #include "moreau/io/json/json_reader.hpp"
 #include "moreau/io/run/run_geometry.hpp"
+#include "moreau/io/mesh/mesh_file.hpp"
 #include "moreau/io/json/vocabulary.hpp"
 
 namespace moreau {
@@ -108,10 +109,82 @@ ojson shape_object(const Shape& s) {
   return j;
 }
 
+// The visual meshes of a page, each file and scale read once (the Go2's four legs share theirs):
+// vertices and triangles as float32 blocks (indices below 2²⁴ are exact), each part's first
+// vertex and the colour of its material.
+class PageMeshes {
+ public:
+  explicit PageMeshes(std::vector<std::string>* warnings) : warnings_(warnings) {}
+
+  // The index of the visual's mesh in `meshes()`, or −1 (with a warning) when it cannot be read.
+  Index add(const Visual& v) {
+    const std::string key =
+        fmt::format("{}|{}|{}|{}", v.mesh, v.scale.x(), v.scale.y(), v.scale.z());
+    if (const auto it = index_.find(key); it != index_.end()) return it->second;
+    Index at = -1;
+    try {
+      const TriangleMesh m = load_mesh_file(v.mesh, v.scale);
+      std::vector<float> xyz, tri;
+      xyz.reserve(3 * m.vertices.size());
+      for (const Vector3& x : m.vertices)
+        for (int k = 0; k < 3; ++k) xyz.push_back(static_cast<float>(x[k]));
+      tri.reserve(3 * m.triangles.size());
+      for (const auto& t : m.triangles)
+        for (int k : t) tri.push_back(static_cast<float>(k));
+      ojson parts = ojson::array();
+      for (size_t k = 0; k < m.part_starts.size(); ++k) {
+        ojson part{{"start", m.part_starts[k]}};
+        if (k < m.part_colors.size() && !std::isnan(m.part_colors[k][0]))
+          part["rgba"] = m.part_colors[k];
+        parts.push_back(part);
+      }
+      at = static_cast<Index>(meshes_.size());
+      meshes_.push_back({{"file", std::filesystem::path(v.mesh).filename().string()},
+                         {"vertices", float32_matrix(xyz, 3)},
+                         {"triangles", float32_matrix(tri, 3)},
+                         {"parts", parts}});
+    } catch (const std::exception& e) {
+      warnings_->push_back(
+          fmt::format("{}: the body is drawn by its collision shapes instead", e.what()));
+    }
+    index_.emplace(key, at);
+    return at;
+  }
+  const ojson& meshes() const { return meshes_; }
+
+ private:
+  std::vector<std::string>* warnings_;
+  std::unordered_map<std::string, Index> index_;
+  ojson meshes_ = ojson::array();
+};
+
+// A body's visuals in the page: a primitive as a shape (with its rgba), a mesh as {"kind":
+// "mesh", "mesh": its index, the pose, "rgba"}. Empty when one of its meshes cannot be read,
+// so that the body is drawn whole by its shapes rather than in part.
+ojson render_visuals(const RigidBody& b, PageMeshes& meshes) {
+  ojson out = ojson::array();
+  for (const Visual& v : b.visuals) {
+    ojson j;
+    if (v.mesh.empty()) {
+      j = shape_object(v.shape);
+    } else {
+      const Index m = meshes.add(v);
+      if (m < 0) return ojson::array();
+      j["kind"] = "mesh";
+      j["mesh"] = m;
+      j["position"] = vec3(v.shape.offset.position);
+      j["orientation"] = quat(v.shape.offset.orientation);
+    }
+    if (v.has_color()) j["rgba"] = v.rgba;
+    out.push_back(j);
+  }
+  return out;
+}
+
 // The page's bodies (viewer_page.hpp): each body's name, static flag, q_offset, pose (3D,
-// quaternion [w, x, y, z]) and shapes, each with its kind, offset pose and sizes, in the
-// renderer's own terms (a plane as normal and offset_distance in its offset frame).
-ojson render_bodies(const RigidWorld& world) {
+// quaternion [w, x, y, z]), shapes, each with its kind, offset pose and sizes, in the
+// renderer's own terms (a plane as normal and offset_distance in its offset frame), and visuals.
+ojson render_bodies(const RigidWorld& world, PageMeshes& meshes, ViewerPageStats& st) {
   ojson bodies = ojson::array();
   for (Index i = 0; i < world.body_count(); ++i) {
     const RigidBody& b = world.body(i);
@@ -124,9 +197,25 @@ ojson render_bodies(const RigidWorld& world) {
     ojson shapes = ojson::array();
     for (const Shape& s : b.shapes) shapes.push_back(shape_object(s));
     body["shapes"] = shapes;
+    body["visuals"] = render_visuals(b, meshes);
+    st.visuals += static_cast<Index>(body["visuals"].size());
     bodies.push_back(body);
   }
   return bodies;
+}
+
+// The page's joints: each tree or closure joint's kind, its body (a) and the other (b, −1 for
+// the world), the anchor and axis in a's frame (the viewer draws them where a is).
+ojson render_joints(const RigidWorld& world) {
+  ojson joints = ojson::array();
+  for (const Joint& j : world.joints())
+    joints.push_back({{"name", j.name},
+                      {"kind", to_string(j.kind)},
+                      {"body", j.body_a},
+                      {"other", j.body_b},
+                      {"anchor", vec3(j.anchor_a)},
+                      {"axis", vec3(j.axis_a)}});
+  return joints;
 }
 
 // Where the contacts of one frame are: detection on the geometry's world at q, matched by name.
@@ -148,7 +237,8 @@ class ContactLocator {
       for (size_t k = first; k < last; ++k) widest = std::max(widest, records[k].gap);
       cs.margin = std::max(widest, 0.0) + 1e-3;
       cs.collide_jointed = true;
-      found = detect_contacts(*world_, q, cs);
+      // a jointed world's trajectory has its joint coordinates after the body poses
+      found = detect_contacts(*world_, q.head(world_->position_size()), cs);
       for (size_t i = 0; i < found.size(); ++i) by_name.emplace(found[i].name, i);
     }
     for (size_t k = first; k < last; ++k) {
@@ -159,6 +249,15 @@ class ContactLocator {
         continue;
       }
       ++located;
+      if (c->joint >= 0) {  // a joint limit: at the joint's anchor, with no arrow (its impulse is
+                            // a torque or a force along the joint, world_contacts.hpp)
+        const Joint& j = world_->joints()[static_cast<size_t>(c->joint)];
+        const Vector3 anchor =
+            world_->body_pose(q.head(world_->position_size()), j.body_a).apply(j.anchor_a);
+        for (int k = 0; k < 3; ++k) point.push_back(static_cast<float>(anchor[k]));
+        for (int k = 0; k < 3; ++k) impulse.push_back(0.0f);
+        continue;
+      }
       const Vector3 p = c->point();
       const int d = world_->dimension();
       Vector3 r = rec.r_n * c->frame.col(0);
@@ -225,7 +324,11 @@ std::string viewer_run_json(const RunFolder& run, const ViewerPageSettings& sett
                    "{}: its bodies and joints have {} coordinates, the trajectory {}: not the same "
                    "run",
                    source, expected, nq);
-    bodies = render_bodies(*world);
+    PageMeshes meshes(&st.warnings);
+    bodies = render_bodies(*world, meshes, st);
+    doc["meshes"] = meshes.meshes();
+    doc["joints"] = render_joints(*world);
+    st.joints = static_cast<Index>(world->joints().size());
     for (const RigidBody& b : world->bodies()) ++(b.is_static ? st.static_bodies : st.bodies);
   }
   doc["dimension"] = dimension;

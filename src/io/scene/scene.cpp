@@ -86,6 +86,7 @@ Scene parse_scene_checked(const json& doc, const std::string& source) {
   RigidWorldReadOptions world_options;
   world_options.contact_keys = {"margin", "tolerance", "self_collision", "initial_overlap"};
   world_options.require_dynamic_body = true;
+  world_options.folder = std::filesystem::path(source).parent_path().string();
   auto world = std::make_shared<RigidWorld>(rigid_world_from_json(doc, world_options));
   scene.dimension = world->dimension();
   if (doc.contains("contact")) {

@@ -58,6 +58,8 @@ void RigidBody::validate(const std::string& where, int dimension) const {
     MOREAU_REQUIRE(shapes[s].kind != ShapeKind::plane || is_static,
                    "{}.shapes[{}]: planes (half-spaces) belong to static bodies only", where, s);
   }
+  for (size_t k = 0; k < visuals.size(); ++k)
+    visuals[k].validate(fmt::format("{}.visuals[{}]", where, k), dimension);
 }
 
 }  // namespace moreau

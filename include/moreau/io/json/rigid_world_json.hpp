@@ -37,6 +37,8 @@ struct RigidWorldReadOptions {
   std::set<std::string> contact_keys;
   // Refuse a world without a dynamic body (a scene must move something).
   bool require_dynamic_body = false;
+  // The folder that relative paths (a visual's mesh file) are taken from: the scene's.
+  std::string folder;
 };
 
 // The rigid world of a document's keys above ("dimension" and "bodies" required).

@@ -14,8 +14,16 @@
 //                "orientation" [w, x, y, z] (offset in the body frame), and per kind: sphere
 //                radius; box half_extents [3]; capsule radius, half_length (axis x); cylinder
 //                radius, half_length (axis z); plane normal [3], offset_distance (n·x ≤ d
-//                before the offset); convex vertices [[3]…], radius}]}] — the renderer's terms,
-//                from the world of geometry.json (io/run/run_geometry.hpp),
+//                before the offset); convex vertices [[3]…], radius}], "visuals": [a shape as
+//                above, or {"kind": "mesh", "mesh": index into meshes, "position",
+//                "orientation"}, each with an optional "rgba" [4]] (empty: the shapes are
+//                drawn)}] — the renderer's terms, from the world of geometry.json
+//                (io/run/run_geometry.hpp),
+//    "meshes": [{"file", "vertices": {"rows", "cols": 3, "float32"} (m, the mesh frame,
+//                scaled), "triangles": {same, vertex indices as float32}, "parts": [{"start":
+//                first vertex, "rgba" of the file's material when it has one}]}],
+//    "joints": [{"name", "kind", "body" (a), "other" (b, −1: the world), "anchor" [3],
+//                "axis" [3] (both in a's frame)}],
 //    "contact_names": [c], "modes": ["separate", "stick", "slip"],
 //    "contacts": {"offsets": [n + 1] (frame k's records are offsets[k] … offsets[k+1]−1),
 //                 "contact": [m], "mode": [m] (index into modes), "located": how many points,
@@ -25,9 +33,11 @@
 // Contact points are not recorded by the simulators: they are found again by contact detection
 // (contact/collision/world_contacts.hpp) on the world of geometry.json at each frame's q, and
 // matched to the records by contact name (same pair and feature, else the same pair's contact
-// with the nearest gap; explicit contact pairs by their name). Records of systems without
-// geometry have no point.
+// with the nearest gap; explicit contact pairs by their name). A joint limit's record is at the
+// joint's anchor, with a zero impulse (no arrow: it is a torque or a force along the joint).
+// Records of systems without geometry have no point.
 #include <string>
+#include <vector>
 
 #include "moreau/io/run/run_reader.hpp"
 
@@ -41,12 +51,15 @@ struct ViewerPageSettings {
 
 // What the page holds (printed by `moreau view`).
 struct ViewerPageStats {
-  Index frames = 0;            // frames in the page
-  Index bodies = 0;            // dynamic bodies drawn
-  Index static_bodies = 0;     // static bodies drawn
-  Index contact_records = 0;   // contact records in the page
-  Index contacts_located = 0;  // of which with a point
-  Index events = 0;            // events listed
+  Index frames = 0;                   // frames in the page
+  Index bodies = 0;                   // dynamic bodies drawn
+  Index static_bodies = 0;            // static bodies drawn
+  Index contact_records = 0;          // contact records in the page
+  Index contacts_located = 0;         // of which with a point
+  Index events = 0;                   // events listed
+  Index visuals = 0;                  // visual items drawn (meshes and primitives)
+  Index joints = 0;                   // joints drawn
+  std::vector<std::string> warnings;  // visual meshes that could not be read
 };
 
 // The run document above (JSON text, safe inside a <script> element: "</" is written "<\/").

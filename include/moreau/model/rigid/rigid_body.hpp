@@ -12,6 +12,7 @@
 
 #include "moreau/model/rigid/pose.hpp"
 #include "moreau/model/rigid/shape.hpp"
+#include "moreau/model/rigid/visual.hpp"
 
 namespace moreau {
 
@@ -32,6 +33,7 @@ struct RigidBody {
   Vector3 applied_force = Vector3::Zero();     // constant force at the centre of mass, world, N
   Vector3 applied_torque = Vector3::Zero();    // constant torque, WORLD axes, N·m (planar: z only)
   std::vector<Shape> shapes;                   // collision geometry, may be empty
+  std::vector<Visual> visuals;                 // what the viewer draws (empty: the shapes)
 
   // Throws std::invalid_argument naming `where` (e.g. "bodies[2]"): mass ≤ 0 or not finite,
   // inertia not symmetric positive definite (3D) or I_zz ≤ 0 (2D), non-unit quaternion

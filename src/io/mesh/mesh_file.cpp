@@ -1,6 +1,7 @@
 // STL, OBJ and COLLADA meshes through assimp, and the mass properties of a closed triangle mesh.
-#include "moreau/io/import/mesh_file.hpp"
+#include "moreau/io/mesh/mesh_file.hpp"
 
+#include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
@@ -26,6 +27,16 @@ void add_node(const aiScene& scene, const aiNode& node, const aiMatrix4x4& paren
     const aiMesh* part = scene.mMeshes[node.mMeshes[i]];
     const int base = static_cast<int>(mesh.vertices.size());
     if (base > 0) mesh.part_starts.push_back(base);
+    std::array<float, 4> color = {std::nanf(""), 0.0f, 0.0f, 1.0f};
+    aiColor4D diffuse;
+    // the file's own material, not the grey one assimp gives a file without (STL)
+    const aiMaterial* material = part->mMaterialIndex < scene.mNumMaterials
+                                     ? scene.mMaterials[part->mMaterialIndex]
+                                     : nullptr;
+    if (material != nullptr && material->GetName() != aiString(AI_DEFAULT_MATERIAL_NAME) &&
+        material->Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS)
+      color = {diffuse.r, diffuse.g, diffuse.b, diffuse.a};
+    mesh.part_colors.push_back(color);
     for (unsigned v = 0; v < part->mNumVertices; ++v) {
       const aiVector3D x = T * part->mVertices[v];
       mesh.vertices.emplace_back(x.x, x.y, x.z);

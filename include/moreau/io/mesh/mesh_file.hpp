@@ -15,6 +15,9 @@ struct TriangleMesh {
   std::vector<std::array<int, 3>> triangles;  // indices into vertices, counter-clockwise outside
   // The first vertex of each mesh of the file (one part per mesh a node places), ascending.
   std::vector<int> part_starts = {0};
+  // The diffuse colour (red, green, blue, alpha in [0, 1]) of each part's material in the file,
+  // NaN red where it has none (STL).
+  std::vector<std::array<float, 4>> part_colors;
   // The vertices of part k.
   std::vector<Vector3> part_vertices(size_t k) const;
 };

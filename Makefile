@@ -48,6 +48,7 @@ bench-fclib: peers build
 bench-sim: peers build
 	$(BUILD)/bin/bench_sim
 	$(BUILD)/bin/bench_multibody
+	$(BUILD)/bin/bench_columns
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/control.py --build $(BUILD)
 	/usr/bin/python3 bench/robots.py --build $(BUILD)
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/siconos_cases.py

@@ -20,6 +20,7 @@
 #include "moreau/problems/body_block_friction_contact.hpp"
 #include "moreau/solvers/fc/body_block_nsgs.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/solvers/fc/solver_choice.hpp"
 #include "sleeping_islands.hpp"
 
 namespace moreau {
@@ -91,6 +92,16 @@ struct BodyRow {
 };
 
 constexpr int kPlainSweeps = 20;  // NSGS sweeps of a step before over-relaxation starts
+// With the "auto" solver, body-block NSGS stops crawling from this sweep on
+// (BodyBlockNsgsSettings:: stall_after) and the fallback takes over (solve_awake).
+constexpr int kStallSweeps = 100;
+// NSGS sweeps of a step after one that Newton finished ("auto", solve_awake).
+constexpr int kNewtonLedSweeps = 20;
+// The proximal term of a Newton fallback (NewtonSettings::proximal): a column's face contacts
+// are redundant, and without it Newton stalled (issue 35; solve_awake).
+constexpr double kNewtonFallbackProximal = 1e-3;
+// The tolerance of a Newton fallback, relative to the step's (solve_awake).
+constexpr double kNewtonFallbackTightening = 1e-2;
 
 using ContactKey = std::tuple<Index, Index, Index, Index, int>;
 ContactKey key_of(const Contact& c) {
@@ -159,10 +170,7 @@ class BodyBlockStepContacts final : public StepContacts {
         world_(system.world()),
         cs_(system.settings()),
         st_(settings),
-        // the fallback's budget is counted in NSGS sweeps (solve_awake), hybrid's unit; "auto"
-        // could pick Newton, whose iterations are factorizations (a 216-sphere pile's fallback
-        // then took 7× longer for the same steps), so "auto" falls back on hybrid here
-        solver_(solver.name == "auto" ? "hybrid" : solver.name),
+        solver_(solver.name),
         blocks_(world_),
         sleep_(world_, blocks_.dynamic, settings) {
     cs_.with_names = false;
@@ -175,6 +183,7 @@ class BodyBlockStepContacts final : public StepContacts {
     ns_.relaxation_after = kPlainSweeps;
     ns_.anderson_memory = st_.nsgs_anderson_memory;
     ns_.threads = cs_.threads = std::max(1, st_.threads);
+    if (solver_ == "auto") ns_.stall_after = kStallSweeps;
   }
 
   // Violation: penetration at the detected contacts and |residual| of the joints.
@@ -253,7 +262,8 @@ class BodyBlockStepContacts final : public StepContacts {
   const RigidWorld& world_;
   CollisionSettings cs_;
   StepContactSettings st_;
-  std::string solver_;  // registry name of the fallback (hybrid for "auto")
+  std::string solver_;       // registry name of the fallback ("auto": chosen per step, solve_awake)
+  bool newton_led_ = false;  // "auto": the last fallback was Newton and converged (solve_awake)
   BodyBlocks blocks_;
   detail::SleepingIslands sleep_;
   std::vector<Index> slot_;  // per active contact: its index in prob_, −1 when held asleep
@@ -458,21 +468,55 @@ StepSolution BodyBlockStepContacts::solve_awake(const Vector& w, const Vector& c
   prob_.w = w;
   if (nc > 0 && compliance.maxCoeff() > 0.0) prob_.compliance = compliance;  // ġ + γλ with λ = r/h
   const Index nj_rows = world_.joint_row_count();
+  // After a step that Newton finished, NSGS gets a few sweeps only (a warm start it keeps within
+  // the tolerance converges in 1–3), and Newton the rest: a tall stack's NSGS would crawl.
+  BodyBlockNsgsSettings ns = ns_;
+  if (newton_led_) ns.max_iterations = std::min(ns.max_iterations, kNewtonLedSweeps);
   BodyBlockSolution sol = solve_body_block_nsgs(
-      prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns_);
-  if (!sol.converged() && nc > 0 && prob_.bilateral.empty()) {
+      prob_, guess, p_previous_.size() == nj_rows ? p_previous_ : Vector(), ns);
+  if (sol.converged() || nc == 0 || !prob_.bilateral.empty()) {
+    p_previous_ = sol.p;
+    return std::move(static_cast<StepSolution&>(sol));
+  }
+  // "auto" chooses the fallback by the condensed problem's features (solver_choice.hpp): a tall
+  // stack's strongly coupled, sparse W gets semismooth Newton, whose iteration count does not
+  // grow with the height (issue 35); a pile's weakly coupled one hybrid, as before.
+  const FrictionContactProblem condensed = prob_.condensed();
+  const std::string name = solver_ == "auto" ? choose_friction_contact_solver(condensed) : solver_;
+  if (name != "newton" && sol.iterations < ns_.max_iterations &&
+      sol.status == Status::max_iterations) {
+    // NSGS was cut short (its crawl test, or the few sweeps after a Newton step) on a problem
+    // that is not a stack's: it goes on from its iterate with the rest of its budget, as it did
+    // before the crawl test (a packing pile converges late, not never)
+    BodyBlockNsgsSettings rest = ns_;
+    rest.stall_after = 0;
+    rest.max_iterations = ns_.max_iterations - static_cast<int>(sol.iterations);
+    BodyBlockSolution more = solve_body_block_nsgs(prob_, sol.r, sol.p, rest);
+    more.iterations += sol.iterations;
+    sol = std::move(more);
+    newton_led_ = false;
+  }
+  if (!sol.converged()) {
     // The fallback after a non-converged body-block NSGS: the registry solver, with a budget of
     // work, not wall time (a step's result never depends on the machine's load): one iteration
     // per 10 NSGS sweeps, and at least kFallbackContactUpdates / n_c iterations, so that a small
     // problem (a box stack) gets the registry's whole budget while a large dynamic pile, where the
-    // fallback rarely does better, is not dominated by it.
+    // fallback rarely does better, is not dominated by it. A crawl cut short counts as the whole
+    // budget spent.
     constexpr Index kFallbackContactUpdates = 20000;
     FrictionContactSettings fallback = fcs_;
-    const Index by_work = std::max<Index>(sol.iterations / 10, kFallbackContactUpdates / nc);
+    const Index spent = name == "newton" && solver_ == "auto" ? ns_.max_iterations : sol.iterations;
+    const Index by_work = std::max<Index>(spent / 10, kFallbackContactUpdates / nc);
     fallback.max_iterations =
         static_cast<int>(std::max<Index>(1, std::min<Index>(fcs_.max_iterations, by_work)));
-    const FrictionContactResult alt =
-        solve_friction_contact(prob_.condensed(), solver_, fallback, sol.r);
+    // Newton converges quadratically near the solution: two more digits cost about one
+    // iteration and keep the next steps' warm start inside the tolerance for longer
+    if (name == "newton") {
+      fallback.tolerance = kNewtonFallbackTightening * fcs_.tolerance;
+      fallback.newton_proximal = kNewtonFallbackProximal;
+    }
+    const FrictionContactResult alt = solve_friction_contact(condensed, name, fallback, sol.r);
+    newton_led_ = solver_ == "auto" && name == "newton" && alt.converged();
     if (alt.residual < sol.residual) {
       BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), fcs_.tolerance);
       e.solver = "body_block_nsgs+" + alt.solver;

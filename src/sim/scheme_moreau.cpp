@@ -60,7 +60,7 @@ class MoreauScheme final : public StepScheme {
     active_ = &layer_->build(q, v, t, h);
     step_data(h);
     sol_ = layer_->solve(w_, compliance_, guess_);
-    count_failure(res_, sol_, t, st_);
+    count_solve(res_, sol_, t, st_);
     return sol_.v;
   }
 

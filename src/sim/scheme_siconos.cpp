@@ -61,7 +61,7 @@ class SiconosScheme final : public StepScheme {
 
   Vector solve(const Vector& q, const Vector& v, double, double t_next, double h) override {
     Vector v_next = newton_step(q, v, s_, t_next, h);
-    count_failure(res_, report_, t_next, st_);
+    count_solve(res_, report_, t_next, st_);
     return v_next;
   }
 

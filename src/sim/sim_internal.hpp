@@ -104,6 +104,17 @@ inline void push_step_event(SimulationResult& res, const SimulationSettings& st,
               [] { return "r_n reached 0 and the contact separates"; });
 }
 
+// A time step's contact solve: its iterations and its work, iterations × the rows of the step
+// (bench/README.md §Work), added to the run's; a failure counted (count_failure).
+inline void count_failure(SimulationResult& res, const FrictionContactResult& sol, double t,
+                          const SimulationSettings& st);
+inline void count_solve(SimulationResult& res, const FrictionContactResult& sol, double t,
+                        const SimulationSettings& st) {
+  res.solver_iterations += sol.iterations;
+  res.solver_work += static_cast<double>(sol.iterations) * static_cast<double>(sol.r.size());
+  count_failure(res, sol, t, st);
+}
+
 // A time step's contact solve that stopped above 10³ × its tolerance: counted, and the first 20
 // reported as solver_failure events.
 inline void count_failure(SimulationResult& res, const FrictionContactResult& sol, double t,

@@ -133,6 +133,8 @@ void Simulator::start_run() {
   run_->record_states(false);  // the recording takes its states itself (record_state)
   failures_before_ = 0;
   worst_before_ = 0.0;
+  iterations_before_ = 0;
+  work_before_ = 0.0;
   t0_ = t_;
   q_ = run_->q();  // the start's projection, when the state penetrated
   v_ = run_->v();
@@ -149,9 +151,14 @@ void Simulator::take_step_records() {
   failures_before_ = run.solver_failures;
   const bool worse = run.worst_solver_residual > worst_before_;
   worst_before_ = run.worst_solver_residual;
+  const long iterations = run.solver_iterations - iterations_before_;
+  const double work = run.solver_work - work_before_;
+  iterations_before_ = run.solver_iterations, work_before_ = run.solver_work;
   if (!recording_) return;
   SimulationResult& rec = *recording_;
   ++rec.steps;
+  rec.solver_iterations += iterations;
+  rec.solver_work += work;
   if (failed > 0) {
     rec.solver_failures += failed;
     // the step's residual is the run's new worst, or at most the old one (an upper bound)
@@ -305,6 +312,8 @@ void Simulator::advance(double dt) {
   rec.steps += res.steps;
   rec.rejected_steps += res.rejected_steps;
   rec.solver_failures += res.solver_failures;
+  rec.solver_iterations += res.solver_iterations;
+  rec.solver_work += res.solver_work;
   rec.worst_solver_residual = std::max(rec.worst_solver_residual, res.worst_solver_residual);
   for (auto [kind, count] : res.event_counts) rec.event_counts[kind] += count;
   log_events(res.events, t0, res.contact_names);

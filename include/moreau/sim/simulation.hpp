@@ -186,12 +186,16 @@ struct SimulationResult {
   long rejected_steps = 0;             // event-driven: rejected by the error control
   int solver_failures = 0;             // time stepping: steps whose contact solve did not converge
   double worst_solver_residual = 0.0;  // the largest residual of those steps (0 when none)
-  std::vector<std::string> warnings;   // what the run did not get right on its way (energy gain)
-  double energy_initial = 0.0;         // J
-  double energy_final = 0.0;           // J
-  double max_energy_gain = 0.0;        // J, max_t (E(t) − min_{s≤t} E(s))
-  double max_penetration = 0.0;  // m, max over time and unilateral constraints of −min(g, 0)
-  double wall_time = 0.0;        // s
+  // Time stepping: the steps' contact solves, summed: iterations (NSGS sweeps and Newton steps)
+  // and work, each iteration weighted by the rows of its step (bench/README.md §Work).
+  long solver_iterations = 0;         // Σ iterations of the steps' contact solves
+  double solver_work = 0.0;           // Σ iterations × rows of each step
+  std::vector<std::string> warnings;  // what the run did not get right on its way (energy gain)
+  double energy_initial = 0.0;        // J
+  double energy_final = 0.0;          // J
+  double max_energy_gain = 0.0;       // J, max_t (E(t) − min_{s≤t} E(s))
+  double max_penetration = 0.0;       // m, max over time and unilateral constraints of −min(g, 0)
+  double wall_time = 0.0;             // s
 
   // The number of recorded times.
   Index records() const { return static_cast<Index>(t.size()); }

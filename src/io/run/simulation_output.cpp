@@ -97,6 +97,8 @@ nlohmann::ordered_json summary_object(const SimulationResult& r) {
   j["records"] = r.records();
   j["solver_failures"] = r.solver_failures;
   j["solver_worst_residual"] = r.worst_solver_residual;
+  j["solver_iterations"] = r.solver_iterations;
+  j["solver_work"] = r.solver_work;
   j["warnings"] = r.warnings;
   std::map<std::string, long> counts;  // every event of the run, logged or not
   for (EventKind k : {EventKind::impact, EventKind::separation, EventKind::stick_to_slip,

@@ -303,6 +303,10 @@ class Solver {
     // sweeps only, so the result stays deterministic.
     int next_measure = 1, last_measure = 0;
     double last_gs = 0.0;
+    // Crawl detection (settings.stall_after): the residual at the first measured sweep from
+    // stall_after/2 on is the anchor of the rate.
+    int anchor_it = 0;
+    double anchor_gs = 0.0;
     // Anderson acceleration of the sweeps (settings): x the island's (r, p) before a sweep; after
     // it, (r, p) and the velocities of its bodies are replaced by the extrapolation.
     const bool anderson =
@@ -390,6 +394,21 @@ class Solver {
         }
         checkpoint = gs;
         checked_at = it;
+      }
+      if (st.stall_after > 0 && anchor_it == 0 && 2 * it >= st.stall_after)
+        anchor_it = it, anchor_gs = gs;
+      if (st.stall_after > 0 && it >= st.stall_after && anchor_it > 0 &&
+          2 * (it - anchor_it) >= st.stall_after) {
+        // ρ = (e / e_anchor)^(1/(it − anchor)) over the last stall_after/2 sweeps or more; the
+        // sweeps needed n = log(tol/e) / log ρ
+        const double log_rho = std::log(gs / anchor_gs) / static_cast<double>(it - anchor_it);
+        const double needed =
+            log_rho < 0.0 ? std::log(tol / gs) / log_rho : std::numeric_limits<double>::infinity();
+        if (needed > static_cast<double>(st.max_iterations - it)) {
+          o.status = Status::max_iterations;
+          break;
+        }
+        anchor_it = it, anchor_gs = gs;
       }
       next_measure = it + measure_gap(last_measure, last_gs, it, gs, tol);
       last_measure = it, last_gs = gs;

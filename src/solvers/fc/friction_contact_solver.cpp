@@ -269,6 +269,11 @@ FrictionContactResult run_nsgs_admm(const FrictionContactProblem& p,
 // 25 Nov and FB fails there). Fischer–Burmeister from the AC iterate rather than from the start
 // point (measured 26 Nov 2026, total iterations of the schedule): local_problem_test 212 → 35,
 // BoxesStack1 351 → 65, Capsules-i122-1617 96 → 55.
+// Every stage carries the caller's proximal term (FrictionContactSettings::newton_proximal,
+// newton.hpp): with 10⁻³, a column of 80 cubes (320 face contacts, W singular while sticking)
+// went from 200 iterations stalled at 1e-10 to 1–10 iterations per step (issue 35, 27 Nov
+// 2026). Off by default: on FCLIB's Capsules-i101-404 it delays the Alart–Curnier stage's cycle
+// (53 iterations instead of 31).
 FrictionContactResult run_newton(const FrictionContactProblem& p, const FrictionContactSettings& s,
                                  const Vector& g) {
   Stages run(s);
@@ -278,7 +283,8 @@ FrictionContactResult run_newton(const FrictionContactProblem& p, const Friction
                           .max_iterations = std::max(1, run.left(budget)),
                           .time_limit = run.time_left(),
                           .cycle_window = cycle_window,
-                          .penalty = penalty};
+                          .penalty = penalty,
+                          .proximal = s.newton_proximal};
   };
   auto going = [&] { return !run.best().converged() && run.left(1) > 0 && !run.out_of_time(); };
   fc_detail::NewtonWorkspace ws;  // one ordering of J for every stage

@@ -60,6 +60,13 @@ struct BodyBlockNsgsSettings {
   // in the impulses). Counted in sweeps: deterministic.
   int anderson_memory = 0;
   int anderson_contacts = 16;  // smallest island (contacts) that is accelerated
+  // Crawl detection (0 = off): from this sweep on, an island whose running residual e falls at a
+  // rate ρ per sweep, measured over the last stall_after/2 sweeps or more, that would need
+  // log(tol/e)/log ρ sweeps, more than the budget left, stops there with status max_iterations
+  // (a tall stack
+  // carries one contact layer per sweep: a caller with a Newton fallback then spends its work
+  // there rather than in sweeps that cannot reach the tolerance). Counted in sweeps only.
+  int stall_after = 0;
 };
 
 // Result of body-block NSGS: the report, contact impulses and bilateral impulses p.

@@ -16,6 +16,9 @@ struct FrictionContactSettings {
   double tolerance = 1e-8;     // on friction_contact_residual
   int max_iterations = 10000;  // iteration budget (sweeps, Newton or ADMM steps)
   double time_limit = std::numeric_limits<double>::infinity();  // wall-clock cap, s
+  // The proximal term of the "newton" solver's stages (NewtonSettings::proximal; 0 = off). The
+  // rigid time step's fallback turns it on for stacks (contact/rigid_step_contacts.cpp).
+  double newton_proximal = 0.0;
 };
 
 // Names accepted by solve_friction_contact for problems of the given dimension (2 or 3).

@@ -49,6 +49,11 @@ struct NewtonSettings {
   int cycle_window = 0;
   // Penalties of the Alart–Curnier function (unused by Fischer–Burmeister).
   AlartCurnierPenalty penalty = AlartCurnierPenalty::diagonal;
+  // Proximal term of the Newton system (0 = off): J + εB with ε = proximal · max diag(W) ·
+  // min(1, e) (e the relative residual), the Newton step of the problem (W + εI, q − ε r) at r,
+  // which has the same residual there. It keeps the system nonsingular when redundant sticking
+  // contacts make W singular (face-on-face stacks) and vanishes at convergence (newton.cpp).
+  double proximal = 0.0;
 };
 
 // Semismooth Newton on the Alart–Curnier function (registry name "newton_ac").

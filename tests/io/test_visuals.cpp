@@ -112,6 +112,33 @@ TEST_F(Visuals, UrdfVisualsAreReadAndFollowMergedLinks) {
   EXPECT_TRUE(arm.shapes.empty());  // visuals never collide
 }
 
+// MJCF: a geom that collides with nothing (contype = conaffinity = 0) is also a visual; the
+// body's centre of mass is the sphere's (the visual geoms weigh nothing here), so the mesh sits
+// at its geom's pos (0, 0, 0.3) and the box at (0.2, 0, 0) of the body.
+TEST_F(Visuals, MjcfGeomsThatCollideWithNothingAreVisuals) {
+  const std::string path = write("model.xml", R"(<mujoco>
+  <asset><mesh name="tetra" file="meshes/tetra.stl" scale="0.5 0.5 0.5"/></asset>
+  <worldbody>
+    <body name="ball" pos="0 0 1"><freejoint/>
+      <geom type="sphere" size="0.1" mass="1"/>
+      <geom type="mesh" mesh="tetra" pos="0 0 0.3" mass="0" contype="0" conaffinity="0"/>
+      <geom type="box" size="0.05 0.05 0.05" pos="0.2 0 0" mass="0" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  const Scene s = load_scene(path, {});
+  const RigidBody& ball = s.world->body(s.world->find_body("ball"));
+  ASSERT_EQ(ball.visuals.size(), 2u);
+  EXPECT_EQ(ball.visuals[0].mesh, (root_ / "meshes/tetra.stl").lexically_normal().string());
+  EXPECT_EQ(ball.visuals[0].scale, Vector3(0.5, 0.5, 0.5));
+  EXPECT_LT((ball.visuals[0].shape.offset.position - Vector3(0, 0, 0.3)).norm(), 1e-12);
+  EXPECT_TRUE(ball.visuals[1].mesh.empty());
+  EXPECT_EQ(ball.visuals[1].shape.kind, ShapeKind::box);
+  EXPECT_LT((ball.visuals[1].shape.offset.position - Vector3(0.2, 0, 0)).norm(), 1e-12);
+  EXPECT_EQ(ball.shapes.size(), 3u);  // the geoms stay shapes (their filters keep them apart)
+}
+
 // A visual mesh that is not there is a warning (the viewer draws the collision shapes): the
 // simulation does not need it.
 TEST_F(Visuals, AMissingVisualMeshIsAWarning) {

@@ -39,6 +39,9 @@ struct TreeGeom {
   Matrix3 inertia = Matrix3::Zero();  // about com, F axes, kg·m²
   bool is_plane = false;              // a half-space: static bodies only, no mass
   std::string where;                  // "FILE:LINE: <geom>" for messages
+  // A mesh geom's file and scale (MJCF), for its visual when it is one (mjcf.cpp); empty else.
+  std::string mesh_file = {};
+  Vector3 mesh_scale = Vector3::Ones();
 };
 
 // The kind of a joint of a body to its parent.

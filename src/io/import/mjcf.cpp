@@ -109,10 +109,12 @@ class Importer {
   Reader reader_;
   std::string source_, directory_;
   std::map<std::string, TriangleMesh> meshes_;  // asset name → mesh (scaled)
-  std::vector<TreeBody> bodies_;                // [0] = the world
-  ModelImportOptions options_;                  // base_pose
-  std::vector<ContactRule> contact_rules_;      // <contact> children, in order
-  mjcf::Constraints model_;                     // sites, <tendon> and <equality> sections
+  // asset name → its file and scale (a mesh from a file), for visuals
+  std::map<std::string, std::pair<std::string, Vector3>> mesh_files_;
+  std::vector<TreeBody> bodies_;            // [0] = the world
+  ModelImportOptions options_;              // base_pose
+  std::vector<ContactRule> contact_rules_;  // <contact> children, in order
+  mjcf::Constraints model_;                 // sites, <tendon> and <equality> sections
 };
 
 void Importer::read_compiler(const XMLElement& e) {
@@ -233,6 +235,7 @@ void Importer::read_assets(const XMLElement& e) {
     const Vector3 scale = reader_.vector3(*c, a, "scale", Vector3::Ones());
     try {
       meshes_[name] = load_mesh_file(path.string(), scale);
+      mesh_files_[name] = {std::filesystem::absolute(path).lexically_normal().string(), scale};
     } catch (const std::invalid_argument& err) {
       reader_.fail(*c, "file", err.what());
     }
@@ -305,6 +308,8 @@ TreeGeom Importer::read_geom(const XMLElement& e, const std::string& childclass)
     if (!meshes_.contains(name)) reader_.fail(e, "mesh", "no <mesh> asset of that name");
     const TriangleMesh& mesh = meshes_.at(name);
     s = make_convex(mesh.vertices, 0.0, pose);
+    if (const auto f = mesh_files_.find(name); f != mesh_files_.end())
+      g.mesh_file = f->second.first, g.mesh_scale = f->second.second;
     const MeshMassProperties mp =
         mesh_mass_properties(mesh, fmt::format("{} mesh '{}'", g.where, name));
     volume = mp.volume;
@@ -493,6 +498,15 @@ void Importer::read_children(const XMLElement& e, const Place& place) {
       g.com = place.frame.apply(g.com);
       const Matrix3 R = place.frame.rotation();
       g.inertia = R * g.inertia * R.transpose();
+      // A geom that collides with nothing (contype = conaffinity = 0, MuJoCo's visual geoms) is
+      // also a visual (model/rigid/visual.hpp): a mesh drawn as its file's triangles. It keeps
+      // its mass, as in MuJoCo.
+      if (g.shape.contype == 0 && g.shape.conaffinity == 0 && !g.is_plane) {
+        Visual v;
+        v.shape = g.shape;
+        if (!g.mesh_file.empty()) v.mesh = g.mesh_file, v.scale = g.mesh_scale;
+        self.visuals.push_back(std::move(v));
+      }
       self.geoms.push_back(std::move(g));
     } else if (tag == "body") {
       read_body(*c, place);

@@ -104,17 +104,6 @@ inline void push_step_event(SimulationResult& res, const SimulationSettings& st,
               [] { return "r_n reached 0 and the contact separates"; });
 }
 
-// A time step's contact solve: its iterations and its work, iterations × the rows of the step
-// (bench/README.md §Work), added to the run's; a failure counted (count_failure).
-inline void count_failure(SimulationResult& res, const FrictionContactResult& sol, double t,
-                          const SimulationSettings& st);
-inline void count_solve(SimulationResult& res, const FrictionContactResult& sol, double t,
-                        const SimulationSettings& st) {
-  res.solver_iterations += sol.iterations;
-  res.solver_work += static_cast<double>(sol.iterations) * static_cast<double>(sol.r.size());
-  count_failure(res, sol, t, st);
-}
-
 // A time step's contact solve that stopped above 10³ × its tolerance: counted, and the first 20
 // reported as solver_failure events.
 inline void count_failure(SimulationResult& res, const FrictionContactResult& sol, double t,
@@ -127,6 +116,15 @@ inline void count_failure(SimulationResult& res, const FrictionContactResult& so
       return fmt::format("{} stopped with status {} at residual {:.3e}", sol.solver,
                          to_string(sol.status), sol.residual);
     });
+}
+
+// A time step's contact solve: its iterations and its work, iterations × the rows of the step
+// (bench/README.md §Work), added to the run's; a failure counted (count_failure).
+inline void count_solve(SimulationResult& res, const FrictionContactResult& sol, double t,
+                        const SimulationSettings& st) {
+  res.solver_iterations += sol.iterations;
+  res.solver_work += static_cast<double>(sol.iterations) * static_cast<double>(sol.r.size());
+  count_failure(res, sol, t, st);
 }
 
 // The progress of a time-stepping run at t: reported at each new percent of [0, t_end] and at each

@@ -2,6 +2,8 @@
 // applied, one part per placed mesh; each vertex against the file's numbers transformed by hand.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -57,10 +59,10 @@ std::string collada(const std::string& meter, const std::string& up, const std::
 }
 
 TriangleMesh load(const std::string& text, const Vector3& scale = Vector3::Ones()) {
-  const fs::path path = fs::temp_directory_path() / "moreau_collada_test.dae";
+  const fs::path path = moreau::testing::scratch_directory("moreau_collada") / "mesh.dae";
   std::ofstream(path) << text;
   TriangleMesh m = load_mesh_file(path.string(), scale);
-  fs::remove(path);
+  fs::remove_all(path.parent_path());
   return m;
 }
 

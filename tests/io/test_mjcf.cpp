@@ -2,6 +2,8 @@
 // warnings and errors, each against MuJoCo's documented semantics worked out by hand.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include "moreau/contact/rigid_world_system.hpp"
 
 #include <cmath>
@@ -331,7 +333,7 @@ TEST(Mjcf, ErrorsNameTheLineElementAndAttribute) {
 // A mesh geom (OBJ through assimp): the hull of its vertices collides, and its mass is the
 // closed mesh's volume times the density, centred at the mesh's centroid, with the box inertia.
 TEST(Mjcf, MeshGeomFromObj) {
-  const auto dir = std::filesystem::temp_directory_path() / "moreau_test_mjcf_mesh";
+  const auto dir = moreau::testing::scratch_directory("moreau_test_mjcf_mesh");
   std::filesystem::create_directories(dir / "meshes");
   {
     // a 0.2 × 0.4 × 0.6 box with one corner at the origin, outward faces

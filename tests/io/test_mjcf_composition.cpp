@@ -3,6 +3,8 @@
 // welded bodies, exclude, pair, priority) against the contacts that appear.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -119,8 +121,7 @@ TEST(MjcfComposition, ReplicateAsWrittenByHand) {
 // include: files relative to the including file, the included top element dropped, a file
 // included twice (a cycle) refused, errors inside an included file named by it.
 TEST(MjcfComposition, IncludeRelativeToTheIncludingFile) {
-  const auto dir = std::filesystem::temp_directory_path() / "moreau_test_mjcf_include";
-  std::filesystem::remove_all(dir);
+  const auto dir = moreau::testing::scratch_directory("moreau_test_mjcf_include");
   std::filesystem::create_directories(dir / "parts");
   std::ofstream(dir / "parts" / "arm.xml")
       << "<mujocoinclude><body name=\"arm\" pos=\"0 0 1\"><freejoint/><geom size=\"0.1\"/>"

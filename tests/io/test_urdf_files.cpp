@@ -3,6 +3,8 @@
 // triangle inequality refused naming the link, or evened by --balance-inertia.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -19,7 +21,7 @@ namespace fs = std::filesystem;
 
 // A pendulum link with inertia diag(ixx, iyy, izz) and the extra XML given.
 std::string write_urdf(const std::string& inertia, const std::string& extra) {
-  const fs::path path = fs::temp_directory_path() / "moreau_urdf_files_test.urdf";
+  const fs::path path = moreau::testing::scratch_directory("moreau_urdf_files") / "r.urdf";
   std::ofstream(path) << R"(<robot name="r">
   <link name="base"/>
   <link name="arm"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>)"
@@ -49,7 +51,7 @@ TEST(UrdfFiles, GazeboTransmissionAndUnknownAttributesAreWarnedOnce) {
   EXPECT_EQ(count_containing(s.warnings, "<dynamics mu_coulomb> ignored"), 1u);
   EXPECT_EQ(count_containing(s.warnings, "<sensor> ignored: not an element of URDF's <robot>"), 1u);
   EXPECT_EQ(s.world->joints().at(0).damping, 0.1);  // the known attribute is read
-  fs::remove(path);
+  fs::remove_all(fs::path(path).parent_path());
 }
 
 // Principal moments 1, 1, 3 kg·m²: 1 + 1 < 3 is refused naming the link; balanced, each is
@@ -71,7 +73,7 @@ TEST(UrdfFiles, InertiaTriangleInequality) {
   const Scene s = load_scene(path, o);
   ASSERT_EQ(s.world->body(2).name, "arm");
   EXPECT_LT((s.world->body(2).inertia - Matrix3::Identity() * 5.0 / 3.0).norm(), 1e-12);
-  fs::remove(path);
+  fs::remove_all(fs::path(path).parent_path());
 }
 
 }  // namespace
@@ -84,7 +86,7 @@ namespace {
 // I_c = 0.01 kg·m²): a universal joint through a massless link. Released at j1 = 0.3 rad, the
 // first step's velocity is h q̈ with q̈ = −m g l sin q / (I_c + m l²) (j2 feels no torque).
 TEST(UrdfFiles, AMasslessLinkBetweenJointsIsAccepted) {
-  const fs::path path = fs::temp_directory_path() / "moreau_urdf_massless.urdf";
+  const fs::path path = moreau::testing::scratch_directory("moreau_urdf_massless") / "u.urdf";
   auto write = [&](const std::string& tail_link) {
     std::ofstream(path) << R"(<robot name="u"><link name="base"/><link name="dummy"/>
   <link name="arm">)" << tail_link
@@ -120,7 +122,7 @@ TEST(UrdfFiles, AMasslessLinkBetweenJointsIsAccepted) {
     EXPECT_NE(std::string(e.what()).find("mass matrix is singular at velocity"), std::string::npos)
         << e.what();
   }
-  fs::remove(path);
+  fs::remove_all(path.parent_path());
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 // worked out by hand from the tree below.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -54,7 +56,7 @@ const char* kSrdf = R"(<robot name="chain">
 </robot>)";
 
 struct Files {
-  fs::path dir = fs::temp_directory_path() / "moreau_urdf_self_collision";
+  fs::path dir = moreau::testing::scratch_directory("moreau_urdf_self_collision");
   std::string urdf = (dir / "chain.urdf").string(), srdf = (dir / "chain.srdf").string();
   Files() {
     fs::create_directories(dir);

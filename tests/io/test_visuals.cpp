@@ -5,6 +5,8 @@
 // Each expected pose is worked out by hand from the file's numbers.
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -24,8 +26,7 @@ namespace fs = std::filesystem;
 class Visuals : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / "moreau_visuals_test";
-    fs::remove_all(root_);
+    root_ = moreau::testing::scratch_directory("moreau_visuals");
     fs::create_directories(root_ / "meshes");
     std::ofstream(root_ / "meshes/tetra.stl") << R"(solid t
 facet normal 0 0 -1

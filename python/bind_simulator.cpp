@@ -179,6 +179,43 @@ void bind_simulator(py::module_& m) {
       .def("inverse_dynamics", &Simulator::inverse_dynamics, py::arg("q"), py::arg("v"),
            py::arg("a"))
       .def("bias_forces", &Simulator::bias_forces, py::arg("q"), py::arg("v"))
+      .def(
+          "step_derivatives",
+          [](Simulator& s, double solver_tolerance, double mode_tolerance, double difference_step,
+             double input_step) {
+            StepDerivativeSettings ds;
+            ds.solver_tolerance = solver_tolerance;
+            ds.mode_tolerance = mode_tolerance;
+            ds.difference_step = difference_step;
+            ds.input_step = input_step;
+            const StepDerivatives d = s.step_derivatives(ds);
+            py::dict out;
+            out["q_next"] = d.q_next;
+            out["v_next"] = d.v_next;
+            out["dv_dq"] = d.dv_dq;
+            out["dv_dv"] = d.dv_dv;
+            out["dv_dctrl"] = d.dv_dctrl;
+            out["dv_dqfrc"] = d.dv_dqfrc;
+            out["dq_dq"] = d.dq_dq;
+            out["dq_dv"] = d.dq_dv;
+            out["dq_dctrl"] = d.dq_dctrl;
+            out["dq_dqfrc"] = d.dq_dqfrc;
+            py::list contacts;
+            for (const ContactDerivativeMode& c : d.contacts) {
+              py::dict e;
+              e["name"] = c.name;
+              e["mode"] = to_string(c.mode);
+              e["degenerate"] = c.degenerate;
+              e["boundary"] = c.boundary;
+              contacts.append(e);
+            }
+            out["contacts"] = contacts;
+            out["dry_friction_stuck"] = d.dry_friction_stuck;
+            out["solver_residual"] = d.solver_residual;
+            return out;
+          },
+          py::arg("solver_tolerance"), py::arg("mode_tolerance"), py::arg("difference_step"),
+          py::arg("input_step"))
       .def_property_readonly("contacts", &Simulator::contacts)
       .def_property_readonly("dt", [](const Simulator& s) { return s.settings().time_stepping.dt; })
       .def_property_readonly("t_end", [](const Simulator& s) { return s.settings().t_end; })

@@ -266,6 +266,24 @@ class Simulator:
                                      self.v if v is None else np.asarray(v, dtype=float))
 
     @_input_errors
+    def step_derivatives(self, solver_tolerance=1e-13, mode_tolerance=1e-8,
+                         difference_step=1e-6, input_step=1e-3):
+        """The derivatives of the next step (as step() takes it, without its projection) with
+        respect to the state and inputs before it, by implicit differentiation of the step's
+        contact problem at its solution (docs/gradients.md). Returns a dict of NumPy arrays:
+        dv_dq, dv_dv, dv_dctrl, dv_dqfrc, dq_dq, dq_dv, dq_dctrl, dq_dqfrc (nv rows; positions in
+        the tangent space, q ⊕ δ as the integrator's exponential map; xfrc_applied through qfrc
+        with the body Jacobian), q_next and v_next (the step's, without projection), contacts
+        (per contact of the step: name, mode 'stick'/'slip'/'separate', degenerate and the
+        boundary it sits on, where the one-sided derivative of the closed side and of stick is
+        taken), dry_friction_stuck and solver_residual. The state and inputs are unchanged.
+        solver_tolerance: of the step solved here; mode_tolerance: relative zero of the mode
+        test; difference_step, input_step: δ of the central differences of the smooth step data
+        in q and in v, ctrl, qfrc. An event-driven scene raises InputError."""
+        return self._sim.step_derivatives(float(solver_tolerance), float(mode_tolerance),
+                                          float(difference_step), float(input_step))
+
+    @_input_errors
     def body_poses(self, q=None):
         """Forward kinematics at q (the current state's when None): (positions, quaternions),
         body_count × 3 (each body's centre of mass, world) and body_count × 4 (w, x, y, z), in

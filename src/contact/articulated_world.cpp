@@ -267,6 +267,10 @@ Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) c
   return forest_ ? forest_->model.integrate(q, v, h) : world_->integrate_position(q, v, h);
 }
 
+Vector RigidWorldSystem::difference(const Vector& q0, const Vector& q1) const {
+  return forest_ ? forest_->model.difference(q0, q1) : world_->difference_position(q0, q1);
+}
+
 bool RigidWorldSystem::passive_diagonals(const Vector& q, const Vector& v, Vector& K,
                                          Vector& D) const {
   if (!forest_) return false;

@@ -6,6 +6,7 @@
 
 #include "moreau/model/lagrangian_system.hpp"
 #include "dry_friction_step.hpp"
+#include "moreau/model/step_free_velocity.hpp"
 #include "moreau/model/velocity_level.hpp"
 
 namespace moreau {
@@ -69,27 +70,15 @@ class DenseStepContacts final : public StepContacts {
     return projected_gauss_seidel(rows, s_.M.rows(), st_.projection_tolerance);
   }
 
-  // v_free = v − h M⁻¹F; I_k = {g + ½h u_n ≤ margin}; bilateral rows u_b = ∇h_bᵀv⁺ + κ h_b/h;
-  // a contact continues the history entry of the same name, warm-started when it was active.
-  // With joint springs and dampers (LagrangianSystem::passive_diagonals), linearly implicit:
-  //   M(v⁺ − v) = −h (F + θD(v⁺ − v) + hθK(θv⁺ + (1 − θ)v)) + H r
-  //   ⇔ M̂ (v⁺ − v) = −h (F + hθ K v) + H r,   M̂ = M + hθD + h²θ²K
-  // (the iteration matrix of Siconos' MoreauJeanOSI, sim/moreau_jean_osi.hpp), and W = Hᵀ M̂⁻¹ H.
+  // v_free of model/step_free_velocity.hpp (linearly implicit joint springs and dampers, the
+  // midpoint rule for a step without constraints), W = Hᵀ M̂⁻¹ H; I_k = {g + ½h u_n ≤ margin};
+  // bilateral rows u_b = ∇h_bᵀv⁺ + κ h_b/h; a contact continues the history entry of the same
+  // name, warm-started when it was active.
   const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
                                         double h) override {
     step_ = std::move(s_);
     const ContactState& s = step_;
     h_ = h;
-    Vector K, D;
-    const bool passive = sys_.passive_diagonals(q, v, K, D);
-    const double th = st_.theta;
-    auto implicit = [&](Matrix M) {  // M̂ = M + hθD + h²θ²K
-      if (passive) M.diagonal() += h * th * D + h * h * th * th * K;
-      return M;
-    };
-    mass_.factorize(implicit(s.M));
-    const Vector F = passive ? Vector(s.F + h * th * K.cwiseProduct(v)) : s.F;
-    v_free_ = v - mass_.solve(h * F);
     std::vector<Index> entry(names_.size(), -1);  // history entry by contact id
     for (size_t i = 0; i < history_.size(); ++i) entry[history_[i].id] = static_cast<Index>(i);
     continued_.assign(history_.size(), false);
@@ -123,21 +112,8 @@ class DenseStepContacts final : public StepContacts {
     in_.w_bilateral.resize(static_cast<Index>(in_.bilateral.size()));
     for (size_t b = 0; b < in_.bilateral.size(); ++b)
       in_.w_bilateral[b] = st_.bilateral_feedback * s.constraints[in_.bilateral[b]].gap / h;
-    if (sys_.midpoint_free_flight() && in_.unilateral.empty() && in_.bilateral.empty()) {
-      // A step without constraints takes its free flight at the midpoint (explicit midpoint rule;
-      // with q⁺ = q + h(v + v⁺)/2 the step is second order; a step with contacts stays first
-      // order, its impulses computed at q): q_m = q ⊕ ½h v, v_m = v − ½h M̂⁻¹F̂ (the first-order
-      // prediction above, halved), and v_free = v − h M̂_m⁻¹ (F(q_m, v_m) + D (v − v_m)) with
-      // M̂_m = M(q_m) + hθD + h²θ²K. The springs and dampers stay linearly implicit: at θ = ½ the
-      // spring terms −½hKv + hθKv of moving them to q_m cancel, and the damper keeps D v.
-      const Vector v_m = 0.5 * (v + v_free_);
-      Matrix M_m;
-      Vector F_m;
-      sys_.mass_and_forces(sys_.integrate(q, v, 0.5 * h), v_m, t + 0.5 * h, M_m, F_m);
-      if (passive) F_m += D.cwiseProduct(v - v_m) + (th - 0.5) * h * K.cwiseProduct(v);
-      mass_.factorize(implicit(M_m));
-      v_free_ = v - mass_.solve(h * F_m);
-    }
+    v_free_ = step_free_velocity(sys_, s.M, s.F, q, v, t, h, st_.theta,
+                                 !in_.unilateral.empty() || !in_.bilateral.empty(), mass_);
     return active_;
   }
 

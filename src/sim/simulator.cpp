@@ -334,6 +334,25 @@ void Simulator::advance(double dt) {
   rec.max_penetration = std::max(rec.max_penetration, res.max_penetration);
 }
 
+StepDerivatives Simulator::step_derivatives(const StepDerivativeSettings& ds) {
+  MOREAU_REQUIRE(!event_driven_,
+                 "step_derivatives: the scene's integrator is event-driven, which has no step to "
+                 "differentiate; derivatives are of a time step (integrator \"time_stepping\")");
+  apply_inputs();  // checks them, naming a bad entry
+  const Vector qfrc = qfrc_.size() == nv() ? qfrc_ : Vector(Vector::Zero(nv()));
+  const Vector ctrl = ctrl_.size() == nu() ? ctrl_ : Vector(Vector::Zero(nu()));
+  const auto set = [&](const Vector& c, const Vector& f) { system_->set_inputs(f, xfrc_, c); };
+  try {
+    StepDerivatives d =
+        moreau::step_derivatives(*system_, q_, v_, t_, settings_, ctrl, qfrc, set, ds);
+    apply_inputs();
+    return d;
+  } catch (...) {
+    apply_inputs();
+    throw;
+  }
+}
+
 void Simulator::step(long n) {
   MOREAU_REQUIRE(!event_driven_,
                  "step: an event-driven scene advances by time, through its events: call "

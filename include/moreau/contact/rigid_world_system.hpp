@@ -87,6 +87,8 @@ class RigidWorldSystem : public LagrangianSystem {
   bool midpoint_free_flight() const override { return forest_ != nullptr; }
   // The forest's exponential map for a world with joints, RigidWorld's otherwise.
   Vector integrate(const Vector& q, const Vector& v, double h) const override;
+  // The forest's difference for a world with joints, RigidWorld's otherwise.
+  Vector difference(const Vector& q0, const Vector& q1) const override;
   // The joints' stiffness and damping on their dofs (a ball's on its three; free joints: damping).
   bool passive_diagonals(const Vector& q, const Vector& v, Vector& K, Vector& D) const override;
   // Every dof of a forest joint with frictionloss > 0 (a ball's three, a free joint's six).

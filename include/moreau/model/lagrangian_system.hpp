@@ -95,6 +95,9 @@ class LagrangianSystem {
     return out;
   }
 
+  // q₁ ⊖ q₀: the tangent vector δ (velocity_size()) with integrate(q₀, δ, 1) = q₁, the inverse of
+  // q ⊕ δ (Pinocchio's difference); q₁ − q₀ unless overridden (rotation vectors of quaternions).
+  virtual Vector difference(const Vector& q0, const Vector& q1) const { return q1 - q0; }
   // q̇ as a function of (q, v); identity unless overridden.
   virtual Vector position_rate(const Vector& /*q*/, const Vector& v) const { return v; }
   // What the system changed in its initial state to make it valid, one line each (a run lists

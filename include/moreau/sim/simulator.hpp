@@ -25,6 +25,7 @@
 
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/sim/event_driven.hpp"
+#include "moreau/sim/step_derivatives.hpp"
 #include "moreau/sim/time_stepping.hpp"
 
 namespace moreau {
@@ -109,6 +110,12 @@ class Simulator {
   std::vector<std::string> velocity_names() const { return system_->velocity_names(); }
   // The body names, in xfrc_applied's row order.
   std::vector<std::string> body_names() const;
+
+  // The derivatives of the next step (as step() would take it, without its projection) with
+  // respect to the state and the inputs: sim/step_derivatives.hpp, docs/gradients.md. The state
+  // and inputs are unchanged. Throws std::invalid_argument for an event-driven scene or Siconos'
+  // scheme, and for bad inputs (naming them).
+  StepDerivatives step_derivatives(const StepDerivativeSettings& settings = {});
 
   // M(q) (nv × nv).
   Matrix mass_matrix(const Vector& q) const;

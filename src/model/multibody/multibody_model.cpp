@@ -6,18 +6,12 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/model/multibody/multibody_model.hpp"
+#include "moreau/model/rigid/rotation_vector.hpp"
 
 namespace moreau {
 namespace {
 
 bool finite3(const Vector3& x) { return x.allFinite(); }
-
-// exp(½ θ) of a rotation vector θ as a unit quaternion (w, x, y, z).
-Quaternion rotation_exp(const Vector3& theta) {
-  const double angle = theta.norm();
-  if (angle == 0.0) return Quaternion::Identity();
-  return Quaternion(Eigen::AngleAxisd(angle, theta / angle));
-}
 
 Quaternion quat_at(const Vector& q, Index o) {
   return Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]);
@@ -232,6 +226,28 @@ Vector MultibodyModel::integrate(const Vector& q, const Vector& v, double h) con
     }
   });
   return out;
+}
+
+// Per joint: hinge and slide q₁ − q₀; ball log(quat₀⁻¹ ⊗ quat₁) (the body's axes, as
+// integrate's quat ⊗ exp(δ)); free (p₁ − p₀, log(quat₁ ⊗ quat₀⁻¹)) (world axes, exp(δ) ⊗ quat).
+Vector MultibodyModel::difference(const Vector& q0, const Vector& q1) const {
+  Vector d = Vector::Zero(nv_);
+  for_each_joint([&](const MultibodyJoint& joint, Index o, Index ov) {
+    switch (joint.type) {
+      case JointType::hinge:
+      case JointType::slide:
+        d[ov] = q1[o] - q0[o];
+        break;
+      case JointType::ball:
+        d.segment<3>(ov) = rotation_log(quat_at(q0, o).conjugate() * quat_at(q1, o));
+        break;
+      case JointType::free:
+        d.segment<3>(ov) = q1.segment<3>(o) - q0.segment<3>(o);
+        d.segment<3>(ov + 3) = rotation_log(quat_at(q1, o + 3) * quat_at(q0, o + 3).conjugate());
+        break;
+    }
+  });
+  return d;
 }
 
 void MultibodyModel::normalize(Vector& q) const {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/model/rigid/rotation_vector.hpp"
 
 namespace moreau {
 
@@ -461,6 +462,21 @@ Vector RigidWorld::integrate_position(const Vector& q, const Vector& v, double h
     out.segment<4>(o + 3) << quat.w(), quat.x(), quat.y(), quat.z();
   }
   return out;
+}
+
+// Planar q₁ − q₀; spatial per body (p₁ − p₀, log(quat₁ ⊗ quat₀⁻¹)), world axes as integrate's
+// exp(½hω) ⊗ quat.
+Vector RigidWorld::difference_position(const Vector& q0, const Vector& q1) const {
+  if (dimension_ == 2) return q1 - q0;
+  Vector d(6 * dynamic_count_);
+  for (Index k = 0; k < dynamic_count_; ++k) {
+    const Index o = 7 * k, ov = 6 * k;
+    d.segment<3>(ov) = q1.segment<3>(o) - q0.segment<3>(o);
+    const Quaternion a(q0[o + 3], q0[o + 4], q0[o + 5], q0[o + 6]);
+    const Quaternion b(q1[o + 3], q1[o + 4], q1[o + 5], q1[o + 6]);
+    d.segment<3>(ov + 3) = rotation_log(b * a.conjugate());
+  }
+  return d;
 }
 
 double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {

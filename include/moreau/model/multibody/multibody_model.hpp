@@ -165,6 +165,9 @@ class MultibodyModel {
   // q ⊕ h v: q(t + h) for constant v, quaternions rotated by the exact exponential (ball
   // quat ⊗ exp(½hω), free exp(½hω) ⊗ quat) and renormalized.
   Vector integrate(const Vector& q, const Vector& v, double h) const;
+  // q₁ ⊖ q₀: the δ (nv) with integrate(q₀, δ, 1) = q₁ (Pinocchio's difference); a quaternion
+  // block gives the rotation vector of the shortest rotation between the two.
+  Vector difference(const Vector& q0, const Vector& q1) const;
   // The quaternions of q renormalized.
   void normalize(Vector& q) const;
 

@@ -190,6 +190,8 @@ class RigidWorld {
   // q(t + h) for constant v over the step: positions p + h v, rotation by the exact exponential
   // quat ← exp(½ h (0, ω)) ⊗ quat (unit norm preserved to rounding), planar θ + h ω.
   Vector integrate_position(const Vector& q, const Vector& v, double h) const;
+  // q₁ ⊖ q₀: the δ with integrate_position(q₀, δ, 1) = q₁ (rotation vectors, world axes).
+  Vector difference_position(const Vector& q0, const Vector& q1) const;
 
   // T = ½ vᵀ M(q) v, J.
   double kinetic_energy(const Vector& q, const Vector& v) const;

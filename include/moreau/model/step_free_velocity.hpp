@@ -1,0 +1,29 @@
+#pragma once
+// The free velocity of one Moreau–Jean step (sim/time_stepping.hpp) of a LagrangianSystem, the
+// velocity the step reaches without constraint impulses: shared by the dense step layer
+// (model/dense_step_contacts.cpp) and the step's derivatives (sim/step_derivatives.hpp).
+// With joint springs and dampers (LagrangianSystem::passive_diagonals), linearly implicit:
+//   M(v⁺ − v) = −h (F + θD(v⁺ − v) + hθK(θv⁺ + (1 − θ)v)) + H r
+//   ⇔ M̂ (v⁺ − v) = −h (F + hθ K v) + H r,   M̂ = M + hθD + h²θ²K
+// (the iteration matrix of Siconos' MoreauJeanOSI, sim/moreau_jean_osi.hpp), so
+//   v_free = v − h M̂⁻¹ F̂,   F̂ = F + hθ K v.
+// A step without constraints of a system with midpoint_free_flight() takes its free flight at
+// the midpoint instead (explicit midpoint rule, second order with q⁺ = q + h(v + v⁺)/2):
+//   q_m = q ⊕ ½h v, v_m = v − ½h M̂⁻¹F̂,
+//   v_free = v − h M̂_m⁻¹ (F(q_m, v_m) + D (v − v_m) + (θ − ½) h K v),  M̂_m = M(q_m) + hθD + h²θ²K
+// (the springs and dampers stay linearly implicit: at θ = ½ the spring terms −½hKv + hθKv of
+// moving them to q_m cancel, and the damper keeps D v).
+#include "moreau/model/lagrangian_system.hpp"
+#include "moreau/model/velocity_level.hpp"
+
+namespace moreau {
+
+// v_free of the step from (q, v, t) of length h with M(q), F(q, v, t) given; constrained tells
+// whether its problem has any constraint (else the midpoint rule when the system asks for it).
+// Leaves M̂ (the midpoint's when the midpoint was taken) factorized in mass, and as a matrix in
+// implicit_mass when given.
+Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Vector& F,
+                          const Vector& q, const Vector& v, double t, double h, double theta,
+                          bool constrained, MassSolver& mass, Matrix* implicit_mass = nullptr);
+
+}  // namespace moreau

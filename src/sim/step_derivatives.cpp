@@ -1,0 +1,395 @@
+// Implicit differentiation of one Moreau–Jean step (the math in sim/step_derivatives.hpp).
+#include "moreau/sim/step_derivatives.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <Eigen/QR>
+#include <fmt/format.h>
+
+#include "moreau/common/error.hpp"
+#include "moreau/model/step_free_velocity.hpp"
+
+namespace moreau {
+namespace {
+
+// What a held row holds: a contact's normal or tangent velocity, a bilateral row, a dry-friction
+// dof's velocity.
+enum class RowKind { normal, tangent, bilateral, dry };
+
+// One held row of the linearized step (E's and G's column, C's entry).
+struct HeldRow {
+  RowKind kind = RowKind::normal;
+  Index contact = -1;     // index into the index set (normal, tangent)
+  Index constraint = -1;  // index into the state's constraints (normal, tangent, bilateral)
+  int tangent = 0;        // which tangent column (tangent rows)
+  Index dof = -1;         // dry rows
+  bool slip = false;      // a sliding contact's normal row: G = H_n − μ H_t t̂
+  double compliance = 0.0;
+};
+
+// A sliding contact: r_t = −μ r_n t̂, k = μ r_n/‖u_t‖.
+struct SlipContact {
+  Index contact = -1, constraint = -1;
+  double mu = 0.0, k = 0.0;
+  Vector t_hat;  // d − 1
+};
+
+// The step's structure and solution held fixed while the data moves.
+struct Linearization {
+  int d = 3;
+  double h = 0.0, theta = 0.5, kappa = 0.0;
+  std::vector<Index> unilateral, bilateral;  // constraint indices of I and B
+  std::vector<char> impacting;               // per contact of I: w_n = e u_n⁻
+  Vector v_next, r, p;                       // v⁺, r (d per contact of I), p (per row of B)
+  std::vector<HeldRow> rows;
+  std::vector<SlipContact> slips;
+  bool constrained() const { return !unilateral.empty() || !bilateral.empty(); }
+};
+
+// φ, ψ_E and ψ_t (sim/step_derivatives.hpp) at one point of the data.
+struct StepData {
+  Vector phi, psi_rows, psi_slip;
+};
+
+// The data at (q, v) with constraints sx (map: the base constraint index → sx's) and M, F.
+StepData evaluate(const LagrangianSystem& sys, const Linearization& L, const ContactState& sx,
+                  const std::vector<Index>& map, const Matrix& M, const Vector& F, const Vector& q,
+                  const Vector& v, double t) {
+  MassSolver mass;
+  Matrix Mh;
+  const Vector v_free =
+      step_free_velocity(sys, M, F, q, v, t, L.h, L.theta, L.constrained(), mass, &Mh);
+  StepData out;
+  out.phi = Mh * (v_free - L.v_next);
+  const int d = L.d;
+  for (size_t a = 0; a < L.unilateral.size(); ++a) {
+    const ContactConstraint& c = sx.constraints[map[L.unilateral[a]]];
+    const Index o = d * static_cast<Index>(a);
+    out.phi += c.normal * L.r[o] + c.tangent * L.r.segment(o + 1, d - 1);
+  }
+  for (size_t b = 0; b < L.bilateral.size(); ++b)
+    out.phi += sx.constraints[map[L.bilateral[b]]].normal * L.p[static_cast<Index>(b)];
+  out.psi_rows.resize(static_cast<Index>(L.rows.size()));
+  for (size_t k = 0; k < L.rows.size(); ++k) {
+    const HeldRow& row = L.rows[k];
+    double psi = 0.0;
+    if (row.kind == RowKind::dry) {
+      psi = L.v_next[row.dof];
+    } else {
+      const ContactConstraint& c = sx.constraints[map[row.constraint]];
+      switch (row.kind) {
+        case RowKind::normal:
+          psi = c.normal.dot(L.v_next);
+          if (L.impacting[row.contact]) psi += c.restitution * c.normal.dot(v);
+          break;
+        case RowKind::tangent:
+          psi = c.tangent.col(row.tangent).dot(L.v_next);
+          break;
+        default:  // bilateral: u_b = ∇h_bᵀ v⁺ + κ h_b/h
+          psi = c.normal.dot(L.v_next) + L.kappa * c.gap / L.h;
+          break;
+      }
+    }
+    out.psi_rows[static_cast<Index>(k)] = psi;
+  }
+  out.psi_slip.resize(static_cast<Index>(L.slips.size()) * (d - 1));
+  for (size_t s = 0; s < L.slips.size(); ++s)
+    out.psi_slip.segment(static_cast<Index>(s) * (d - 1), d - 1) =
+        sx.constraints[map[L.slips[s].constraint]].tangent.transpose() * L.v_next;
+  return out;
+}
+
+// (plus − minus) / (2δ) of every part.
+StepData central(const StepData& plus, const StepData& minus, double delta) {
+  const double s = 0.5 / delta;
+  return {(plus.phi - minus.phi) * s, (plus.psi_rows - minus.psi_rows) * s,
+          (plus.psi_slip - minus.psi_slip) * s};
+}
+
+// The modes of the index set's contacts at the solution (r, u), the held rows and sliding
+// contacts they give, with the rule of the header for degenerate ones.
+std::vector<ContactDerivativeMode> classify(const ContactState& s, const Vector& r, const Vector& u,
+                                            const Vector& compliance, double r_tol, double u_tol,
+                                            Linearization& L) {
+  const int d = L.d;
+  std::vector<ContactDerivativeMode> modes;
+  for (size_t a = 0; a < L.unilateral.size(); ++a) {
+    const Index i = L.unilateral[a], o = d * static_cast<Index>(a);
+    const ContactConstraint& c = s.constraints[i];
+    ContactDerivativeMode m;
+    m.name = c.name;
+    const double rn = r[o], un = u[o];
+    const Vector rt = r.segment(o + 1, d - 1), ut = u.segment(o + 1, d - 1);
+    if (rn <= r_tol && un > u_tol) {
+      m.mode = ContactMode::separate;
+      modes.push_back(m);
+      continue;
+    }
+    if (rn <= r_tol) m.degenerate = true, m.boundary = "open/closed";
+    HeldRow normal{.kind = RowKind::normal,
+                   .contact = static_cast<Index>(a),
+                   .constraint = i,
+                   .compliance = compliance[static_cast<Index>(a)]};
+    const double slide = ut.norm();
+    if (slide > u_tol) {
+      m.mode = ContactMode::slip;
+      if (c.mu > 0.0) {
+        normal.slip = true;
+        L.slips.push_back({static_cast<Index>(a), i, c.mu, c.mu * rn / slide, ut / slide});
+      }
+      L.rows.push_back(normal);
+    } else {
+      m.mode = ContactMode::stick;
+      L.rows.push_back(normal);
+      if (c.mu > 0.0) {
+        if (!m.degenerate && c.mu * rn - rt.norm() <= r_tol)
+          m.degenerate = true, m.boundary = "stick/slip";
+        for (int j = 0; j < d - 1; ++j)
+          L.rows.push_back({.kind = RowKind::tangent,
+                            .contact = static_cast<Index>(a),
+                            .constraint = i,
+                            .tangent = j});
+      }
+    }
+    modes.push_back(m);
+  }
+  return modes;
+}
+
+// base constraint index → index in sx, by name; throws naming a contact sx lacks.
+std::vector<Index> match(const ContactState& base, const ContactState& sx, const Linearization& L,
+                         Index direction, double delta) {
+  std::unordered_map<std::string, Index> at;
+  for (Index i = 0; i < sx.size(); ++i) at.emplace(sx.constraints[i].name, i);
+  std::vector<Index> map(static_cast<size_t>(base.size()), -1);
+  auto need = [&](Index i) {
+    const auto it = at.find(base.constraints[i].name);
+    if (it == at.end())
+      throw std::runtime_error(fmt::format(
+          "step_derivatives: contact '{}' of the step is not detected at q ⊕ δ e_{} (δ = {}): the "
+          "contact set changes within the differences' step; try a smaller difference_step",
+          base.constraints[i].name, direction, delta));
+    map[i] = it->second;
+  };
+  for (const Index i : L.unilateral) need(i);
+  for (const Index i : L.bilateral) need(i);
+  return map;
+}
+
+}  // namespace
+
+StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, const Vector& v,
+                                 double t, const SimulationSettings& st, const Vector& ctrl,
+                                 const Vector& qfrc, const StepInputSetter& set_inputs,
+                                 const StepDerivativeSettings& ds) {
+  MOREAU_REQUIRE(
+      st.integrator == Integrator::time_stepping &&
+          st.time_stepping.scheme == TimeSteppingScheme::moreau,
+      "step_derivatives: only moreau's Moreau–Jean scheme is differentiated (the "
+      "scene's integrator is {})",
+      st.integrator == Integrator::time_stepping ? "Siconos' Moreau–Jean scheme" : "event-driven");
+  MOREAU_REQUIRE(ds.difference_step > 0.0 && ds.input_step > 0.0 && ds.mode_tolerance > 0.0 &&
+                     ds.solver_tolerance > 0.0,
+                 "step_derivatives: difference_step = {}, input_step = {}, mode_tolerance = {} "
+                 "and solver_tolerance = {} must be > 0",
+                 ds.difference_step, ds.input_step, ds.mode_tolerance, ds.solver_tolerance);
+  const Index n = sys.velocity_size(), nu = ctrl.size();
+  const TimeSteppingSettings& ts = st.time_stepping;
+  Linearization L;
+  L.h = ts.dt;
+  L.theta = ts.theta;
+  L.kappa = ts.contacts.bilateral_feedback;
+
+  // The step solved as the dense layer solves it (the body-block layer's problem is the same).
+  StepContactSettings cs = ts.contacts;
+  cs.body_blocks = false;
+  cs.theta = ts.theta;
+  ContactSolverSettings solver = st.solver;
+  solver.tolerance = ds.solver_tolerance;
+  solver.max_iterations = std::max(solver.max_iterations, 100000);
+  auto layer = sys.step_contacts(cs, solver);
+  double penetration = 0.0;
+  layer->detect(q, v, t, penetration);
+  layer->name_detected();
+  const std::vector<StepContact>& active = layer->build(q, v, t, L.h);
+  L.d = layer->dimension();
+  const int d = L.d;
+  const Index nc = static_cast<Index>(active.size());
+  Vector w = Vector::Zero(d * nc), compliance(nc);
+  for (Index a = 0; a < nc; ++a) {
+    const StepContact& c = active[a];
+    L.impacting.push_back(c.un_minus < -st.zeno_velocity);
+    if (L.impacting.back()) w[d * a] = c.restitution * c.un_minus;
+    compliance[a] = c.gamma / L.h;
+  }
+  const StepSolution sol = layer->solve(w, compliance, Vector());
+  L.v_next = sol.v;
+  L.r = sol.r;
+
+  // The same index set from the same state (the layer's order: constraints in order).
+  const ContactState s = sys.contact_state(q, v, t);
+  for (Index i = 0; i < s.size(); ++i) {
+    const ContactConstraint& c = s.constraints[i];
+    if (c.kind == ConstraintKind::bilateral)
+      L.bilateral.push_back(i);
+    else if (c.gap + cs.activation_factor * L.h * c.normal.dot(v) <= cs.activation_margin)
+      L.unilateral.push_back(i);
+  }
+  MOREAU_REQUIRE(static_cast<Index>(L.unilateral.size()) == nc,
+                 "step_derivatives: the index set has {} contacts where the step's layer has {}",
+                 L.unilateral.size(), nc);
+
+  StepDerivatives out;
+  out.v_next = L.v_next;
+  out.solver_residual = sol.residual;
+  std::vector<Index> identity(static_cast<size_t>(s.size()));
+  for (Index i = 0; i < s.size(); ++i) identity[static_cast<size_t>(i)] = i;
+
+  // bilateral and dry-friction impulses: Σ H_B p + Σ e_i p_i = M̂(v⁺ − v_free) − H_I r
+  const std::vector<DryFriction> dry = sys.dry_friction();
+  Matrix Mh;  // M̂ of the step
+  {
+    MassSolver mass;
+    const Vector v_free =
+        step_free_velocity(sys, s.M, s.F, q, v, t, L.h, L.theta, L.constrained(), mass, &Mh);
+    Vector rest = Mh * (L.v_next - v_free);
+    for (Index a = 0; a < nc; ++a) {
+      const ContactConstraint& c = s.constraints[L.unilateral[a]];
+      rest -= c.normal * L.r[d * a] + c.tangent * L.r.segment(d * a + 1, d - 1);
+    }
+    const Index nb = static_cast<Index>(L.bilateral.size());
+    Matrix cols = Matrix::Zero(n, nb + static_cast<Index>(dry.size()));
+    for (Index b = 0; b < nb; ++b) cols.col(b) = s.constraints[L.bilateral[b]].normal;
+    for (size_t f = 0; f < dry.size(); ++f) cols(dry[f].dof, nb + static_cast<Index>(f)) = 1.0;
+    const Vector impulses =
+        cols.cols() > 0 ? Vector(cols.completeOrthogonalDecomposition().solve(rest)) : Vector();
+    L.p = impulses.head(nb);
+    for (Index b = 0; b < nb; ++b)
+      L.rows.push_back({.kind = RowKind::bilateral, .constraint = L.bilateral[b]});
+
+    // modes: tolerances relative to the step's largest impulse and velocity
+    double r_max = 0.0;
+    for (Index a = 0; a < nc; ++a) r_max = std::max(r_max, L.r[d * a]);
+    const double v_max = std::max({v.lpNorm<Eigen::Infinity>(), L.v_next.lpNorm<Eigen::Infinity>(),
+                                   v_free.lpNorm<Eigen::Infinity>(), 1e-300});
+    const double r_tol = ds.mode_tolerance * std::max(r_max, 1e-300);
+    const double u_tol = ds.mode_tolerance * v_max;
+    out.contacts = classify(s, L.r, sol.u, compliance, r_tol, u_tol, L);
+    for (const DryFriction& f : dry)
+      if (std::abs(L.v_next[f.dof]) <= u_tol) {
+        L.rows.push_back({.kind = RowKind::dry, .dof = f.dof});
+        out.dry_friction_stuck.push_back(f.name);
+      }
+  }
+
+  // The linearized step's matrix [M̂ + Σ k H_t P H_tᵀ, −G; Eᵀ, C].
+  const Index m = static_cast<Index>(L.rows.size());
+  Matrix A = Matrix::Zero(n + m, n + m);
+  A.topLeftCorner(n, n) = Mh;
+  std::vector<Matrix> slip_terms;  // k H_t P per sliding contact (n × (d − 1))
+  for (const SlipContact& sc : L.slips) {
+    const Matrix& Ht = s.constraints[sc.constraint].tangent;
+    const Matrix P = Matrix::Identity(d - 1, d - 1) - sc.t_hat * sc.t_hat.transpose();
+    slip_terms.push_back(sc.k * Ht * P);
+    A.topLeftCorner(n, n) += slip_terms.back() * Ht.transpose();
+  }
+  for (Index k = 0; k < m; ++k) {
+    const HeldRow& row = L.rows[static_cast<size_t>(k)];
+    Vector E = Vector::Zero(n);
+    if (row.kind == RowKind::dry) {
+      E[row.dof] = 1.0;
+    } else {
+      const ContactConstraint& c = s.constraints[row.constraint];
+      E = row.kind == RowKind::tangent ? Vector(c.tangent.col(row.tangent)) : c.normal;
+    }
+    Vector G = E;
+    if (row.slip)
+      for (const SlipContact& sc : L.slips)
+        if (sc.contact == row.contact) G -= sc.mu * s.constraints[sc.constraint].tangent * sc.t_hat;
+    A.block(0, n + k, n, 1) = -G;
+    A.block(n + k, 0, 1, n) = E.transpose();
+    A(n + k, n + k) = row.compliance;
+  }
+  const Eigen::CompleteOrthogonalDecomposition<Matrix> kkt(A);
+
+  // Right-hand sides, one column per direction: [dφ − Σ k H_t P dψ_t; −dψ_E].
+  auto rhs = [&](const StepData& dd) {
+    Vector b(n + m);
+    b.head(n) = dd.phi;
+    for (size_t sI = 0; sI < L.slips.size(); ++sI)
+      b.head(n) -= slip_terms[sI] * dd.psi_slip.segment(static_cast<Index>(sI) * (d - 1), d - 1);
+    b.tail(m) = -dd.psi_rows;
+    return b;
+  };
+  const double delta = ds.difference_step;
+  Matrix B(n + m, 3 * n + nu);
+  for (Index j = 0; j < n; ++j) {  // q ⊕ ±δ e_j: detection, Jacobians, M and F there
+    StepData side[2];
+    for (int sgn = 0; sgn < 2; ++sgn) {
+      const Vector qs = sys.integrate(q, Vector::Unit(n, j) * (sgn == 0 ? delta : -delta), 1.0);
+      const ContactState sx = sys.contact_state(qs, v, t);
+      side[sgn] = evaluate(sys, L, sx, match(s, sx, L, j, delta), sx.M, sx.F, qs, v, t);
+    }
+    B.col(j) = rhs(central(side[0], side[1], delta));
+  }
+  // v ± δ e_j, then the inputs: M and F alone (the constraints do not move with them)
+  auto at_inputs = [&](const Vector& vs) {
+    Matrix M;
+    Vector F;
+    sys.mass_and_forces(q, vs, t, M, F);
+    return evaluate(sys, L, s, identity, M, F, q, vs, t);
+  };
+  for (Index j = 0; j < n; ++j) {
+    const double dj = ds.input_step * std::max(1.0, std::abs(v[j]));
+    B.col(n + j) = rhs(central(at_inputs(v + Vector::Unit(n, j) * dj),
+                               at_inputs(v - Vector::Unit(n, j) * dj), dj));
+  }
+  for (Index j = 0; j < nu + n; ++j) {  // ctrl, then qfrc
+    const bool is_ctrl = j < nu;
+    const Index jj = is_ctrl ? j : j - nu;
+    const double dj = ds.input_step * std::max(1.0, std::abs(is_ctrl ? ctrl[jj] : qfrc[jj]));
+    StepData side[2];
+    for (int sgn = 0; sgn < 2; ++sgn) {
+      const double step = sgn == 0 ? dj : -dj;
+      Vector c = ctrl, f = qfrc;
+      (is_ctrl ? c[jj] : f[jj]) += step;
+      set_inputs(c, f);
+      side[sgn] = at_inputs(v);
+    }
+    set_inputs(ctrl, qfrc);
+    B.col(is_ctrl ? 3 * n + jj : 2 * n + jj) = rhs(central(side[0], side[1], dj));
+  }
+  const Matrix X = kkt.solve(B);
+  out.dv_dq = X.block(0, 0, n, n);
+  out.dv_dv = X.block(0, n, n, n);
+  out.dv_dqfrc = X.block(0, 2 * n, n, n);
+  out.dv_dctrl = X.block(0, 3 * n, n, nu);
+
+  // q⁺ = normalize(q + h q̇(q, ṽ)), ṽ = (1 − θ) v + θ v⁺, in the tangent space at q⁺.
+  auto position = [&](const Vector& qq, const Vector& vv) {
+    Vector o = qq + L.h * sys.position_rate(qq, vv);
+    sys.normalize_position(o);
+    return o;
+  };
+  const Vector vt = (1.0 - L.theta) * v + L.theta * L.v_next;
+  out.q_next = position(q, vt);
+  Matrix Jq(n, n), Jv(n, n);
+  for (Index j = 0; j < n; ++j) {
+    const Vector e = Vector::Unit(n, j) * delta;
+    Jq.col(j) = (sys.difference(out.q_next, position(sys.integrate(q, e, 1.0), vt)) -
+                 sys.difference(out.q_next, position(sys.integrate(q, -e, 1.0), vt))) /
+                (2.0 * delta);
+    Jv.col(j) = (sys.difference(out.q_next, position(q, vt + e)) -
+                 sys.difference(out.q_next, position(q, vt - e))) /
+                (2.0 * delta);
+  }
+  out.dq_dq = Jq + L.theta * Jv * out.dv_dq;
+  out.dq_dv = Jv * ((1.0 - L.theta) * Matrix::Identity(n, n) + L.theta * out.dv_dv);
+  out.dq_dctrl = L.theta * Jv * out.dv_dctrl;
+  out.dq_dqfrc = L.theta * Jv * out.dv_dqfrc;
+  return out;
+}
+
+}  // namespace moreau

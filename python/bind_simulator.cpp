@@ -182,13 +182,25 @@ void bind_simulator(py::module_& m) {
       .def(
           "step_derivatives",
           [](Simulator& s, double solver_tolerance, double mode_tolerance, double difference_step,
-             double input_step) {
+             double input_step,
+             const std::vector<std::tuple<std::string, std::string, std::string, double>>& params,
+             const std::string& options_json) {
             StepDerivativeSettings ds;
             ds.solver_tolerance = solver_tolerance;
             ds.mode_tolerance = mode_tolerance;
             ds.difference_step = difference_step;
             ds.input_step = input_step;
-            const StepDerivatives d = s.step_derivatives(ds);
+            // each parameter's scenes (JSON text at p ± δ) loaded as the simulator's was
+            std::vector<WorldParameter> worlds;
+            for (const auto& [name, plus, minus, delta] : params) {
+              WorldParameter w{name, load_model(plus, false, options_json).world,
+                               load_model(minus, false, options_json).world, delta};
+              MOREAU_REQUIRE(w.plus && w.minus,
+                             "step_derivatives: parameter '{}': the scene has no rigid world",
+                             name);
+              worlds.push_back(std::move(w));
+            }
+            const StepDerivatives d = s.step_derivatives(ds, worlds);
             py::dict out;
             out["q_next"] = d.q_next;
             out["v_next"] = d.v_next;
@@ -200,6 +212,8 @@ void bind_simulator(py::module_& m) {
             out["dq_dv"] = d.dq_dv;
             out["dq_dctrl"] = d.dq_dctrl;
             out["dq_dqfrc"] = d.dq_dqfrc;
+            out["dv_dparams"] = d.dv_dparams;
+            out["dq_dparams"] = d.dq_dparams;
             py::list contacts;
             for (const ContactDerivativeMode& c : d.contacts) {
               py::dict e;
@@ -215,7 +229,7 @@ void bind_simulator(py::module_& m) {
             return out;
           },
           py::arg("solver_tolerance"), py::arg("mode_tolerance"), py::arg("difference_step"),
-          py::arg("input_step"))
+          py::arg("input_step"), py::arg("params"), py::arg("options_json"))
       .def_property_readonly("contacts", &Simulator::contacts)
       .def_property_readonly("dt", [](const Simulator& s) { return s.settings().time_stepping.dt; })
       .def_property_readonly("t_end", [](const Simulator& s) { return s.settings().t_end; })

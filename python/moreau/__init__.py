@@ -17,3 +17,4 @@ from ._simulate import *  # noqa: F401,F403
 from ._simulator import Simulator  # noqa: F401,E402
 from ._sweep import sweep, load_sweep, sweep_points  # noqa: F401,E402
 from ._view import view  # noqa: F401,E402
+from ._gradients import rollout_gradient  # noqa: F401,E402

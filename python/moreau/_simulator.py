@@ -164,6 +164,7 @@ class Simulator:
         integrator = _integrator_overrides(who, integrator)
         self._sim, notes, self._format, self._plot = _moreau._Simulator.load(
             text, is_path, start, json.dumps(integrator) if integrator else "")
+        self._source = (text, is_path, start)  # for step_derivatives' parameters
         for message in notes:
             warnings.warn(message, ModelWarning, stacklevel=2)
 
@@ -266,22 +267,77 @@ class Simulator:
                                      self.v if v is None else np.asarray(v, dtype=float))
 
     @_input_errors
-    def step_derivatives(self, solver_tolerance=1e-13, mode_tolerance=1e-8,
-                         difference_step=1e-6, input_step=1e-3):
+    def step_derivatives(self, params=None, param_step=1e-6, solver_tolerance=1e-13,
+                         mode_tolerance=1e-8, difference_step=1e-6, input_step=1e-3):
         """The derivatives of the next step (as step() takes it, without its projection) with
         respect to the state and inputs before it, by implicit differentiation of the step's
         contact problem at its solution (docs/gradients.md). Returns a dict of NumPy arrays:
         dv_dq, dv_dv, dv_dctrl, dv_dqfrc, dq_dq, dq_dv, dq_dctrl, dq_dqfrc (nv rows; positions in
         the tangent space, q ⊕ δ as the integrator's exponential map; xfrc_applied through qfrc
-        with the body Jacobian), q_next and v_next (the step's, without projection), contacts
-        (per contact of the step: name, mode 'stick'/'slip'/'separate', degenerate and the
-        boundary it sits on, where the one-sided derivative of the closed side and of stick is
-        taken), dry_friction_stuck and solver_residual. The state and inputs are unchanged.
-        solver_tolerance: of the step solved here; mode_tolerance: relative zero of the mode
-        test; difference_step, input_step: δ of the central differences of the smooth step data
-        in q and in v, ctrl, qfrc. An event-driven scene raises InputError."""
+        with the body Jacobian), dv_dparams and dq_dparams (a column per entry of params),
+        q_next and v_next (the step's, without projection), contacts (per contact of the step:
+        name, mode 'stick'/'slip'/'separate', degenerate and the boundary it sits on, where the
+        one-sided derivative of the closed side and of stick is taken), dry_friction_stuck and
+        solver_residual. The state and inputs are unchanged.
+
+        params: JSON pointers into the scene naming numbers, as sweeps name them
+        ("/contact/default/mu", "/contact/default/e", "/bodies/0/mass"); the model must be a
+        scene (a dict, JSON text or a .json file). Each is differentiated between the scenes
+        with the value at p ± param_step·max(1, |p|). solver_tolerance: of the step solved here;
+        mode_tolerance: relative zero of the mode test; difference_step, input_step: δ of the
+        central differences of the smooth step data in q and in v, ctrl, qfrc. An event-driven
+        scene, a pointer that names nothing or a non-number raise InputError."""
+        from ._errors import InputError, finite_number
+        step = finite_number("Simulator.step_derivatives()", "param_step", param_step)
+        if step <= 0:
+            raise InputError(f"Simulator.step_derivatives(): argument 'param_step' = {step}: "
+                             f"expected > 0")
+        edits = [self._parameter_scenes(p, step) for p in (params or [])]
         return self._sim.step_derivatives(float(solver_tolerance), float(mode_tolerance),
-                                          float(difference_step), float(input_step))
+                                          float(difference_step), float(input_step), edits,
+                                          self._source[2])
+
+    def _parameter_scenes(self, pointer, step):
+        """(pointer, scene at p + δ, scene at p − δ, δ) as JSON texts for a JSON pointer."""
+        from ._errors import InputError
+        who = "Simulator.step_derivatives()"
+        text, is_path, _ = self._source
+        if is_path and not text.lower().endswith(".json"):
+            raise InputError(f"{who}: params need the model as a scene (a dict, JSON text or a "
+                             f".json file); {text} is not one (moreau convert writes it as a "
+                             f"scene)")
+        if is_path:
+            with open(text, encoding="utf-8") as f:
+                scene = json.load(f)
+        else:
+            scene = json.loads(text)
+        if not isinstance(pointer, str) or not pointer.startswith("/"):
+            raise InputError(f"{who}: parameter {pointer!r}: expected a JSON pointer such as "
+                             f"'/contact/default/mu'")
+        keys = [k.replace("~1", "/").replace("~0", "~") for k in pointer[1:].split("/")]
+        node = scene
+        for i, key in enumerate(keys[:-1] + [keys[-1]]):
+            container = node
+            if isinstance(container, list) and key.isdigit() and int(key) < len(container):
+                node = container[int(key)]
+            elif isinstance(container, dict) and key in container:
+                node = container[key]
+            else:
+                raise InputError(f"{who}: parameter {pointer!r} names nothing in the scene "
+                                 f"(no '{key}' at /{'/'.join(keys[:i])})")
+        if isinstance(node, bool) or not isinstance(node, (int, float)):
+            raise InputError(f"{who}: parameter {pointer!r} = {node!r}: expected a number")
+        delta = step * max(1.0, abs(float(node)))
+        out = []
+        for sign in (1, -1):
+            edited = json.loads(json.dumps(scene))
+            target = edited
+            for key in keys[:-1]:
+                target = target[int(key)] if isinstance(target, list) else target[key]
+            last = int(keys[-1]) if isinstance(target, list) else keys[-1]
+            target[last] = float(node) + sign * delta
+            out.append(json.dumps(edited))
+        return (pointer, out[0], out[1], delta)
 
     @_input_errors
     def body_poses(self, q=None):

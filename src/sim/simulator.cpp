@@ -334,7 +334,8 @@ void Simulator::advance(double dt) {
   rec.max_penetration = std::max(rec.max_penetration, res.max_penetration);
 }
 
-StepDerivatives Simulator::step_derivatives(const StepDerivativeSettings& ds) {
+StepDerivatives Simulator::step_derivatives(const StepDerivativeSettings& ds,
+                                            const std::vector<WorldParameter>& parameters) {
   MOREAU_REQUIRE(!event_driven_,
                  "step_derivatives: the scene's integrator is event-driven, which has no step to "
                  "differentiate; derivatives are of a time step (integrator \"time_stepping\")");
@@ -342,9 +343,20 @@ StepDerivatives Simulator::step_derivatives(const StepDerivativeSettings& ds) {
   const Vector qfrc = qfrc_.size() == nv() ? qfrc_ : Vector(Vector::Zero(nv()));
   const Vector ctrl = ctrl_.size() == nu() ? ctrl_ : Vector(Vector::Zero(nu()));
   const auto set = [&](const Vector& c, const Vector& f) { system_->set_inputs(f, xfrc_, c); };
+  // each parameter's two systems, with this simulator's detection and inputs
+  std::vector<std::unique_ptr<RigidWorldSystem>> systems;
+  std::vector<StepParameter> params;
+  for (const WorldParameter& p : parameters) {
+    MOREAU_REQUIRE(p.plus && p.minus, "step_derivatives: parameter '{}' has no world", p.name);
+    for (const auto& w : {p.plus, p.minus}) {
+      systems.push_back(std::make_unique<RigidWorldSystem>(w, system_->settings()));
+      systems.back()->set_inputs(qfrc, xfrc_, ctrl);
+    }
+    params.push_back({p.name, systems[systems.size() - 2].get(), systems.back().get(), p.delta});
+  }
   try {
     StepDerivatives d =
-        moreau::step_derivatives(*system_, q_, v_, t_, settings_, ctrl, qfrc, set, ds);
+        moreau::step_derivatives(*system_, q_, v_, t_, settings_, ctrl, qfrc, set, ds, params);
     apply_inputs();
     return d;
   } catch (...) {

@@ -67,7 +67,10 @@ StepData evaluate(const LagrangianSystem& sys, const Linearization& L, const Con
   for (size_t a = 0; a < L.unilateral.size(); ++a) {
     const ContactConstraint& c = sx.constraints[map[L.unilateral[a]]];
     const Index o = d * static_cast<Index>(a);
-    out.phi += c.normal * L.r[o] + c.tangent * L.r.segment(o + 1, d - 1);
+    Vector rt = L.r.segment(o + 1, d - 1);
+    for (const SlipContact& sc : L.slips)  // r_t = −μ r_n t̂ with this data's μ
+      if (sc.contact == static_cast<Index>(a)) rt = -c.mu * L.r[o] * sc.t_hat;
+    out.phi += c.normal * L.r[o] + c.tangent * rt;
   }
   for (size_t b = 0; b < L.bilateral.size(); ++b)
     out.phi += sx.constraints[map[L.bilateral[b]]].normal * L.p[static_cast<Index>(b)];
@@ -167,10 +170,15 @@ std::vector<Index> match(const ContactState& base, const ContactState& sx, const
   auto need = [&](Index i) {
     const auto it = at.find(base.constraints[i].name);
     if (it == at.end())
-      throw std::runtime_error(fmt::format(
-          "step_derivatives: contact '{}' of the step is not detected at q ⊕ δ e_{} (δ = {}): the "
-          "contact set changes within the differences' step; try a smaller difference_step",
-          base.constraints[i].name, direction, delta));
+      throw std::runtime_error(
+          direction >= 0
+              ? fmt::format("step_derivatives: contact '{}' of the step is not detected at q ⊕ δ "
+                            "e_{} (δ = {}): the contact set changes within the differences' "
+                            "step; try a smaller difference_step",
+                            base.constraints[i].name, direction, delta)
+              : fmt::format("step_derivatives: contact '{}' of the step is not detected in the "
+                            "system of parameter {} (δ = {})",
+                            base.constraints[i].name, -1 - direction, delta));
     map[i] = it->second;
   };
   for (const Index i : L.unilateral) need(i);
@@ -183,7 +191,8 @@ std::vector<Index> match(const ContactState& base, const ContactState& sx, const
 StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, const Vector& v,
                                  double t, const SimulationSettings& st, const Vector& ctrl,
                                  const Vector& qfrc, const StepInputSetter& set_inputs,
-                                 const StepDerivativeSettings& ds) {
+                                 const StepDerivativeSettings& ds,
+                                 const std::vector<StepParameter>& parameters) {
   MOREAU_REQUIRE(
       st.integrator == Integrator::time_stepping &&
           st.time_stepping.scheme == TimeSteppingScheme::moreau,
@@ -196,6 +205,15 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
                  "and solver_tolerance = {} must be > 0",
                  ds.difference_step, ds.input_step, ds.mode_tolerance, ds.solver_tolerance);
   const Index n = sys.velocity_size(), nu = ctrl.size();
+  const Index np = static_cast<Index>(parameters.size());
+  for (const StepParameter& p : parameters)
+    MOREAU_REQUIRE(p.plus != nullptr && p.minus != nullptr && p.delta > 0.0 &&
+                       p.plus->velocity_size() == n && p.minus->velocity_size() == n &&
+                       p.plus->position_size() == sys.position_size() &&
+                       p.minus->position_size() == sys.position_size(),
+                   "step_derivatives: parameter '{}': its systems must have the coordinates of "
+                   "the one differentiated (nq {}, nv {}) and δ = {} must be > 0",
+                   p.name, sys.position_size(), n, p.delta);
   const TimeSteppingSettings& ts = st.time_stepping;
   Linearization L;
   L.h = ts.dt;
@@ -324,7 +342,7 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     return b;
   };
   const double delta = ds.difference_step;
-  Matrix B(n + m, 3 * n + nu);
+  Matrix B(n + m, 3 * n + nu + np);
   for (Index j = 0; j < n; ++j) {  // q ⊕ ±δ e_j: detection, Jacobians, M and F there
     StepData side[2];
     for (int sgn = 0; sgn < 2; ++sgn) {
@@ -361,7 +379,18 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     set_inputs(ctrl, qfrc);
     B.col(is_ctrl ? 3 * n + jj : 2 * n + jj) = rhs(central(side[0], side[1], dj));
   }
+  for (Index j = 0; j < np; ++j) {  // a parameter: the data of its two systems at (q, v)
+    const StepParameter& p = parameters[static_cast<size_t>(j)];
+    StepData side[2];
+    for (int sgn = 0; sgn < 2; ++sgn) {
+      const LagrangianSystem& ps = sgn == 0 ? *p.plus : *p.minus;
+      const ContactState sx = ps.contact_state(q, v, t);
+      side[sgn] = evaluate(ps, L, sx, match(s, sx, L, -1 - j, p.delta), sx.M, sx.F, q, v, t);
+    }
+    B.col(3 * n + nu + j) = rhs(central(side[0], side[1], p.delta));
+  }
   const Matrix X = kkt.solve(B);
+  out.dv_dparams = X.block(0, 3 * n + nu, n, np);
   out.dv_dq = X.block(0, 0, n, n);
   out.dv_dv = X.block(0, n, n, n);
   out.dv_dqfrc = X.block(0, 2 * n, n, n);
@@ -389,6 +418,7 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   out.dq_dv = Jv * ((1.0 - L.theta) * Matrix::Identity(n, n) + L.theta * out.dv_dv);
   out.dq_dctrl = L.theta * Jv * out.dv_dctrl;
   out.dq_dqfrc = L.theta * Jv * out.dv_dqfrc;
+  out.dq_dparams = L.theta * Jv * out.dv_dparams;
   return out;
 }
 

@@ -53,6 +53,16 @@ struct SimulatorContact {
   ContactMode mode = ContactMode::separate;  // stick, slip or separate
 };
 
+// A parameter of a Simulator's model for step_derivatives: the world with the parameter at
+// p + δ and at p − δ (same bodies, joints and actuators; io's scene edits build them from JSON
+// pointers: Python's sim.step_derivatives(params=[...])).
+struct WorldParameter {
+  std::string name;                         // e.g. "/contact/default/mu"
+  std::shared_ptr<const RigidWorld> plus;   // the world at p + δ
+  std::shared_ptr<const RigidWorld> minus;  // the world at p − δ
+  double delta = 0.0;                       // δ > 0
+};
+
 // A rigid world driven a step at a time (see the file comment).
 class Simulator {
  public:
@@ -115,7 +125,9 @@ class Simulator {
   // respect to the state and the inputs: sim/step_derivatives.hpp, docs/gradients.md. The state
   // and inputs are unchanged. Throws std::invalid_argument for an event-driven scene or Siconos'
   // scheme, and for bad inputs (naming them).
-  StepDerivatives step_derivatives(const StepDerivativeSettings& settings = {});
+  // With parameters, dv_dparams and dq_dparams have a column for each.
+  StepDerivatives step_derivatives(const StepDerivativeSettings& settings = {},
+                                   const std::vector<WorldParameter>& parameters = {});
 
   // M(q) (nv × nv).
   Matrix mass_matrix(const Vector& q) const;

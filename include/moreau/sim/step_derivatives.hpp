@@ -59,6 +59,17 @@ struct ContactDerivativeMode {
   std::string boundary;                      // "open/closed" or "stick/slip" when degenerate
 };
 
+// A parameter of the model (a friction coefficient, a restitution, a mass, …) given as the
+// system at p + δ and at p − δ, each with the inputs of the differentiated one and the same
+// coordinates: ∂/∂p is taken by central differences of the step's data between them (μ through the
+// sliding contacts' r_t = −μ r_n t̂, e through w_n = e u_n⁻, a mass through M and F).
+struct StepParameter {
+  std::string name;                         // as the caller names it ("/contact/default/mu")
+  const LagrangianSystem* plus = nullptr;   // the system at p + δ
+  const LagrangianSystem* minus = nullptr;  // the system at p − δ
+  double delta = 0.0;                       // δ > 0
+};
+
 // The derivatives of (q⁺, v⁺) with respect to (q, v, ctrl, qfrc); positions in the tangent
 // space (nv), so every matrix has nv rows; columns nv (q, v, qfrc) or nu (ctrl).
 struct StepDerivatives {
@@ -67,6 +78,10 @@ struct StepDerivatives {
   // ∂v⁺/∂q (tangent), ∂v⁺/∂v, ∂v⁺/∂ctrl, ∂v⁺/∂qfrc.
   // @{
   Matrix dv_dq, dv_dv, dv_dctrl, dv_dqfrc;
+  // @}
+  // ∂v⁺/∂p and ∂q⁺/∂p, one column per StepParameter.
+  // @{
+  Matrix dv_dparams, dq_dparams;
   // @}
   // ∂q⁺/∂q, ∂q⁺/∂v, ∂q⁺/∂ctrl, ∂q⁺/∂qfrc (tangent at q⁺).
   // @{
@@ -82,11 +97,13 @@ using StepInputSetter = std::function<void(const Vector& ctrl, const Vector& qfr
 
 // The derivatives of the step of length settings.time_stepping.dt from (q, v) at t, with the
 // inputs ctrl (nu) and qfrc (nv) set on the system, under settings (see the file comment). Throws
-// std::invalid_argument for a scheme other than moreau's, and std::runtime_error naming the
-// contact when a contact of the step is not detected at a perturbed q.
+// std::invalid_argument for a scheme other than moreau's or a parameter whose systems differ in
+// size, and std::runtime_error naming the contact when a contact of the step is not detected at a
+// perturbed q or in a parameter's system.
 StepDerivatives step_derivatives(const LagrangianSystem& system, const Vector& q, const Vector& v,
                                  double t, const SimulationSettings& settings, const Vector& ctrl,
                                  const Vector& qfrc, const StepInputSetter& set_inputs,
-                                 const StepDerivativeSettings& derivative_settings = {});
+                                 const StepDerivativeSettings& derivative_settings = {},
+                                 const std::vector<StepParameter>& parameters = {});
 
 }  // namespace moreau

@@ -51,6 +51,7 @@ bench-sim: peers build
 	$(BUILD)/bin/bench_columns
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/control.py --build $(BUILD)
 	/usr/bin/python3 bench/robots.py --build $(BUILD)
+	/usr/bin/python3 bench/gradients.py --build $(BUILD)
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/siconos_cases.py
 
 # Sphere piles of 216 to 27,000 spheres, moreau against MuJoCo 2.2.2 (docs/benchmarks.md §Scale).

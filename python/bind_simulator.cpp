@@ -180,6 +180,24 @@ void bind_simulator(py::module_& m) {
            py::arg("a"))
       .def("bias_forces", &Simulator::bias_forces, py::arg("q"), py::arg("v"))
       .def(
+          "integrate",
+          [](const Simulator& s, const Vector& q, const Vector& dq) {
+            MOREAU_REQUIRE(q.size() == s.nq() && dq.size() == s.nv(),
+                           "integrate: q has {} entries and dq {}, expected nq = {} and nv = {}",
+                           q.size(), dq.size(), s.nq(), s.nv());
+            return s.system().integrate(q, dq, 1.0);
+          },
+          py::arg("q"), py::arg("dq"))
+      .def(
+          "difference",
+          [](const Simulator& s, const Vector& q0, const Vector& q1) {
+            MOREAU_REQUIRE(q0.size() == s.nq() && q1.size() == s.nq(),
+                           "difference: q0 has {} entries and q1 {}, expected nq = {}", q0.size(),
+                           q1.size(), s.nq());
+            return s.system().difference(q0, q1);
+          },
+          py::arg("q0"), py::arg("q1"))
+      .def(
           "step_derivatives",
           [](Simulator& s, double solver_tolerance, double mode_tolerance, double difference_step,
              double input_step,

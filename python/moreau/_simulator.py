@@ -267,7 +267,7 @@ class Simulator:
                                      self.v if v is None else np.asarray(v, dtype=float))
 
     @_input_errors
-    def step_derivatives(self, params=None, param_step=1e-6, solver_tolerance=1e-13,
+    def step_derivatives(self, params=None, param_step=1e-6, solver_tolerance=0.0,
                          mode_tolerance=1e-8, difference_step=1e-6, input_step=1e-3):
         """The derivatives of the next step (as step() takes it, without its projection) with
         respect to the state and inputs before it, by implicit differentiation of the step's
@@ -283,7 +283,8 @@ class Simulator:
         params: JSON pointers into the scene naming numbers, as sweeps name them
         ("/contact/default/mu", "/contact/default/e", "/bodies/0/mass"); the model must be a
         scene (a dict, JSON text or a .json file). Each is differentiated between the scenes
-        with the value at p ± param_step·max(1, |p|). solver_tolerance: of the step solved here;
+        with the value at p ± param_step·max(1, |p|). solver_tolerance: of the step solved here
+        (0: the scene's tolerance and budget);
         mode_tolerance: relative zero of the mode test; difference_step, input_step: δ of the
         central differences of the smooth step data in q and in v, ctrl, qfrc. An event-driven
         scene, a pointer that names nothing or a non-number raise InputError."""
@@ -338,6 +339,18 @@ class Simulator:
             target[last] = float(node) + sign * delta
             out.append(json.dumps(edited))
         return (pointer, out[0], out[1], delta)
+
+    @_input_errors
+    def integrate(self, q, dq):
+        """q ⊕ dq: the positions reached from q along the tangent step dq (nv) in unit time, by
+        the exact exponential map for quaternions (the tangent space step_derivatives uses)."""
+        return self._sim.integrate(np.asarray(q, dtype=float), np.asarray(dq, dtype=float))
+
+    @_input_errors
+    def difference(self, q0, q1):
+        """q1 ⊖ q0: the tangent step dq (nv) with integrate(q0, dq) = q1 (rotation vectors for
+        quaternions)."""
+        return self._sim.difference(np.asarray(q0, dtype=float), np.asarray(q1, dtype=float))
 
     @_input_errors
     def body_poses(self, q=None):

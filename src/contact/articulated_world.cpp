@@ -255,7 +255,13 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const 
 
 void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                                        Vector& F) const {
-  if (!forest_) return LagrangianSystem::mass_and_forces(q, v, t, M, F);
+  if (!forest_) {  // loose bodies: the world's M and F plus the inputs, without detection
+    world_->check_state(q, v);
+    M = world_->dense_mass_matrix(q);
+    F = world_->forces(q, v, t);
+    if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
+    return;
+  }
   const MultibodyModel& m = forest_->model;
   MultibodyKinematics k;
   m.kinematics(q, v, k);

@@ -200,9 +200,9 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
       "scene's integrator is {})",
       st.integrator == Integrator::time_stepping ? "Siconos' Moreau–Jean scheme" : "event-driven");
   MOREAU_REQUIRE(ds.difference_step > 0.0 && ds.input_step > 0.0 && ds.mode_tolerance > 0.0 &&
-                     ds.solver_tolerance > 0.0,
+                     ds.solver_tolerance >= 0.0,
                  "step_derivatives: difference_step = {}, input_step = {}, mode_tolerance = {} "
-                 "and solver_tolerance = {} must be > 0",
+                 "must be > 0 and solver_tolerance = {} ≥ 0",
                  ds.difference_step, ds.input_step, ds.mode_tolerance, ds.solver_tolerance);
   const Index n = sys.velocity_size(), nu = ctrl.size();
   const Index np = static_cast<Index>(parameters.size());
@@ -225,8 +225,10 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   cs.body_blocks = false;
   cs.theta = ts.theta;
   ContactSolverSettings solver = st.solver;
-  solver.tolerance = ds.solver_tolerance;
-  solver.max_iterations = std::max(solver.max_iterations, 100000);
+  if (ds.solver_tolerance > 0.0) {
+    solver.tolerance = ds.solver_tolerance;
+    solver.max_iterations = std::max(solver.max_iterations, 100000);
+  }
   auto layer = sys.step_contacts(cs, solver);
   double penetration = 0.0;
   layer->detect(q, v, t, penetration);

@@ -175,3 +175,15 @@ def test_parameters_that_name_nothing_or_no_number_are_refused():
         sim.step_derivatives(params=["/bodies/0/name"])
     with pytest.raises(moreau.InputError, match="expected a JSON pointer"):
         sim.step_derivatives(params=["mu"])
+
+
+def test_integrate_and_difference_are_inverse_on_a_free_body():
+    sim = moreau.Simulator(CUBE)
+    q = sim.integrate(sim.q, [0.1, 0, 0, 0.3, -0.2, 1.0])
+    dq = np.array([0.01, -0.02, 0.03, 0.4, 0.5, -0.6])
+    assert np.allclose(sim.difference(q, sim.integrate(q, dq)), dq, atol=1e-12)
+    # a quarter turn about z, in world axes: the quaternion (cos 45°, 0, 0, sin 45°)
+    turned = sim.integrate(sim.q, [0, 0, 0, 0, 0, np.pi / 2])
+    assert np.allclose(turned[3:], [np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)], atol=1e-12)
+    with pytest.raises(moreau.InputError, match="difference: q0 has 3 entries"):
+        sim.difference([0, 0, 0], q)

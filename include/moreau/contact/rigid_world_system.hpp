@@ -80,7 +80,8 @@ class RigidWorldSystem : public LagrangianSystem {
     C = Matrix::Zero(velocity_size(), velocity_size());
   }
 
-  // CRBA's M and F of a world with joints (contact_state's otherwise).
+  // CRBA's M and F of a world with joints; the bodies' block-diagonal M and F otherwise (as
+  // contact_state has them, without detecting contacts).
   void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                        Vector& F) const override;
   // True for a world with joints: its free flight is second order (dense_step_contacts.cpp).

@@ -40,7 +40,8 @@ namespace moreau {
 
 // How step_derivatives solves and classifies (docs/gradients.md §Modes).
 struct StepDerivativeSettings {
-  double solver_tolerance = 1e-13;  // of the step's contact problem solved here
+  // Of the step's contact problem solved here; 0: the scene's (its solver budget too).
+  double solver_tolerance = 0.0;
   // A contact's impulse or velocity is zero for the mode test below this fraction of the step's
   // largest (impulse: max r_n; velocity: max |v|, |v⁺|, |v_free|).
   double mode_tolerance = 1e-8;

@@ -15,6 +15,16 @@ bool add_implicit_terms(const LagrangianSystem& sys, const Vector& q, const Vect
 
 }  // namespace
 
+Vector step_momentum(const LagrangianSystem& sys, const Matrix& M, const Vector& F, const Vector& q,
+                     const Vector& v, double h, double theta, Matrix& implicit_mass) {
+  implicit_mass = M;
+  Vector K, D;
+  const bool passive = add_implicit_terms(sys, q, v, h, theta, implicit_mass, K, D);
+  Vector momentum = implicit_mass * v - h * F;
+  if (passive) momentum -= h * h * theta * K.cwiseProduct(v);
+  return momentum;
+}
+
 Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Vector& F,
                           const Vector& q, const Vector& v, double t, double h, double theta,
                           bool constrained, MassSolver& mass, Matrix* implicit_mass) {

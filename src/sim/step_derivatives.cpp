@@ -53,16 +53,24 @@ struct StepData {
   Vector phi, psi_rows, psi_slip;
 };
 
+// M̂ v_free at (q, v) from M, F, and M̂: without a factorization unless the step is a free
+// flight at the midpoint (model/step_free_velocity.hpp).
+Vector free_momentum(const LagrangianSystem& sys, const Linearization& L, const Matrix& M,
+                     const Vector& F, const Vector& q, const Vector& v, double t, Matrix& Mh) {
+  if (L.constrained() || !sys.midpoint_free_flight())
+    return step_momentum(sys, M, F, q, v, L.h, L.theta, Mh);
+  MassSolver mass;
+  const Vector v_free = step_free_velocity(sys, M, F, q, v, t, L.h, L.theta, false, mass, &Mh);
+  return Mh * v_free;
+}
+
 // The data at (q, v) with constraints sx (map: the base constraint index → sx's) and M, F.
 StepData evaluate(const LagrangianSystem& sys, const Linearization& L, const ContactState& sx,
                   const std::vector<Index>& map, const Matrix& M, const Vector& F, const Vector& q,
                   const Vector& v, double t) {
-  MassSolver mass;
   Matrix Mh;
-  const Vector v_free =
-      step_free_velocity(sys, M, F, q, v, t, L.h, L.theta, L.constrained(), mass, &Mh);
   StepData out;
-  out.phi = Mh * (v_free - L.v_next);
+  out.phi = free_momentum(sys, L, M, F, q, v, t, Mh) - Mh * L.v_next;
   const int d = L.d;
   for (size_t a = 0; a < L.unilateral.size(); ++a) {
     const ContactConstraint& c = sx.constraints[map[L.unilateral[a]]];
@@ -271,10 +279,8 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   const std::vector<DryFriction> dry = sys.dry_friction();
   Matrix Mh;  // M̂ of the step
   {
-    MassSolver mass;
-    const Vector v_free =
-        step_free_velocity(sys, s.M, s.F, q, v, t, L.h, L.theta, L.constrained(), mass, &Mh);
-    Vector rest = Mh * (L.v_next - v_free);
+    const Vector momentum = free_momentum(sys, L, s.M, s.F, q, v, t, Mh);
+    Vector rest = Mh * L.v_next - momentum;
     for (Index a = 0; a < nc; ++a) {
       const ContactConstraint& c = s.constraints[L.unilateral[a]];
       rest -= c.normal * L.r[d * a] + c.tangent * L.r.segment(d * a + 1, d - 1);
@@ -292,8 +298,10 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     // modes: tolerances relative to the step's largest impulse and velocity
     double r_max = 0.0;
     for (Index a = 0; a < nc; ++a) r_max = std::max(r_max, L.r[d * a]);
+    // velocity scale: |v|, |v⁺| and the free flight's change h M̂⁻¹F̂ ≈ (M̂ v_free − M̂ v)/diag M̂
+    const Vector free_change = (momentum - Mh * v).cwiseQuotient(Mh.diagonal());
     const double v_max = std::max({v.lpNorm<Eigen::Infinity>(), L.v_next.lpNorm<Eigen::Infinity>(),
-                                   v_free.lpNorm<Eigen::Infinity>(), 1e-300});
+                                   free_change.lpNorm<Eigen::Infinity>(), 1e-300});
     const double r_tol = ds.mode_tolerance * std::max(r_max, 1e-300);
     const double u_tol = ds.mode_tolerance * v_max;
     out.contacts = classify(s, L.r, sol.u, compliance, r_tol, u_tol, L);

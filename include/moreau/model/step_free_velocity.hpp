@@ -18,6 +18,11 @@
 
 namespace moreau {
 
+// M̂ v − h F̂ = M̂ v_free of a step without the midpoint rule, from M(q), F(q, v, t), with M̂ in
+// implicit_mass: the momentum without impulses, no factorization (the step's derivatives).
+Vector step_momentum(const LagrangianSystem& sys, const Matrix& M, const Vector& F, const Vector& q,
+                     const Vector& v, double h, double theta, Matrix& implicit_mass);
+
 // v_free of the step from (q, v, t) of length h with M(q), F(q, v, t) given; constrained tells
 // whether its problem has any constraint (else the midpoint rule when the system asks for it).
 // Leaves M̂ (the midpoint's when the midpoint was taken) factorized in mass, and as a matrix in

@@ -43,7 +43,8 @@ struct StepDerivativeSettings {
   // Of the step's contact problem solved here; 0: the scene's (its solver budget too).
   double solver_tolerance = 0.0;
   // A contact's impulse or velocity is zero for the mode test below this fraction of the step's
-  // largest (impulse: max r_n; velocity: max |v|, |v⁺|, |v_free|).
+  // largest (impulse: max r_n; velocity: max |v|, |v⁺| and the free flight's change h M̂⁻¹F̂,
+  // estimated with the diagonal of M̂).
   double mode_tolerance = 1e-8;
   double difference_step = 1e-6;  // δ of the central differences of the smooth data in q
   // δ of those in v, ctrl and qfrc, times max(1, |x_j|) (the data is affine or quadratic in them)

@@ -231,12 +231,49 @@ TEST(StepDerivatives, BoxFlatOnTheFloorSticksAndSlides) {
   for (const auto& c : d.contacts) EXPECT_EQ(c.mode, ContactMode::slip);
 }
 
+// The same box in the other modes: tumbling in free flight (its gyroscopic torque ω × Iω makes
+// ∂v⁺/∂v and ∂v⁺/∂q differ from the identity and zero), lifted off the floor by a force above its
+// weight (separating), and landing flat at 1 m/s with e = 0.5 on its four corners (impact).
+TEST(StepDerivatives, BoxInFreeFlightSeparatingAndLanding) {
+  ContactMaterial mat;
+  mat.mu = 0.5;
+  mat.restitution = 0.5;
+  auto w = test::world_with_floor(3, mat);
+  RigidBody b = test::box_body("box", 1.0, Vector3(0.2, 0.1, 0.05),
+                               Matrix3(Vector3(0.0042, 0.0142, 0.0167).asDiagonal()));
+  b.pose.position = Vector3(0, 0, 1.0);
+  w->add_body(b);
+  Simulator sim(w, CollisionSettings{}, exact_steps());
+  const Vector q_air = sim.q();
+  sim.set_state(q_air, six(0.5, 0, 1.0, 3.0, -2.0, 5.0));
+  StepDerivatives d = check_against_differences(sim);
+  EXPECT_TRUE(d.contacts.empty());
+  EXPECT_GT((d.dv_dv - Matrix::Identity(6, 6)).norm(), 1e-3);  // the gyroscopic term acts
+
+  Vector q_floor = q_air;
+  q_floor[2] = 0.05;
+  sim.set_state(q_floor, Vector::Zero(6));
+  sim.qfrc_applied() = six(0, 0, 20.0, 0, 0, 0);
+  d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 4u);
+  for (const auto& c : d.contacts) EXPECT_EQ(c.mode, ContactMode::separate);
+
+  sim.qfrc_applied() = Vector::Zero(6);
+  q_floor[2] = 0.05 + 1e-4;
+  sim.set_state(q_floor, six(0.2, 0, -1.0, 0, 0, 0));
+  d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 4u);
+  EXPECT_NEAR(d.dv_dv(2, 2), -0.5, 1e-9);  // u_n⁺ = −e u_n⁻
+}
+
 // An arm in joint coordinates (two hinges about y, 1 kg links) whose lower link's ball end rests
-// on a table, a position servo (kp = 50 N·m/rad, kv = 5 N·m·s/rad: linearly implicit) on the
-// shoulder and a motor on the elbow: the contact sticks at rest and slips when the elbow swings.
+// on a table (μ = 0.8, e = 0.5), a position servo (kp = 50 N·m/rad, kv = 5 N·m·s/rad: linearly
+// implicit) on the shoulder and a motor on the elbow: the contact sticks at rest, slips when the
+// elbow swings, opens when the servo lifts the arm, is absent above the table, and strikes it.
 TEST(StepDerivatives, ArmInJointCoordinatesTouchingATable) {
   ContactMaterial mat;
   mat.mu = 0.8;
+  mat.restitution = 0.5;
   auto w = test::world_with_floor(3, mat);
   w->add_body(test::block("upper", Vector3(0.2, 0, 0.5), 1.0, Vector3(0.001, 0.02, 0.02)));
   RigidBody lower = test::block("lower", Vector3(0.4, 0, 0.3), 1.0, Vector3(0.02, 0.02, 0.001));
@@ -270,6 +307,36 @@ TEST(StepDerivatives, ArmInJointCoordinatesTouchingATable) {
   d = check_against_differences(sim);
   ASSERT_EQ(d.contacts.size(), 1u);
   EXPECT_EQ(d.contacts[0].mode, ContactMode::slip);
+
+  // lifted off the table by the servo turned to −0.5 rad (25 N·m up at the shoulder): the
+  // contact of the index set opens
+  sim.set_state(sim.q(), Vector2::Zero());
+  sim.ctrl() << -0.5, 0.0;
+  d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 1u);
+  EXPECT_EQ(d.contacts[0].mode, ContactMode::separate);
+
+  // swinging free above the table: no contact, the servo's gains in M̂
+  Vector q = sim.q();
+  q[1] = -0.5;
+  sim.set_state(q, Vector2(1.0, -2.0));
+  d = check_against_differences(sim);
+  EXPECT_TRUE(d.contacts.empty());
+
+  // the ball 0.1 mm above the table, the shoulder turning down at 2.5 rad/s: the ball strikes
+  // at 1 m/s (an impact with restitution)
+  q.setZero();
+  q[0] = -2.5e-4;
+  sim.set_state(q, Vector2(2.5, 0.0));
+  sim.ctrl() << 0.0, 0.0;
+  d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 1u);
+  EXPECT_NE(d.contacts[0].mode, ContactMode::separate);
+  // the ball's vertical velocity is −0.4 m × the shoulder's (the elbow's moves it sideways), so
+  // u_n⁺ = −e u_n⁻ gives v₀⁺ = −e v₀ = −1.25 rad/s and ∂v₀⁺/∂v₀ = −e, up to the shoulder's
+  // 2.5e-4 rad (at which the elbow's rotation moves the ball vertically too)
+  EXPECT_NEAR(d.v_next[0], -1.25, 1e-3);
+  EXPECT_NEAR(d.dv_dv(0, 0), -0.5, 1e-3);
 }
 
 }  // namespace

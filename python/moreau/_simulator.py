@@ -317,7 +317,7 @@ class Simulator:
                              f"'/contact/default/mu'")
         keys = [k.replace("~1", "/").replace("~0", "~") for k in pointer[1:].split("/")]
         node = scene
-        for i, key in enumerate(keys[:-1] + [keys[-1]]):
+        for i, key in enumerate(keys):
             container = node
             if isinstance(container, list) and key.isdigit() and int(key) < len(container):
                 node = container[int(key)]

@@ -205,17 +205,24 @@ TEST(StepDerivatives, ImpactWithRestitution) {
   EXPECT_NEAR(d.dv_dv(2, 2), -0.5, 1e-9);
 }
 
-// A box flat on the floor touches it at four corners: 12 rows on 6 velocities, the impulses not
-// unique, the velocities are. Sticking under a small push, and sliding.
-TEST(StepDerivatives, BoxFlatOnTheFloorSticksAndSlides) {
+// A 0.4 × 0.2 × 0.1 m box of 1 kg with its centre at height z above the floor (μ = 0.5, e as
+// given), lying flat.
+std::shared_ptr<RigidWorld> flat_box(double z, double e) {
   ContactMaterial mat;
   mat.mu = 0.5;
+  mat.restitution = e;
   auto w = test::world_with_floor(3, mat);
   RigidBody b = test::box_body("box", 1.0, Vector3(0.2, 0.1, 0.05),
                                Matrix3(Vector3(0.0042, 0.0142, 0.0167).asDiagonal()));
-  b.pose.position = Vector3(0, 0, 0.05);
+  b.pose.position = Vector3(0, 0, z);
   w->add_body(b);
-  Simulator sim(w, CollisionSettings{}, exact_steps());
+  return w;
+}
+
+// A box flat on the floor touches it at four corners: 12 rows on 6 velocities, the impulses not
+// unique, the velocities are. Sticking under a small push, and sliding.
+TEST(StepDerivatives, BoxFlatOnTheFloorSticksAndSlides) {
+  Simulator sim(flat_box(0.05, 0.0), CollisionSettings{}, exact_steps());
   sim.qfrc_applied() = six(1.0, 0.5, 0, 0, 0, 0.1);
   StepDerivatives d = check_against_differences(sim);
   ASSERT_EQ(d.contacts.size(), 4u);
@@ -235,15 +242,7 @@ TEST(StepDerivatives, BoxFlatOnTheFloorSticksAndSlides) {
 // ∂v⁺/∂v and ∂v⁺/∂q differ from the identity and zero), lifted off the floor by a force above its
 // weight (separating), and landing flat at 1 m/s with e = 0.5 on its four corners (impact).
 TEST(StepDerivatives, BoxInFreeFlightSeparatingAndLanding) {
-  ContactMaterial mat;
-  mat.mu = 0.5;
-  mat.restitution = 0.5;
-  auto w = test::world_with_floor(3, mat);
-  RigidBody b = test::box_body("box", 1.0, Vector3(0.2, 0.1, 0.05),
-                               Matrix3(Vector3(0.0042, 0.0142, 0.0167).asDiagonal()));
-  b.pose.position = Vector3(0, 0, 1.0);
-  w->add_body(b);
-  Simulator sim(w, CollisionSettings{}, exact_steps());
+  Simulator sim(flat_box(1.0, 0.5), CollisionSettings{}, exact_steps());
   const Vector q_air = sim.q();
   sim.set_state(q_air, six(0.5, 0, 1.0, 3.0, -2.0, 5.0));
   StepDerivatives d = check_against_differences(sim);

@@ -85,6 +85,31 @@ TEST(CollisionPairs, MeshPlane) {
   expect_all(t, -0.004, Vector3::UnitZ(), 1e-14);
 }
 
+// A cube as a mesh file gives it: each of its 12 triangles lists its three corners, so each corner
+// comes 3 to 6 times (36 vertices, 8 distinct). make_convex keeps each corner once, at its first
+// place, and the cube resting on the plane touches it at its 4 lower corners, not at 18 copies
+// (the Unitree Go2's base: 3253 vertices, 32 points where 7 are distinct).
+TEST(CollisionPairs, MeshGivenAsTriangleCornersTouchesAPlaneOncePerCorner) {
+  const std::vector<Vector3> corners = cube_mesh(0.5).vertices;
+  const int faces[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1},
+                           {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
+  std::vector<Vector3> soup;
+  for (const auto& f : faces)
+    for (const int t : {f[0], f[1], f[2], f[0], f[2], f[3]})
+      soup.push_back(corners[static_cast<size_t>(t)]);
+  ASSERT_EQ(soup.size(), 36u);
+  const Shape cube = make_convex(soup);
+  ASSERT_EQ(cube.vertices.size(), 8u);
+  EXPECT_EQ(cube.vertices[0], corners[0]);  // the first place of each corner, in order
+  EXPECT_EQ(cube.vertices[1], corners[1]);
+  EXPECT_EQ(cube.vertices[2], corners[3]);
+  const Shape plane = make_plane(Vector3::UnitZ());
+  const NarrowPhaseSettings s{.margin = 0.02, .dimension = 3};
+  const auto c = collide(cube, at(Vector3(0.3, -0.2, 0.51)), plane, at(Vector3::Zero()), s);
+  ASSERT_EQ(c.size(), 4u);
+  expect_all(c, 0.01, Vector3::UnitZ(), 1e-14);
+}
+
 // Mesh on mesh, unit cubes (corners (±½)³), B at the origin:
 //  - A at (0, 0, 1.01): faces z = 0.51 and z = 0.5 parallel and 0.01 apart; the manifold is the
 //    whole square: 4 points (±½, ±½), gap 0.01, n = +z, point_a at z 0.51, point_b at z 0.5.

@@ -40,8 +40,9 @@ TEST(CoulombCone, ProjectionIsIdempotentAndOrthogonal) {
   std::uniform_real_distribution<double> mu_dist(0.0, 2.0);
   for (int k = 0; k < 1000; ++k) {
     const Vector3 x(n01(rng), n01(rng), n01(rng));
-    const double mu = mu_dist(rng);
+    const double mu = k % 10 == 0 ? 0.0 : mu_dist(rng);  // every tenth frictionless
     const Vector3 p = project_on_coulomb_cone(x, mu);
+    EXPECT_GE(p[0], 0.0);
     EXPECT_LE(std::hypot(p[1], p[2]), mu * p[0] + 1e-12);
     EXPECT_NEAR((project_on_coulomb_cone(p, mu) - p).norm(), 0.0, 1e-12);
     // Moreau decomposition: x − P(x) is orthogonal to P(x) and lies in the polar cone, so
@@ -50,6 +51,28 @@ TEST(CoulombCone, ProjectionIsIdempotentAndOrthogonal) {
     const Vector3 y(1.0, 0.3 * mu, -0.4 * mu);
     EXPECT_LE((x - p).dot(y - p), 1e-10);
   }
+}
+
+// μ = 0 (a joint limit's row, a frictionless contact): the cone is the ray r_T = 0, r_n ≥ 0. A
+// point with x_n < 0 projects to 0. Before the fix it was returned as it was, since ‖x_T‖ = 0 ≤
+// μ x_n = −0 holds in IEEE arithmetic: the natural-map error of an exact solution (r = 0 against
+// u_n > 0) read u_n, and the Franka Panda's fingers, resting on their lower limits with u_n ≈
+// 5e-12, ended 854 of 2000 steps above the solver tolerance.
+TEST(CoulombCone, FrictionlessConeIsTheNonNegativeNormalRay) {
+  EXPECT_EQ(project_on_coulomb_cone(Vector3(-4.3e-12, 0.0, 0.0), 0.0), Vector3::Zero());
+  EXPECT_EQ(project_on_coulomb_cone(Vector3(-1.0, 0.0, 0.0), 0.0), Vector3::Zero());
+  EXPECT_EQ(project_on_coulomb_cone(Vector2(-1.0, 0.0), 0.0), Vector2::Zero());
+  EXPECT_EQ(project_on_coulomb_cone(Vector3(2.0, 0.5, -1.0), 0.0), Vector3(2.0, 0.0, 0.0));
+  EXPECT_EQ(project_on_coulomb_cone(Vector2(2.0, 0.5), 0.0), Vector2(2.0, 0.0));
+  // r = 0 against u_n > 0 is an exact solution of the frictionless contact (W = I, q = (5e-12, 0,
+  // 0))
+  FrictionContactProblem p;
+  p.W = SparseMatrix(3, 3);
+  p.W.setIdentity();
+  p.q = Vector3(5e-12, 0.0, 0.0);
+  p.mu = Vector::Constant(1, 0.0);
+  EXPECT_EQ(friction_contact_residual(p, Vector3::Zero()), 0.0);
+  EXPECT_GT(friction_contact_residual(p, Vector3(1.0, 0.0, 0.0)), 0.1);
 }
 
 TEST(FrictionContactResidual, SticksAndSlidesAnalytic) {

@@ -1,7 +1,10 @@
 #include "moreau/model/rigid/shape.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 #include "moreau/common/error.hpp"
 
@@ -224,7 +227,25 @@ Shape make_plane(const Vector3& normal, double offset_distance) {
   s.offset_distance = n > 0 ? offset_distance / n : offset_distance;
   return s;
 }
+// A vertex given twice is kept once, at its first place: a mesh file lists each triangle's corners
+// (an STL file repeats every vertex about six times), and each copy would be one more contact
+// point, and one more redundant row, wherever the hull touches.
 Shape make_convex(std::vector<Vector3> vertices, double radius, const Pose& offset) {
+  std::vector<size_t> order(vertices.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  auto less = [&](size_t a, size_t b) {
+    const Vector3 &x = vertices[a], &y = vertices[b];
+    return std::tie(x[0], x[1], x[2], a) < std::tie(y[0], y[1], y[2], b);
+  };
+  std::sort(order.begin(), order.end(), less);
+  std::vector<bool> keep(vertices.size(), true);
+  for (size_t k = 1; k < order.size(); ++k)
+    if (vertices[order[k]] == vertices[order[k - 1]]) keep[order[k]] = false;
+  std::vector<Vector3> unique;
+  unique.reserve(vertices.size());
+  for (size_t i = 0; i < vertices.size(); ++i)
+    if (keep[i]) unique.push_back(vertices[i]);
+  vertices = std::move(unique);
   Shape s;
   s.kind = ShapeKind::convex, s.vertices = std::move(vertices), s.radius = radius,
   s.offset = offset;

@@ -5,6 +5,7 @@
 #include <Eigen/QR>
 
 #include "moreau/common/error.hpp"
+#include "moreau/solvers/fc/solver_choice.hpp"
 
 namespace moreau {
 
@@ -133,7 +134,9 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     fc.mu.resize(nu);
     for (Index k = 0; k < nu; ++k) fc.mu[k] = s.constraints[in.unilateral[k]].mu;
     const Vector guess = in.guess.size() == d * nu ? in.guess : Vector();
-    out.report = solve_friction_contact(fc, solver, settings, guess);
+    // "auto": the default for a mechanism's step (solver_choice.hpp)
+    const std::string name = solver == "auto" ? choose_velocity_level_solver(fc) : solver;
+    out.report = solve_friction_contact(fc, name, settings, guess);
     if (out.report.r.size() == d * nu && all_finite(out.report.r)) out.r = out.report.r;
   } else {
     out.report.status = Status::converged;

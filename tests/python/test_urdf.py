@@ -251,6 +251,9 @@ def test_published_go2_is_placed_by_its_srdf_and_lands_at_rest():
     sim.step(400)
     res = sim.stop_recording()
     assert res.summary["status"] == "completed"
+    # every step at tolerance: lying on its belly (19-48 contacts on 18 velocities) once sent the
+    # default solver's dense rule to ADMM, which stalled at 1e-5 (nsgs_admm now goes to Newton)
+    assert res.summary["solver_failures"] == 0, res.summary["message"]
     assert res.summary["max_penetration"] < 1e-6
     z = res.q[:, res.position_names.index("base.z")]
     assert z[-1] < z[0] - 0.1  # it fell

@@ -262,6 +262,37 @@ TEST(FcSolvers, DefaultSolverReadsCouplingAndDensity) {
   EXPECT_NE(d.reason.find("dense W"), std::string::npos) << d.reason;
 }
 
+// A mechanism's step (choose_velocity_level_solver): 2 to 64 contacts go to nsgs_admm whatever
+// the FCLIB rule says (a weakly coupled chain would be "hybrid", a coupled one "newton"); one
+// contact keeps the exact one-contact solver, and 65 contacts or more the FCLIB rule.
+TEST(FcSolvers, MechanismStepsOfFewContactsGoToGaussSeidelThenNewton) {
+  EXPECT_EQ(choose_velocity_level_solver(chain(10, 2.0, 1.0, 0.3)), "nsgs_admm");
+  EXPECT_EQ(choose_velocity_level_solver(chain(64, 2.0, 12.0, 0.3)), "nsgs_admm");
+  EXPECT_EQ(choose_velocity_level_solver(chain(1, 2.0, 1.0, 0.3)), "hybrid");
+  EXPECT_EQ(choose_velocity_level_solver(chain(65, 2.0, 1.0, 0.3)), "hybrid");
+  EXPECT_EQ(choose_velocity_level_solver(chain(65, 2.0, 12.0, 0.3)), "newton");
+}
+
+// nsgs_admm on a small problem where Gauss-Seidel crawls: a chain of 40 contacts whose normals
+// couple by W_i,i±1 = 0.999 against W_ii = 2 (W nearly singular: NSGS is still above 1e-10 after
+// 300 sweeps) hands over to Newton, not ADMM, as the stage path says, and reaches the unique
+// solution NSGS finds at 1e-13 with a large budget.
+TEST(FcSolvers, NsgsAdmmHandsACrawlingSmallProblemToNewton) {
+  const FrictionContactProblem p = chain(40, 2.0, 0.999, 0.4);
+  const FrictionContactResult plain =
+      solve_friction_contact(p, "nsgs", {.tolerance = 1e-10, .max_iterations = 300});
+  ASSERT_FALSE(plain.converged());  // it does crawl
+  const FrictionContactResult r =
+      solve_friction_contact(p, "nsgs_admm", {.tolerance = 1e-10, .max_iterations = 300});
+  ASSERT_TRUE(r.converged()) << r.message;
+  EXPECT_NE(r.message.find("newton"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("admm"), std::string::npos) << r.message;
+  const FrictionContactResult g =
+      solve_friction_contact(p, "nsgs", {.tolerance = 1e-13, .max_iterations = 1000000});
+  ASSERT_TRUE(g.converged());
+  EXPECT_LE((r.r - g.r).norm(), 1e-7 * g.r.norm());
+}
+
 // Alart–Curnier with spectral penalties (ρ_n = ρ_t = 1/√(λ_min λ_max) of W_ii = diag(2, 1, 1):
 // 1/√2, where the diagonal rule gives ρ_n = 1/2, ρ_t = 1) reaches the same unique solution as NSGS
 // on a strongly coupled chain; the penalties change the path, not the fixed point.

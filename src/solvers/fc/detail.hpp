@@ -14,6 +14,10 @@ namespace moreau::fc_detail {
 // The default solver's choice (solver_choice.cpp) for a problem already validated.
 std::string choose_solver_of_valid_problem(const FrictionContactProblem& p);
 
+// Contacts up to which a problem counts as small: a Newton step's LU is cheap whatever its
+// fill-in (nsgs_admm's crawl goes to Newton, choose_velocity_level_solver picks nsgs_admm).
+inline constexpr Index kSmallDenseContacts = 64;
+
 // Starting impulses: the guess if given (checked), zero otherwise.
 inline Vector initial_r(const FrictionContactProblem& p, const Vector& guess) {
   const Index m = p.q.size();

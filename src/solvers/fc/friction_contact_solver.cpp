@@ -232,6 +232,20 @@ FrictionContactResult run_hybrid(const FrictionContactProblem& p, const Friction
 // sweeps, ADMM runs from the caller's start point (from the NSGS iterate it takes longer:
 // 192–255 iterations on Kaplas, as its dual variable starts at zero either way). NSGS resumes from
 // the best iterate by chunks of 200 sweeps if ADMM ends above the tolerance.
+// A small problem (at most kSmallDenseContacts contacts) whose probe, or a later chunk of 200
+// sweeps, crawls goes to semismooth Newton (run_newton, once) from the caller's start point
+// instead: there a Newton step's LU is cheap whatever its fill-in, and ADMM stalls on the
+// rank-deficient W of a mechanism with few velocities. The Unitree Go2 lying on the ground (18
+// velocities, 19–48 contacts: W of rank 15–18 on 57–144 rows) ended 20 of 2000 steps at the
+// budget with ADMM stalled at 1e-5 to 5e-4; Newton converges in 11–34 iterations. From the
+// caller's start, not the NSGS iterate: with redundant contacts NSGS spreads the impulse over all
+// of them (the humanoid's feet: W of rank 20 on 30 rows), where the Newton matrix is singular and
+// every line search failed on 6 of 6 problems saved from bench/models/humanoid.xml, while from
+// the last step's impulses Newton converged on 5 of the 6 in 6–60 iterations. No FCLIB problem
+// that the rule sends here crawls (Confeti, PerioBox, KaplasTower: unchanged).
+FrictionContactResult run_newton(const FrictionContactProblem& p, const FrictionContactSettings& s,
+                                 const Vector& g);
+
 FrictionContactResult run_nsgs_admm(const FrictionContactProblem& p,
                                     const FrictionContactSettings& s, const Vector& g) {
   if (p.contacts() == 1) return run_hybrid(p, s, g);  // the exact one-contact solver
@@ -244,16 +258,30 @@ FrictionContactResult run_nsgs_admm(const FrictionContactProblem& p,
                       start);
   };
   FrictionContactResult probe = nsgs(50, g);
-  const bool crawls = predicted_sweeps(probe.residual_history, 25, s.tolerance) > 150.0;
+  bool crawls = predicted_sweeps(probe.residual_history, 25, s.tolerance) > 150.0;
   run.take(std::move(probe));
-  if (!run.best().converged() && crawls && run.left(1) > 0 && !run.out_of_time())
+  const bool small = p.contacts() <= fc_detail::kSmallDenseContacts;
+  bool newton_ran = false;
+  auto going = [&] { return !run.best().converged() && run.left(1) > 0 && !run.out_of_time(); };
+  if (going() && crawls && !small)
     run.take(solve_admm(p,
                         AdmmSettings{.tolerance = s.tolerance,
                                      .max_iterations = run.left(s.max_iterations),
                                      .time_limit = run.time_left()},
                         g));
-  while (!run.best().converged() && run.left(1) > 0 && !run.out_of_time())
-    run.take(nsgs(200, Vector(run.best().r)));
+  while (going()) {
+    if (crawls && small && !newton_ran) {
+      FrictionContactSettings rest = s;
+      rest.max_iterations = run.left(s.max_iterations);
+      rest.time_limit = run.time_left();
+      run.take(run_newton(p, rest, g));
+      newton_ran = true;
+      continue;
+    }
+    FrictionContactResult chunk = nsgs(200, Vector(run.best().r));
+    crawls = predicted_sweeps(chunk.residual_history, 100, s.tolerance) > 150.0;
+    run.take(std::move(chunk));
+  }
   return run.finish("nsgs_admm");
 }
 
@@ -307,8 +335,8 @@ const std::vector<Entry>& registry() {
        "NSGS, then Alart-Curnier Newton from its iterate when NSGS stalls, alternating",
        run_hybrid},
       {"nsgs_admm", true, true,
-       "NSGS (50 sweeps), then ADMM from the start point when NSGS crawls, then NSGS again; for "
-       "dense W with redundant contacts",
+       "NSGS (50 sweeps), then ADMM (Newton when at most 64 contacts) from the start point when "
+       "NSGS crawls, then NSGS again; for dense W with redundant contacts",
        run_nsgs_admm},
       {"newton", true, true,
        "semismooth Newton: Alart-Curnier (40 iterations; spectral penalties if it cycles), then "

@@ -100,6 +100,13 @@ std::string choose_friction_contact_solver(const FrictionContactProblem& p) {
   return fc_detail::choose_solver_of_valid_problem(p);
 }
 
+std::string choose_velocity_level_solver(const FrictionContactProblem& p) {
+  p.validate();
+  const Index nc = p.contacts();
+  if (nc >= 2 && nc <= fc_detail::kSmallDenseContacts) return "nsgs_admm";
+  return fc_detail::choose_solver_of_valid_problem(p);
+}
+
 std::string fc_detail::choose_solver_of_valid_problem(const FrictionContactProblem& p) {
   if (p.contacts() <= 1) return "hybrid";  // pick's first case, without measuring W
   FrictionContactSolverChoice c;

@@ -25,4 +25,12 @@ struct FrictionContactSolverChoice {
 // The features above and the choice (the problem is validated first).
 FrictionContactSolverChoice explain_solver_choice(const FrictionContactProblem& problem);
 
+// The default for one step of a mechanism (model/velocity_level.hpp: W = Hᵀ M⁻¹ H of a system
+// with joints, solved every step from the last step's impulses): "nsgs_admm" for 2 to 64
+// contacts, whose crawl goes to Newton from that warm start; otherwise the rule above. A robot
+// touching the ground gives few contacts whose W has rank ≤ n_v, dense and redundant: the rule
+// above sent the humanoid of bench/models to "hybrid", whose Newton stage starts from the NSGS
+// iterate, and 179 of 600 steps ended above the tolerance.
+std::string choose_velocity_level_solver(const FrictionContactProblem& problem);
+
 }  // namespace moreau

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "moreau/common/sin_cos.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
 
 namespace moreau {
@@ -52,20 +53,28 @@ struct SlideFunction {
   }
 };
 
+// (The grids and root refinements below turn by sin_cos, common/sin_cos.hpp, not libm's cos: its
+// first call in a process costs 80 µs, and the grids made 1,057 calls.)
 // (cos, sin) of the scan's grid angles 2πk/N, k = 0 … N, computed once per N (32 and 1024):
 // the scan evaluates F there on every slide solve, and the cosines cost more than F itself.
 struct AngleGrid {
   std::vector<double> c, s;
   explicit AngleGrid(int N) : c(N + 1), s(N + 1) {
     for (int k = 0; k <= N; ++k) {
-      const double t = kTwoPi * k / N;
-      c[k] = std::cos(t), s[k] = std::sin(t);
+      const SinCos x = sin_cos(kTwoPi * k / N);
+      c[k] = x.c, s[k] = x.s;
     }
   }
 };
+// Each grid is built when first needed: the fine one (16 KB) only when the coarse scan finds no
+// root, so that a first solve does not page in memory it does not use (4 fresh pages: 100 µs).
 const AngleGrid& angle_grid(int N) {
-  static const AngleGrid coarse(32), fine(1024);
-  return N == 32 ? coarse : fine;
+  if (N == 32) {
+    static const AngleGrid coarse(32);
+    return coarse;
+  }
+  static const AngleGrid fine(1024);
+  return fine;
 }
 
 // Candidate slide solution at the direction (c, s) = (cos θ, sin θ); true when admissible
@@ -86,7 +95,7 @@ bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double c, do
 double refine_root(const SlideFunction& F, double a, double b, double fa) {
   double x = 0.5 * (a + b);
   for (int k = 0; k < 80; ++k) {
-    const double c = std::cos(x), s = std::sin(x);
+    const auto [c, s] = sin_cos(x);
     const double fx = F.value(c, s);
     if (fx == 0.0) return x;
     if ((fx < 0.0) == (fa < 0.0)) {
@@ -109,14 +118,15 @@ double refine_root(const SlideFunction& F, double a, double b, double fa) {
   return x;
 }
 
-double angular_distance(double a, double b) {
-  double d = std::fmod(std::abs(a - b), kTwoPi);
-  return std::min(d, kTwoPi - d);
+// A measure increasing with the angle between the directions (c, s) and (c0, s0) over [0, π]:
+// 1 − cos of that angle (no atan2, whose first call in a process costs as cos's does).
+double direction_distance(double c, double s, double c0, double s0) {
+  return 1.0 - (c * c0 + s * s0);
 }
 
-// Scans N grid angles for admissible roots of F; keeps the one nearest θ0.
+// Scans N grid angles for admissible roots of F; keeps the one nearest the direction (c0, s0).
 bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, double mu, double utol,
-                int N, double theta0, bool have_theta0, Vector3& r) {
+                int N, double c0, double s0, bool have_theta0, Vector3& r) {
   double best = std::numeric_limits<double>::infinity();
   bool found = false;
   Vector3 cand;
@@ -134,8 +144,9 @@ bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, doub
       root = refine_root(F, t_prev, t, f_prev);
       has = true;
     }
-    if (has && slide_candidate(W, q, mu, std::cos(root), std::sin(root), utol, cand)) {
-      const double dist = have_theta0 ? angular_distance(root, theta0) : 0.0;
+    const SinCos x = has ? sin_cos(root) : SinCos{1.0, 0.0};
+    if (has && slide_candidate(W, q, mu, x.c, x.s, utol, cand)) {
+      const double dist = have_theta0 ? direction_distance(x.c, x.s, c0, s0) : 0.0;
       if (dist < best) {
         best = dist;
         r = cand;
@@ -210,7 +221,8 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
         cd = 1.0 - 0.5 * d2 * (1.0 - d2 / 12.0);
         sd = step * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0));
       } else {
-        cd = std::cos(step), sd = std::sin(step);
+        const SinCos x = sin_cos(step);
+        cd = x.c, sd = x.s;
       }
       const double cn = c * cd + s * sd, sn = s * cd - c * sd;
       const double inv_norm = 1.0 / std::sqrt(cn * cn + sn * sn);
@@ -224,9 +236,10 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
       }
     }
   }
-  const double theta0 = have_theta0 ? std::atan2(r[2], r[1]) : 0.0;
-  if (scan_slide(F, W, q, mu, utol, 32, theta0, have_theta0, r)) return true;
-  if (scan_slide(F, W, q, mu, utol, 1024, theta0, have_theta0, r)) return true;
+  // the previous sliding direction, to which the scans keep the nearest root
+  const double c0 = have_theta0 ? r[1] / tn0 : 1.0, s0 = have_theta0 ? r[2] / tn0 : 0.0;
+  if (scan_slide(F, W, q, mu, utol, 32, c0, s0, have_theta0, r)) return true;
+  if (scan_slide(F, W, q, mu, utol, 1024, c0, s0, have_theta0, r)) return true;
   // No certified case: return the projection of the stick solution (or keep r).
   if (block.invertible) r = project_on_coulomb_cone(stick, mu);
   return false;

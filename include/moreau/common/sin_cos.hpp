@@ -1,0 +1,48 @@
+#pragma once
+// (cos θ, sin θ) computed here rather than by the C library: θ = n π/2 + φ with |φ| ≤ π/4 (π/2 in
+// three parts, Cody and Waite's reduction, so φ is exact to an ulp for |θ| ≤ 8π), the Taylor series
+// of cos φ and sin φ to φ²⁰ and φ¹⁹ (remainder below (π/4)²¹/21! ≈ 1e-22), then the quadrant n
+// turns (c, s) exactly. Within a few ulps of std::cos and std::sin for |θ| ≤ 8π
+// (tests/common/test_sin_cos.cpp).
+//
+// Why: the first call of libm's cos in a process costs ~80 µs on a 2-core VM (its code and tables
+// paged in), and the one-contact solver's first slide solve made 1,057 such calls to build its
+// angle grids: 190–250 µs of a 300 µs first `moreau solve` of FCLIB's Rover3865, whose later
+// solves take 15 µs (issue 35: a fixed cost in every first solve).
+
+namespace moreau {
+
+// The cosine and sine of one angle.
+struct SinCos {
+  double c = 1.0;  // cos θ
+  double s = 0.0;  // sin θ
+};
+
+// cos θ and sin θ to a few ulps for |θ| ≤ 8π, by the header's reduction and series.
+inline SinCos sin_cos(double theta) {
+  // π/2 = p1 + p2 + p3, p1 and p2 with 33 significant bits: n p1 and n p2 are exact for |n| < 2²⁰
+  constexpr double p1 = 1.57079632673412561417e+00, p2 = 6.07710050630396597660e-11,
+                   p3 = 2.02226624879595063154e-21;
+  const double x = theta / 1.5707963267948966;
+  const long n = static_cast<long>(x >= 0.0 ? x + 0.5 : x - 0.5);  // nearest quadrant, no libm
+  const double nd = static_cast<double>(n);
+  const double phi = ((theta - nd * p1) - nd * p2) - nd * p3;
+  const double pp = phi * phi;
+  // Horner from the highest term: cos φ = 1 − φ²/(2·1) (1 − φ²/(4·3) (1 − …)), sin φ likewise
+  double c = 1.0, s = 1.0;
+  for (int k = 20; k >= 2; k -= 2) c = 1.0 - pp / static_cast<double>(k * (k - 1)) * c;
+  for (int k = 19; k >= 3; k -= 2) s = 1.0 - pp / static_cast<double>(k * (k - 1)) * s;
+  s *= phi;
+  switch (n & 3) {
+    case 0:
+      return {c, s};
+    case 1:
+      return {-s, c};
+    case 2:
+      return {-c, -s};
+    default:
+      return {s, -c};
+  }
+}
+
+}  // namespace moreau

@@ -75,8 +75,10 @@ struct MaximalView {
          {std::pair{r.offset_a, &r.block_a}, std::pair{r.offset_b, &r.block_b}}) {
       if (offset < 0) continue;
       const Index i = body_of_offset[offset / mb];
-      Jout += *block * J[i];
-      if (Jdot_v[i].size()) c += *block * Jdot_v[i];
+      // a few rows of 6 (or 3) against J_b: a lazy product, not the blocked GEMM (whose packing
+      // was a tenth of a robot's step)
+      Jout.noalias() += block->lazyProduct(J[i]);
+      if (Jdot_v[i].size()) c.noalias() += *block * Jdot_v[i];
     }
   }
 };

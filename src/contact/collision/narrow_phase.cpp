@@ -61,6 +61,16 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
     add(pa.apply(a.support(pa.orientation.conjugate() * Vector3(-N))), 0.0, 0);
     return out;
   }
+  if (a.kind == ShapeKind::convex) {
+    // heights in A's frame, N·(R x + t − p₀) = (Rᵀ N)·x + N·(t − p₀): a dot product a vertex, and
+    // only the vertices within the margin mapped to the world (a mesh has hundreds)
+    const Vector3 n_local = pa.orientation.conjugate() * N;
+    const double offset = N.dot(pa.position - p0), r = a.core_radius();
+    for (size_t k = 0; k < a.vertices.size(); ++k)
+      if (n_local.dot(a.vertices[k]) + offset - r <= margin)
+        add(pa.apply(a.vertices[k]), r, static_cast<int>(k));
+    return out;
+  }
   const auto core = world_core(a, pa);
   for (size_t k = 0; k < core.size(); ++k) add(core[k], a.core_radius(), static_cast<int>(k));
   return out;

@@ -13,23 +13,26 @@ namespace moreau {
 namespace {
 
 // The world's bodies at (q, v) of the forest: kinematics, the maximal q and v (RigidWorld's
-// layout), and per dynamic body its rows of J_b and J̇_b v in RigidWorld's velocity layout
-// (spatial (v_G, ω); planar (v_x, v_y, ω_z)); without v, the poses alone (J and J̇_b v empty).
+// layout: spatial (v_G, ω); planar (v_x, v_y, ω_z)), per dynamic body J̇_b v, and its rows of J_b
+// in that layout, formed on first use (a contact or a closure joint needs two bodies' rows, an arm
+// in free flight none); without v, the poses alone.
 struct MaximalView {
+  const MultibodyModel& m;
+  const RigidWorldForest& f;
+  bool planar = false;
   MultibodyKinematics k;
   Vector q, v;                        // maximal coordinates and velocities
-  std::vector<Matrix> J;              // per world body: m × nv (empty for static bodies)
+  mutable std::vector<Matrix> J;      // per world body: m × nv, empty until jacobian(i)
   std::vector<Vector> Jdot_v;         // per world body: m
   std::vector<Index> body_of_offset;  // world body of each maximal velocity block
 
-  MaximalView(const RigidWorld& world, const RigidWorldForest& f, const Vector& q_joint,
-              const Vector* v_joint) {
-    const MultibodyModel& m = f.model;
+  MaximalView(const RigidWorld& world, const RigidWorldForest& forest, const Vector& q_joint,
+              const Vector* v_joint)
+      : m(forest.model), f(forest), planar(world.dimension() == 2) {
     if (v_joint)
       m.kinematics(q_joint, *v_joint, k);
     else
       m.kinematics(q_joint, k);
-    const bool planar = world.dimension() == 2;
     const Index mb = world.body_velocity_size();
     q = Vector::Zero(world.position_size());
     v = Vector::Zero(world.velocity_size());
@@ -38,7 +41,6 @@ struct MaximalView {
     body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
     std::vector<Eigen::Matrix<double, 6, 1>> bias;
     if (v_joint) bias = m.bias_accelerations(k, *v_joint);
-    const int rows3[] = {0, 1, 5};  // planar: v_x, v_y, ω_z of (v_G; ω)
     for (Index i = 0; i < world.body_count(); ++i) {
       const Index ov = world.velocity_offset(i);
       if (ov < 0) continue;
@@ -53,18 +55,31 @@ struct MaximalView {
         q.segment<4>(oq + 3) << pose.orientation.w(), pose.orientation.x(), pose.orientation.y(),
             pose.orientation.z();
       }
-      if (!v_joint) continue;  // positions only: no Jacobians
-      const Matrix Jb = m.body_jacobian(k, b);
+      if (!v_joint) continue;  // positions only
+      // (v_G; ω) from the twist (ω; v_O): v_G = v_O + ω × c
+      const Vector3 w = k.twist[b].head<3>();
+      const Vector3 vG = Vector3(k.twist[b].tail<3>()) + w.cross(k.com[b]);
+      if (planar)
+        v.segment<3>(ov) << vG.x(), vG.y(), w.z();
+      else
+        v.segment<6>(ov) << vG, w;
+      Jdot_v[i].resize(mb);
+      for (Index r = 0; r < mb; ++r) Jdot_v[i][r] = bias[b][planar ? kPlanarRows[r] : r];
+    }
+  }
+
+  // J_b of world body i in the maximal layout (m × nv), formed once.
+  const Matrix& jacobian(Index i) const {
+    if (J[i].size() == 0) {
+      const Matrix Jb = m.body_jacobian(k, f.body_of[i]);
       if (planar) {
         J[i].resize(3, Jb.cols());
-        for (int r = 0; r < 3; ++r) J[i].row(r) = Jb.row(rows3[r]);
+        for (int r = 0; r < 3; ++r) J[i].row(r) = Jb.row(kPlanarRows[r]);
       } else {
         J[i] = Jb;
       }
-      v.segment(ov, mb) = J[i] * *v_joint;
-      Jdot_v[i].resize(mb);
-      for (Index r = 0; r < mb; ++r) Jdot_v[i][r] = bias[b][planar ? rows3[r] : r];
     }
+    return J[i];
   }
 
   // J = block_a J_a + block_b J_b and c = bias + block_a J̇_a v + block_b J̇_b v of maximal rows.
@@ -77,10 +92,12 @@ struct MaximalView {
       const Index i = body_of_offset[offset / mb];
       // a few rows of 6 (or 3) against J_b: a lazy product, not the blocked GEMM (whose packing
       // was a tenth of a robot's step)
-      Jout.noalias() += block->lazyProduct(J[i]);
+      Jout.noalias() += block->lazyProduct(jacobian(i));
       if (Jdot_v[i].size()) c.noalias() += *block * Jdot_v[i];
     }
   }
+
+  static constexpr int kPlanarRows[] = {0, 1, 5};  // planar: v_x, v_y, ω_z of (v_G; ω)
 };
 
 }  // namespace

@@ -74,7 +74,8 @@ Matrix body_mass(const MultibodyModel& m, const MultibodyKinematics& k, Index b)
 }  // namespace
 
 // CRBA's M equals Σ_b J_bᵀ M_b J_b + diag(armature), J_b = ∂(v_G; ω)/∂v from body_jacobian and
-// M_b = diag(m 1, R I Rᵀ): the kinetic energy ½ Σ (m|v_G|² + ωᵀI_Gω) in the joint velocities.
+// M_b = diag(m 1, R I Rᵀ): the kinetic energy ½ Σ (m|v_G|² + ωᵀI_Gω) in the joint velocities,
+// which kinetic_energy computes from the twists.
 TEST(MultibodyModel, CrbaEqualsSumOfBodyJacobianProducts) {
   for (unsigned seed = 1; seed <= 12; ++seed) {
     const double armature = seed % 2 ? 0.0 : 0.05;
@@ -89,6 +90,9 @@ TEST(MultibodyModel, CrbaEqualsSumOfBodyJacobianProducts) {
       expected += J.transpose() * body_mass(m, k, b) * J;
     }
     EXPECT_LT((m.mass_matrix(q) - expected).norm(), 1e-12 * expected.norm()) << "seed " << seed;
+    // kinetic_energy sums the bodies' twists without forming M: the same ½ vᵀ M v
+    const double T = 0.5 * v.dot(expected * v);
+    EXPECT_NEAR(m.kinetic_energy(q, v), T, 1e-12 * T) << "seed " << seed;
   }
 }
 

@@ -241,8 +241,24 @@ Matrix MultibodyModel::point_jacobian(const MultibodyKinematics& k, Index b,
   return J;
 }
 
+// T = ½ vᵀ M v without forming M (O(n), where CRBA is O(n·depth) and allocates n × n): per body
+// ½ m |v_G|² + ½ ωᵀ (R I Rᵀ) ω from its twist (ω; v_O), v_G = v_O + ω × c, plus ½ a v_i² per dof
+// of a joint with armature a (M's diagonal addition).
 double MultibodyModel::kinetic_energy(const Vector& q, const Vector& v) const {
-  return 0.5 * v.dot(mass_matrix(q) * v);
+  MultibodyKinematics k;
+  kinematics(q, v, k);
+  double T = 0.0;
+  for (Index b = 0; b < body_count(); ++b) {
+    const MultibodyBody& body = bodies_[b];
+    const Vector3 w = k.twist[b].head<3>();
+    const Vector3 vG = Vector3(k.twist[b].tail<3>()) + w.cross(k.com[b]);
+    const Vector3 wb = k.pose[b].orientation.conjugate() * w;  // ω in body axes
+    T += 0.5 * (body.mass * vG.squaredNorm() + wb.dot(body.inertia * wb));
+  }
+  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
+    T += 0.5 * j.armature * v.segment(ov, j.velocity_size()).squaredNorm();
+  });
+  return T;
 }
 
 double MultibodyModel::potential_energy(const Vector& q) const {

@@ -19,6 +19,8 @@ import time
 
 import numpy as np
 
+from arm_chain import hinge_chain
+
 # Six capsule links on hinges about y, z, y, z, y, z, fixed base, a position servo (kp 50 N·m/rad)
 # per joint and joint damping 1 N·m·s/rad: the servos carry the arm to the targets and hold it.
 ARM = """<mujoco model="arm6_servo">
@@ -36,15 +38,7 @@ TARGETS = [0.3, -0.4, 0.5, -0.2, 0.4, -0.3]
 
 
 def arm_xml():
-    bodies, close = "", ""
-    for i in range(6):
-        pad = " " * (2 * i + 4)
-        pos = "0 0 1" if i == 0 else "0.2 0 0"
-        axis = "0 1 0" if i % 2 == 0 else "0 0 1"
-        bodies += (f'{pad}<body name="link{i}" pos="{pos}">\n'
-                   f'{pad}  <joint name="j{i}" type="hinge" axis="{axis}"/>\n'
-                   f'{pad}  <geom fromto="0 0 0 0.2 0 0"/>\n')
-        close = f"{pad}</body>\n" + close
+    bodies, close = hinge_chain(6, "0 0 1", 0.2)
     actuators = "".join(f'    <position name="servo{i}" joint="j{i}" kp="50"/>\n' for i in range(6))
     return ARM.format(bodies=bodies + close, actuators=actuators)
 

@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from arm_chain import hinge_chain
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXACT = {"projection": False, "tolerance": 1e-13, "max_iterations": 100000,
          "activation_margin": 1e-4}
@@ -36,16 +38,8 @@ SPHERE = {
 
 def arm_xml():
     """Six capsule links on hinges about y, z, y, …, servos at kp 50, the tip ball on a table."""
-    bodies, close = "", ""
-    for i in range(6):
-        pad = " " * (2 * i + 4)
-        pos = "0 0 0.3" if i == 0 else "0.1 0 0"
-        axis = "0 1 0" if i % 2 == 0 else "0 0 1"
-        bodies += (f'{pad}<body name="link{i}" pos="{pos}">\n'
-                   f'{pad}  <joint name="j{i}" type="hinge" axis="{axis}" damping="1"/>\n'
-                   f'{pad}  <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.02" '
-                   f'contype="0" conaffinity="0"/>\n')
-        close = f"{pad}</body>\n" + close
+    bodies, close = hinge_chain(6, "0 0 0.3", 0.1, ' damping="1"',
+                                ' type="capsule" size="0.02" contype="0" conaffinity="0"')
     tip = " " * 16 + '<geom name="tip" type="sphere" pos="0.1 0 0" size="0.03"/>\n'
     servos = "".join(f'    <position joint="j{i}" kp="50"/>\n' for i in range(6))
     return f"""<mujoco model="arm6_table">

@@ -36,24 +36,20 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
         s.kind == ShapeKind::box ? s.half_extents : Vector3(s.radius, s.radius, s.half_length);
     const Vector3 e = p.rotation().cwiseAbs() * h;
     lo = p.position - e, hi = p.position + e;
-  } else if (s.kind == ShapeKind::convex) {
-    // the extremes of R x over the vertices, then + t: with R as a matrix (9 flops a vertex, not
-    // a quaternion's ~30) and the vertices read in place (core_points() copies them): the Go2's
-    // base has 563 vertices, and this loop was three quarters of its detection
+  } else {
+    // the extremes of R x over the core points, then + t: R as a matrix (9 flops a point, not a
+    // quaternion's ~30), a convex shape's vertices read in place (core_points() copies them; the
+    // Go2's base has 563, and this loop was three quarters of its detection)
+    std::vector<Vector3> copy;
+    const std::vector<Vector3>& points =
+        s.kind == ShapeKind::convex ? s.vertices : (copy = s.core_points());
     const Matrix3 R = p.rotation();
     lo = Vector3::Constant(INFINITY), hi = -lo;
-    for (const Vector3& x : s.vertices) {
+    for (const Vector3& x : points) {
       const Vector3 w = R * x;
       lo = lo.cwiseMin(w), hi = hi.cwiseMax(w);
     }
     lo += p.position, hi += p.position;
-    lo.array() -= s.core_radius(), hi.array() += s.core_radius();
-  } else {
-    lo = Vector3::Constant(INFINITY), hi = -lo;
-    for (const auto& x : s.core_points()) {
-      const Vector3 w = p.apply(x);
-      lo = lo.cwiseMin(w), hi = hi.cwiseMax(w);
-    }
     lo.array() -= s.core_radius(), hi.array() += s.core_radius();
   }
   box.lower = lo.array() - m;

@@ -13,22 +13,23 @@ namespace moreau {
 namespace {
 
 // The world's bodies at (q, v) of the forest: kinematics, the maximal q and v (RigidWorld's
-// layout: spatial (v_G, ω); planar (v_x, v_y, ω_z)), per dynamic body J̇_b v, and its rows of J_b
-// in that layout, formed on first use (a contact or a closure joint needs two bodies' rows, an arm
-// in free flight none); without v, the poses alone.
+// layout: spatial (v_G, ω); planar (v_x, v_y, ω_z)), and per dynamic body its J̇_b v and its rows
+// of J_b in that layout, both formed on first use (a contact or a closure joint needs two bodies'
+// rows, an arm in free flight none); without v, the poses alone.
 struct MaximalView {
   const MultibodyModel& m;
   const RigidWorldForest& f;
   bool planar = false;
   MultibodyKinematics k;
-  Vector q, v;                        // maximal coordinates and velocities
-  mutable std::vector<Matrix> J;      // per world body: m × nv, empty until jacobian(i)
-  std::vector<Vector> Jdot_v;         // per world body: m
+  Vector q, v;                      // maximal coordinates and velocities
+  const Vector* v_joint = nullptr;  // the joint velocities (nullptr: poses alone)
+  mutable std::vector<Matrix> J;    // per world body: m × nv, empty until jacobian(i)
+  mutable std::vector<Eigen::Matrix<double, 6, 1>> bias;  // per model body, empty until jdot_v
   std::vector<Index> body_of_offset;  // world body of each maximal velocity block
 
   MaximalView(const RigidWorld& world, const RigidWorldForest& forest, const Vector& q_joint,
               const Vector* v_joint)
-      : m(forest.model), f(forest), planar(world.dimension() == 2) {
+      : m(forest.model), f(forest), planar(world.dimension() == 2), v_joint(v_joint) {
     if (v_joint)
       m.kinematics(q_joint, *v_joint, k);
     else
@@ -37,10 +38,7 @@ struct MaximalView {
     q = Vector::Zero(world.position_size());
     v = Vector::Zero(world.velocity_size());
     J.assign(static_cast<size_t>(world.body_count()), Matrix());
-    Jdot_v.assign(static_cast<size_t>(world.body_count()), Vector());
     body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
-    std::vector<Eigen::Matrix<double, 6, 1>> bias;
-    if (v_joint) bias = m.bias_accelerations(k, *v_joint);
     for (Index i = 0; i < world.body_count(); ++i) {
       const Index ov = world.velocity_offset(i);
       if (ov < 0) continue;
@@ -63,9 +61,17 @@ struct MaximalView {
         v.segment<3>(ov) << vG.x(), vG.y(), w.z();
       else
         v.segment<6>(ov) << vG, w;
-      Jdot_v[i].resize(mb);
-      for (Index r = 0; r < mb; ++r) Jdot_v[i][r] = bias[b][planar ? kPlanarRows[r] : r];
     }
+  }
+
+  // J̇_b v of world body i in the maximal layout (m rows; the bodies' bias accelerations are
+  // formed at the first call).
+  Vector jdot_v(Index i) const {
+    if (bias.empty()) bias = m.bias_accelerations(k, *v_joint);
+    const Index b = f.body_of[i], mb = planar ? 3 : 6;
+    Vector out(mb);
+    for (Index r = 0; r < mb; ++r) out[r] = bias[b][planar ? kPlanarRows[r] : r];
+    return out;
   }
 
   // J_b of world body i in the maximal layout (m × nv), formed once.
@@ -93,7 +99,7 @@ struct MaximalView {
       // a few rows of 6 (or 3) against J_b: a lazy product, not the blocked GEMM (whose packing
       // was a tenth of a robot's step)
       Jout.noalias() += block->lazyProduct(jacobian(i));
-      if (Jdot_v[i].size()) c.noalias() += *block * Jdot_v[i];
+      if (v_joint) c.noalias() += *block * jdot_v(i);
     }
   }
 
@@ -222,24 +228,40 @@ Vector RigidWorldSystem::maximal_positions(const Vector& q) const {
   return MaximalView(*world_, *forest_, q, nullptr).q;
 }
 
-Vector RigidWorldSystem::recorded_positions(const Vector& q) const {
-  if (!forest_) return q;
-  const Vector qm = maximal_positions(q);
-  Vector out(qm.size() + static_cast<Index>(recorded_q_.size()));
-  out.head(qm.size()) = qm;
-  for (size_t i = 0; i < recorded_q_.size(); ++i)
-    out[qm.size() + static_cast<Index>(i)] = q[recorded_q_[i].first];
+namespace {
+
+// (maximal; x_i for each recorded joint entry i of x): a record's world part, then its joints'.
+Vector joint_records(const Vector& maximal, const Vector& x,
+                     const std::vector<std::pair<Index, std::string>>& recorded) {
+  Vector out(maximal.size() + static_cast<Index>(recorded.size()));
+  out.head(maximal.size()) = maximal;
+  for (size_t i = 0; i < recorded.size(); ++i)
+    out[maximal.size() + static_cast<Index>(i)] = x[recorded[i].first];
   return out;
 }
 
+}  // namespace
+
+// The world's poses, then the recorded joint coordinates.
+Vector RigidWorldSystem::recorded_positions(const Vector& q) const {
+  if (!forest_) return q;
+  return joint_records(maximal_positions(q), q, recorded_q_);
+}
+
+// The world's velocities, then the recorded joint velocities.
 Vector RigidWorldSystem::recorded_velocities(const Vector& q, const Vector& v) const {
   if (!forest_) return v;
+  return joint_records(MaximalView(*world_, *forest_, q, &v).v, v, recorded_v_);
+}
+
+// One MaximalView at (q, v) gives the poses, the velocities and T; V = the world's potential at
+// those poses plus the joint springs'.
+RecordedState RigidWorldSystem::recorded_state(const Vector& q, const Vector& v) const {
+  if (!forest_) return LagrangianSystem::recorded_state(q, v);
   const MaximalView view(*world_, *forest_, q, &v);
-  Vector out(view.v.size() + static_cast<Index>(recorded_v_.size()));
-  out.head(view.v.size()) = view.v;
-  for (size_t i = 0; i < recorded_v_.size(); ++i)
-    out[view.v.size() + static_cast<Index>(i)] = v[recorded_v_[i].first];
-  return out;
+  return {joint_records(view.q, q, recorded_q_), joint_records(view.v, v, recorded_v_),
+          forest_->model.kinetic_energy(view.k, v),
+          world_->potential_energy(view.q) + forest_->model.spring_energy(q)};
 }
 
 std::vector<std::string> RigidWorldSystem::recorded_position_names() const {
@@ -429,7 +451,8 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   append_coupling_constraints(q, v, view.k, dense, s.constraints);
   CollisionSettings cs = settings_;
   cs.joint_limits = false;  // stated on the coordinates below
-  std::vector<Contact> found = detect_contacts(*world_, view.q, cs);
+  std::vector<Contact> found;
+  if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs);
   drop_ignored_overlaps(found, true);
   for (const Contact& ct : found) {
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);

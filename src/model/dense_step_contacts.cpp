@@ -54,7 +54,8 @@ class DenseStepContacts final : public StepContacts {
   // one joint does not open another that shares its bodies), unilateral g < margin (target
   // g − ½tol: aim slightly inside the admissible side).
   Vector projection(const Vector& /*q*/) override {
-    const MassSolver mass(s_.M);
+    MassSolver mass;
+    mass.factorize(s_.M, sys_.mass_tree());
     std::vector<DenseRow> rows;
     for (const auto& c : s_.constraints) {
       const bool bil = c.kind == ConstraintKind::bilateral;

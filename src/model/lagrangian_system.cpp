@@ -24,6 +24,11 @@ const std::vector<std::string>& LagrangianSystem::start_notes() const {
   return none;
 }
 
+RecordedState LagrangianSystem::recorded_state(const Vector& q, const Vector& v) const {
+  return {recorded_positions(q), recorded_velocities(q, v), kinetic_energy(q, v),
+          potential_energy(q)};
+}
+
 // T = ½ vᵀ M(q) v
 double LagrangianSystem::kinetic_energy(const Vector& q, const Vector& v) const {
   const ContactState s = contact_state(q, v, 0.0);

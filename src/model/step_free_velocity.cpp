@@ -31,7 +31,7 @@ Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Ve
   Matrix M_hat = M;
   Vector K, D;
   const bool passive = add_implicit_terms(sys, q, v, h, theta, M_hat, K, D);
-  mass.factorize(M_hat);
+  mass.factorize(M_hat, sys.mass_tree());
   const Vector F_hat = passive ? Vector(F + h * theta * K.cwiseProduct(v)) : F;
   Vector v_free = v - mass.solve(h * F_hat);
   if (constrained || !sys.midpoint_free_flight()) {
@@ -44,7 +44,7 @@ Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Ve
   sys.mass_and_forces(sys.integrate(q, v, 0.5 * h), v_m, t + 0.5 * h, M_m, F_m);
   if (passive) F_m += D.cwiseProduct(v - v_m) + (theta - 0.5) * h * K.cwiseProduct(v);
   add_implicit_terms(sys, q, v, h, theta, M_m, K, D);
-  mass.factorize(M_m);
+  mass.factorize(M_m, sys.mass_tree());
   if (implicit_mass != nullptr) *implicit_mass = std::move(M_m);
   return v - mass.solve(h * F_m);
 }

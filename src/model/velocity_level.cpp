@@ -20,7 +20,20 @@ bool same_pattern(const Eigen::SparseMatrix<double>& A, const Eigen::SparseMatri
 
 }  // namespace
 
+void MassSolver::factorize(const Matrix& M, const std::vector<Index>* parent) {
+  if (parent == nullptr) return factorize(M);
+  MOREAU_REQUIRE(static_cast<Index>(parent->size()) == M.rows(),
+                 "simulation: the mass matrix is {}×{} but its tree has {} velocities", M.rows(),
+                 M.cols(), parent->size());
+  tree_used_ = true;
+  MOREAU_REQUIRE(tree_.factor(M, *parent),
+                 "simulation: the mass matrix ({}×{}) is not positive definite at velocity {} "
+                 "(pivot not positive)",
+                 M.rows(), M.cols(), tree_.pivot());
+}
+
 void MassSolver::factorize(const Matrix& M) {
+  tree_used_ = false;
   Eigen::SparseMatrix<double> S = M.sparseView(0.0, 0.0);
   S.makeCompressed();
   const double scale = M.size() > 0 ? M.cwiseAbs().maxCoeff() : 0.0;
@@ -43,10 +56,16 @@ void MassSolver::factorize(const Matrix& M) {
 }
 
 Vector MassSolver::solve(const Vector& b) const {
+  if (tree_used_) {
+    Vector x = b;
+    tree_.solve_in_place(x);
+    return x;
+  }
   return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
 }
 
 Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>& B) const {
+  if (tree_used_) return tree_.solve(Matrix(B)).sparseView(0.0, 0.0);
   if (symmetric_) return ldlt_.solve(B);
   // SparseLU solves dense right-hand sides: column by column through a dense copy
   const Matrix X = const_cast<Eigen::SparseLU<Eigen::SparseMatrix<double>>&>(lu_).solve(Matrix(B));

@@ -36,14 +36,14 @@ inline void note_energy(SimulationResult& res, double E, double& running_min_ene
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
                          const Vector& q, const Vector& v, double& running_min_energy) {
-  const double T = sys.kinetic_energy(q, v);
-  const double V = sys.potential_energy(q);
+  RecordedState r = sys.recorded_state(q, v);
+  const double T = r.kinetic, V = r.potential;
   // finite q and v can still overflow T = ½vᵀMv: the run then diverged (the record not kept)
   if (!std::isfinite(T) || !std::isfinite(V))
     throw NonFiniteError(fmt::format("energy: kinetic T = {}, potential V = {}", T, V));
   res.t.push_back(t);
-  res.q.push_back(sys.recorded_positions(q));
-  res.v.push_back(sys.recorded_velocities(q, v));
+  res.q.push_back(std::move(r.q));
+  res.v.push_back(std::move(r.v));
   res.kinetic.push_back(T);
   res.potential.push_back(V);
   note_energy(res, T + V, running_min_energy);

@@ -73,6 +73,20 @@ TEST(ArticulatedWorld, JointCoordinatesAndRecordedColumns) {
   EXPECT_EQ(recorded_position_size(sys.world()), rec.size());
 }
 
+// recorded_state walks the forest once for what the four calls give one by one (each its own walk:
+// T from the twists, V from the poses, the columns from the maximal view).
+TEST(ArticulatedWorld, RecordedStateIsTheFourRecords) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  Vector q = sys.initial_q, v = Vector::LinSpaced(sys.velocity_size(), -1.0, 2.0);
+  q[0] = 0.3, q[1] = -0.2;
+  const RecordedState r = sys.recorded_state(q, v);
+  EXPECT_EQ(r.q, sys.recorded_positions(q));
+  EXPECT_EQ(r.v, sys.recorded_velocities(q, v));
+  EXPECT_NEAR(r.kinetic, sys.kinetic_energy(q, v), 1e-14 * r.kinetic);
+  EXPECT_NEAR(r.kinetic, 0.5 * v.dot(sys.contact_state(q, v, 0.0).M * v), 1e-12 * r.kinetic);
+  EXPECT_NEAR(r.potential, sys.potential_energy(q), 1e-14 * (1 + std::abs(r.potential)));
+}
+
 // At the elbow's upper limit the detection reports "elbow/upper"; mapped to joint coordinates its
 // normal is ρ (= 1 m) times the unit row of the elbow's rate, with sign −1 (gap = ρ(upper − s)).
 TEST(ArticulatedWorld, JointLimitIsAUnitRowOnItsCoordinate) {

@@ -171,6 +171,33 @@ TEST(ContactPairs, CollisionFilterFollowsMuJoCosRule) {
   EXPECT_EQ(w->body(contacts[0].body_a).name, "two");
 }
 
+// shapes_may_touch: the filtered balls above may touch the floor; with the "two" ball's contype
+// made 1 no pair passes, and an explicit pair makes the world touch again.
+TEST(ContactPairs, ShapesMayTouchFollowsTheFilters) {
+  auto world = [](unsigned ball_contype) {
+    auto w = std::make_shared<RigidWorld>(3);
+    Shape floor = make_plane(Vector3::UnitZ());
+    floor.conaffinity = 2;
+    floor.contype = 0;
+    w->add_body(ground_body({floor}));
+    RigidBody ball;
+    ball.name = "ball";
+    ball.pose.position = Vector3(0.0, 0.0, 0.5);
+    Shape s = make_sphere(0.5);
+    s.contype = ball_contype;
+    s.conaffinity = 0;
+    ball.shapes = {s};
+    w->add_body(ball);
+    return w;
+  };
+  EXPECT_TRUE(shapes_may_touch(*world(2), {}));
+  const auto apart = world(1);
+  EXPECT_FALSE(shapes_may_touch(*apart, {}));
+  EXPECT_TRUE(detect_contacts(*apart, apart->initial_positions(), {.margin = 10.0}).empty());
+  apart->add_contact_pair({"ball/floor", 1, 0, 0, 0});
+  EXPECT_TRUE(shapes_may_touch(*apart, {}));
+}
+
 TEST(ContactPairs, BadPairsAreRefusedWithTheirName) {
   auto w = mixed_world();
   auto refuses = [&](ContactPair p, const std::string& part) {

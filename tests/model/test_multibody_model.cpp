@@ -6,9 +6,14 @@
 #include <cmath>
 #include <array>
 #include <random>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "moreau/model/multibody/multibody_model.hpp"
 #include "moreau/model/multibody/tree_factorization.hpp"
+#include "moreau/model/velocity_level.hpp"
 #include "random_frames.hpp"
 
 using namespace moreau;
@@ -248,6 +253,34 @@ TEST(TreeFactorization, SolvesLikeADenseFactorizationAndRefusesASingularLeaf) {
   TreeFactorization f;
   EXPECT_FALSE(f.factor(m.mass_matrix(m.neutral_positions()), m.dof_parent()));
   EXPECT_EQ(f.pivot(), 1);
+}
+
+// The step's MassSolver given M's tree (LagrangianSystem::mass_tree) solves vectors and sparse
+// right-hand sides as a dense LDLᵀ does, and a matrix that is not positive definite is refused
+// with the velocity whose pivot failed.
+TEST(MassSolver, AlongTheTreeSolvesLikeADenseFactorization) {
+  const MultibodyModel m = random_forest(29, 7, 0.02);
+  Vector q, v;
+  random_state(m, 3, q, v);
+  const Matrix M = m.mass_matrix(q);
+  MassSolver mass;
+  mass.factorize(M, &m.dof_parent());
+  const Vector expected = M.ldlt().solve(v);
+  EXPECT_LT((mass.solve(v) - expected).norm(), 1e-10 * (1 + expected.norm()));
+  Matrix B = Matrix::Zero(M.rows(), 2);
+  B(0, 0) = 1.0, B(M.rows() - 1, 1) = -2.0;
+  const Matrix X = Matrix(mass.solve(Eigen::SparseMatrix<double>(B.sparseView())));
+  EXPECT_LT((X - M.ldlt().solve(B)).norm(), 1e-10 * (1 + X.norm()));
+  Matrix bad = M;
+  bad(M.rows() - 1, M.rows() - 1) = -1.0;
+  try {
+    mass.factorize(bad, &m.dof_parent());
+    FAIL() << "a negative pivot was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("velocity {}", M.rows() - 1)),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // Dofs are numbered tree by tree with λ(i) < i, even when the bodies of two trees interleave.

@@ -64,6 +64,8 @@ class RigidWorldSystem : public LagrangianSystem {
   Vector recorded_positions(const Vector& q) const override;
   // Every body's (v_G, ω) (the maximal v), then the hinge, slide and ball velocities.
   Vector recorded_velocities(const Vector& q, const Vector& v) const override;
+  // The four records from one walk of the forest (joint coordinates).
+  RecordedState recorded_state(const Vector& q, const Vector& v) const override;
   std::vector<std::string> recorded_position_names() const override;
   std::vector<std::string> recorded_velocity_names() const override;
 
@@ -86,6 +88,10 @@ class RigidWorldSystem : public LagrangianSystem {
                        Vector& F) const override;
   // True for a world with joints: its free flight is second order (dense_step_contacts.cpp).
   bool midpoint_free_flight() const override { return forest_ != nullptr; }
+  // The forest's dof parents (joint coordinates), else nullptr.
+  const std::vector<Index>* mass_tree() const override {
+    return forest_ ? &forest_->model.dof_parent() : nullptr;
+  }
   // The forest's exponential map for a world with joints, RigidWorld's otherwise.
   Vector integrate(const Vector& q, const Vector& v, double h) const override;
   // The forest's difference for a world with joints, RigidWorld's otherwise.
@@ -210,6 +216,7 @@ class RigidWorldSystem : public LagrangianSystem {
 
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
+  bool shapes_may_touch_ = true;  // shapes_may_touch(world, settings): else detection is skipped
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)

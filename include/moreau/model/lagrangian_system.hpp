@@ -24,6 +24,14 @@ struct DryFriction {
   double bound = 0.0;     // f > 0, N·m or N
 };
 
+// What a run records of one state (q, v).
+struct RecordedState {
+  Vector q;                // LagrangianSystem::recorded_positions(q)
+  Vector v;                // LagrangianSystem::recorded_velocities(q, v)
+  double kinetic = 0.0;    // T(q, v), J
+  double potential = 0.0;  // V(q), J
+};
+
 // The interface of a Lagrangian system with constraints (see the file comment).
 class LagrangianSystem {
  public:
@@ -45,6 +53,9 @@ class LagrangianSystem {
   virtual Vector recorded_positions(const Vector& q) const { return q; }
   // The velocities a run records at (q, v) (see recorded_positions).
   virtual Vector recorded_velocities(const Vector& /*q*/, const Vector& v) const { return v; }
+  // All a run records at (q, v) at once (the four calls unless overridden: a rigid world in joint
+  // coordinates walks its tree once for all of them).
+  virtual RecordedState recorded_state(const Vector& q, const Vector& v) const;
   // Names of recorded_positions (output columns); position_names() unless overridden.
   virtual std::vector<std::string> recorded_position_names() const { return position_names(); }
   // Names of recorded_velocities; velocity_names() unless overridden.
@@ -84,6 +95,10 @@ class LagrangianSystem {
   // M(q) and F(q, v, t) alone, without the constraints (from contact_state unless overridden).
   virtual void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                                Vector& F) const;
+  // The kinematic tree of M: per velocity, its parent velocity (−1 at a root), with M_ij ≠ 0 only
+  // when one of i, j is an ancestor of the other, so that M factorizes along it without fill-in
+  // (model/multibody/tree_factorization.hpp); nullptr (no such structure) unless overridden.
+  virtual const std::vector<Index>* mass_tree() const { return nullptr; }
   // True when the dense step layer takes the free flight at the step's midpoint, second order
   // without contacts (model/dense_step_contacts.cpp); false unless overridden.
   virtual bool midpoint_free_flight() const { return false; }

@@ -16,14 +16,16 @@
 #include <Eigen/SparseLU>
 
 #include "moreau/model/contact_state.hpp"
+#include "moreau/model/multibody/tree_factorization.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau {
 
 // Factorization of the mass matrix M (n×n, symmetric positive definite), sparse LDLᵀ so that
-// block-diagonal masses of many bodies stay cheap. A non-symmetric matrix (the iteration matrix
-// M + hθC + h²θ²K of sim/moreau_jean_osi.hpp with a non-symmetric C or K) is factorized by
-// sparse LU instead.
+// block-diagonal masses of many bodies stay cheap, or along a kinematic tree (Featherstone's LTDL,
+// model/multibody/tree_factorization.hpp) when the system gives M's tree. A non-symmetric matrix
+// (the iteration matrix M + hθC + h²θ²K of sim/moreau_jean_osi.hpp with a non-symmetric C or K)
+// is factorized by sparse LU instead.
 class MassSolver {
  public:
   // Nothing factorized yet (factorize() before solve()).
@@ -35,6 +37,11 @@ class MassSolver {
   // fill-reducing ordering and symbolic analysis (a kinematic tree's M keeps its pattern as q
   // moves), so only the numeric LDLᵀ is redone.
   void factorize(const Matrix& M);
+  // Factorizes M along its kinematic tree: `parent` holds each velocity's parent dof (−1 at a
+  // root; M_ij ≠ 0 only when one of i, j is an ancestor of the other), as
+  // LagrangianSystem::mass_tree() gives it; nullptr factorizes as factorize(M). Throws
+  // std::invalid_argument, naming the velocity, when a pivot is not positive.
+  void factorize(const Matrix& M, const std::vector<Index>* parent);
   // M⁻¹ b.
   Vector solve(const Vector& b) const;
   // M⁻¹ B for a sparse right-hand side B (n × k).
@@ -43,6 +50,8 @@ class MassSolver {
  private:
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;  // used when symmetric_ is false
+  TreeFactorization tree_;                           // used when tree_used_ is true
+  bool tree_used_ = false;
   bool symmetric_ = true;
   Eigen::SparseMatrix<double> pattern_;  // the symmetric M analysed last (its pattern), or empty
 };

@@ -120,6 +120,46 @@ std::vector<Index> articulations(const RigidWorld& world) {
   return out;
 }
 
+// The rules in the header's order. A body and the body it is jointed to do not collide unless
+// that body is static (MuJoCo's rule, XML reference §contact: a body collides with the world it
+// hangs from).
+bool detected_pair(const RigidWorld& world, const CollisionSettings& settings,
+                   const std::vector<Index>& articulation, Index a, Index shape_a, Index b,
+                   Index shape_b) {
+  if (a == b) return false;
+  const bool sa = world.body(a).is_static, sb = world.body(b).is_static;
+  if (sa && sb) return false;
+  if (!world.excluded_pairs().empty() && world.collisions_excluded(a, b)) return false;
+  if (!settings.collide_jointed && !sa && !sb)
+    for (const auto& j : world.joints())
+      if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return false;
+  if (!settings.self_collision && articulation[a] >= 0 && articulation[a] == articulation[b])
+    return false;
+  if (!collision_filter_passes(world.body(a).shapes[shape_a], world.body(b).shapes[shape_b]))
+    return false;
+  return world.contact_pairs().empty() || world.find_contact_pair(a, shape_a, b, shape_b) < 0;
+}
+
+// Every pair of shapes through detected_pair, stopping at the first that passes; the shapes
+// whose contype and conaffinity are both 0 pass with none and are skipped first.
+bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings) {
+  if (!world.contact_pairs().empty()) return true;
+  const std::vector<Index> articulation =
+      settings.self_collision ? std::vector<Index>() : articulations(world);
+  std::vector<std::pair<Index, Index>> shapes;
+  for (Index i = 0; i < world.body_count(); ++i)
+    for (Index k = 0; k < static_cast<Index>(world.body(i).shapes.size()); ++k) {
+      const Shape& sh = world.body(i).shapes[k];
+      if (sh.contype != 0 || sh.conaffinity != 0) shapes.emplace_back(i, k);
+    }
+  for (size_t x = 0; x < shapes.size(); ++x)
+    for (size_t y = x + 1; y < shapes.size(); ++y)
+      if (detected_pair(world, settings, articulation, shapes[x].first, shapes[x].second,
+                        shapes[y].first, shapes[y].second))
+        return true;
+  return false;
+}
+
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings) {
   std::vector<Contact> out;
@@ -147,21 +187,7 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     broad_phase_pairs(boxes_, broad_, candidates_);
   else
     candidates_ = brute_force_pairs(boxes_);
-  // a body and the body it is jointed to do not collide, unless that body is static (MuJoCo's
-  // rule, XML reference §contact: a body collides with the world it hangs from)
-  const bool with_exclusions = !world.excluded_pairs().empty();
-  auto jointed = [&](Index a, Index b) {
-    if (world.body(a).is_static || world.body(b).is_static) return false;
-    for (const auto& j : world.joints())
-      if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;
-    return false;
-  };
-  const bool with_pairs = !world.contact_pairs().empty();
   if (!settings.self_collision) articulation_ = articulations(world);
-  auto same_articulation = [&](Index a, Index b) {
-    return !settings.self_collision && articulation_[a] >= 0 &&
-           articulation_[a] == articulation_[b];
-  };
   struct Item {
     Index body, shape;
     Pose pose;
@@ -198,17 +224,10 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
         const auto [ia, ib] = candidates_[c];
         Item A{shapes_[ia].first, shapes_[ia].second, poses_[ia]};
         Item B{shapes_[ib].first, shapes_[ib].second, poses_[ib]};
-        if (A.body == B.body) continue;
-        const bool sa = world.body(A.body).is_static, sb = world.body(B.body).is_static;
-        if (sa && sb) continue;
-        if (with_exclusions && world.collisions_excluded(A.body, B.body)) continue;
-        if (!settings.collide_jointed && jointed(A.body, B.body)) continue;
-        if (same_articulation(A.body, B.body)) continue;
-        if (!collision_filter_passes(world.body(A.body).shapes[A.shape],
-                                     world.body(B.body).shapes[B.shape]))
+        if (!detected_pair(world, settings, articulation_, A.body, A.shape, B.body, B.shape))
           continue;
-        if (with_pairs && world.find_contact_pair(A.body, A.shape, B.body, B.shape) >= 0) continue;
-        if (sa || (!sb && A.body > B.body)) std::swap(A, B);
+        if (world.body(A.body).is_static || (!world.body(B.body).is_static && A.body > B.body))
+          std::swap(A, B);
         add_points(A, B, settings.margin, -1, found_[k]);
       }
   });

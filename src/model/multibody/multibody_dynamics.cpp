@@ -135,6 +135,9 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
     }
     out.twist[b] = V;
   }
+  out.inertia.resize(static_cast<size_t>(nb));
+  for (Index b = 0; b < nb; ++b)
+    out.inertia[b] = spatial_inertia(bodies_[b], out.pose[b], out.com[b]);
   out.with_velocities = true;
 }
 
@@ -143,7 +146,8 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
 Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   const Index nb = body_count();
   std::vector<Matrix6> Ic(static_cast<size_t>(nb));
-  for (Index b = 0; b < nb; ++b) Ic[b] = spatial_inertia(bodies_[b], k.pose[b], k.com[b]);
+  for (Index b = 0; b < nb; ++b)
+    Ic[b] = k.with_velocities ? k.inertia[b] : spatial_inertia(bodies_[b], k.pose[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   Matrix M = Matrix::Zero(nv_, nv_);
@@ -180,7 +184,7 @@ Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const
         if (a) Ab += k.S.col(i) * (*a)[i];
       }
     A[b] = Ab;
-    const Matrix6 I = spatial_inertia(body, k.pose[b], k.com[b]);
+    const Matrix6& I = k.inertia[b];
     f[b] = I * Ab + cross_force(k.twist[b], I * k.twist[b]);
   }
   for (Index b = nb - 1; b >= 0; --b)
@@ -247,6 +251,10 @@ Matrix MultibodyModel::point_jacobian(const MultibodyKinematics& k, Index b,
 double MultibodyModel::kinetic_energy(const Vector& q, const Vector& v) const {
   MultibodyKinematics k;
   kinematics(q, v, k);
+  return kinetic_energy(k, v);
+}
+
+double MultibodyModel::kinetic_energy(const MultibodyKinematics& k, const Vector& v) const {
   double T = 0.0;
   for (Index b = 0; b < body_count(); ++b) {
     const MultibodyBody& body = bodies_[b];

@@ -80,6 +80,17 @@ struct CollisionSettings {
 // one articulation.
 std::vector<Index> articulations(const RigidWorld& world);
 
+// Whether detection looks at the shapes a (of body a) and b (of body b) at all: two bodies, not
+// both static, not excluded, not jointed to each other (unless settings.collide_jointed or one is
+// static), not of one articulation (without settings.self_collision; `articulation` is then
+// articulations(world)), their contype/conaffinity filters passing, and no explicit pair of theirs.
+bool detected_pair(const RigidWorld& world, const CollisionSettings& settings,
+                   const std::vector<Index>& articulation, Index a, Index shape_a, Index b,
+                   Index shape_b);
+// False when no two shapes of the world pass detected_pair and it has no explicit contact pair:
+// detect_contacts then finds nothing but joint limits at any q (an arm without collision geoms).
+bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings);
+
 // Every contact of the world at q: the points of every explicit contact pair
 // (RigidWorld::contact_pairs, whatever their gap), and the shape pairs found by detection within
 // the margin (static–static, explicit and, by default, jointed pairs skipped).

@@ -77,12 +77,13 @@ struct MultibodyBody {
 // Spatial vectors are Plücker coordinates in world axes about the world origin, angular first:
 // a motion (ω; v_O) moves a point p at v_O + ω × p, a force is (n_O; f).
 struct MultibodyKinematics {
-  std::vector<Pose> pose;                          // per body: body frame → world
-  std::vector<Vector3> com;                        // per body: centre of mass, world, m
-  Eigen::Matrix<double, 6, Eigen::Dynamic> S;      // 6 × nv: motion axis of every dof
-  Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;   // 6 × nv: its rate Ṡ (with velocities)
-  std::vector<Eigen::Matrix<double, 6, 1>> twist;  // per body: (ω; v_O) (with velocities)
-  bool with_velocities = false;                    // twist and Sdot filled
+  std::vector<Pose> pose;                            // per body: body frame → world
+  std::vector<Vector3> com;                          // per body: centre of mass, world, m
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S;        // 6 × nv: motion axis of every dof
+  Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;     // 6 × nv: its rate Ṡ (with velocities)
+  std::vector<Eigen::Matrix<double, 6, 1>> twist;    // per body: (ω; v_O) (with velocities)
+  std::vector<Eigen::Matrix<double, 6, 6>> inertia;  // per body: I_O, world (with velocities)
+  bool with_velocities = false;                      // twist and Sdot filled
 };
 
 // A forest of kinematic trees in joint coordinates (see the file comment).
@@ -173,6 +174,8 @@ class MultibodyModel {
 
   // T = ½ vᵀ M(q) v, J (armature included).
   double kinetic_energy(const Vector& q, const Vector& v) const;
+  // The same from kinematics with velocities already computed at (q, v).
+  double kinetic_energy(const MultibodyKinematics& k, const Vector& v) const;
   // V = −Σ m g⃗·p_G + spring_energy(q), J.
   double potential_energy(const Vector& q) const;
   // Σ ½ K (q − q_ref)² over hinge and slide springs, ½ K θ² over ball springs, J.

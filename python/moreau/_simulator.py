@@ -2,10 +2,14 @@
 (docs/simulator.md; the C++ class moreau::Simulator, sim/simulator.hpp)."""
 import functools
 import json
+import numbers
 import os
 import warnings
 
 import numpy as np
+
+from ._errors import InputError, finite_number, path_or_none
+
 
 __all__ = ["Simulator"]
 
@@ -15,7 +19,6 @@ def _input_errors(method):
     as moreau.InputError, a ValueError too."""
     @functools.wraps(method)
     def checked(*args, **kwargs):
-        from ._errors import InputError
         try:
             return method(*args, **kwargs)
         except InputError:
@@ -43,7 +46,6 @@ def _input(name, ndim, doc):
 def _model_source(who, model, argument="model"):
     """(text, is_path) of a model given as a path, JSON text or a scene dict (InputError naming
     `who`'s argument otherwise)."""
-    from ._errors import InputError
     if isinstance(model, dict):
         return json.dumps(model), False
     if isinstance(model, (str, os.PathLike)) and os.path.exists(os.fspath(model)):
@@ -62,7 +64,6 @@ def _start_options(who, text, is_path, floating_base=False, ground=False, keyfra
     """The JSON of how a model is placed and started (ModelImportOptions), each option checked
     and named as `who`'s argument."""
     import math
-    from ._errors import InputError, finite_number
     is_urdf = is_path and text.endswith(".urdf")
     options = {}
     for name, value in (("floating_base", floating_base), ("ground", ground)):
@@ -221,8 +222,9 @@ class Simulator:
         """Takes n time steps (n ≥ 0) with the inputs held; with dt (s) instead, advances by dt:
         dt/h time steps, or for an event-driven scene its integrator to t + dt through every
         event on the way (its contacts then hold forces, N)."""
-        import numbers
-        from ._errors import InputError, finite_number
+        if dt is None and type(n) is int:  # the control loop's call: nothing more to check here
+            self._sim.step(n)
+            return
         if dt is not None:
             if n != 1:
                 raise InputError("Simulator.step(): give n (steps) or dt (seconds), not both")
@@ -288,7 +290,6 @@ class Simulator:
         mode_tolerance: relative zero of the mode test; difference_step, input_step: δ of the
         central differences of the smooth step data in q and in v, ctrl, qfrc. An event-driven
         scene, a pointer that names nothing or a non-number raise InputError."""
-        from ._errors import InputError, finite_number
         step = finite_number("Simulator.step_derivatives()", "param_step", param_step)
         if step <= 0:
             raise InputError(f"Simulator.step_derivatives(): argument 'param_step' = {step}: "
@@ -300,7 +301,6 @@ class Simulator:
 
     def _parameter_scenes(self, pointer, step):
         """(pointer, scene at p + δ, scene at p − δ, δ) as JSON texts for a JSON pointer."""
-        from ._errors import InputError
         who = "Simulator.step_derivatives()"
         text, is_path, _ = self._source
         if is_path and not text.lower().endswith(".json"):
@@ -376,7 +376,6 @@ class Simulator:
         """Ends the recording and returns it as a moreau.SimulationResult, written to the folder
         `out` when given ("csv" or "hdf5" format, as moreau.simulate writes; plot.png when
         plot=True)."""
-        from ._errors import InputError, path_or_none
         from ._simulate import SimulationResult, plot as draw
         out = path_or_none("Simulator.stop_recording()", "out", out)
         if format is not None and format not in ("csv", "hdf5"):

@@ -427,7 +427,7 @@ double RigidWorldSystem::potential_energy(const Vector& q) const {
 // M from CRBA; F = b − τ_passive − Σ J_bᵀ (f_app, τ_app); then the closure joints' rows and the
 // contacts, as RigidWorldSystem::state orders them, mapped to joint coordinates.
 ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& v, double t,
-                                                 bool dense) const {
+                                                 bool dense, double reach, double margin) const {
   const MultibodyModel& m = forest_->model;
   m.check_state(q, v);
   const int d = world_->dimension();
@@ -451,10 +451,20 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   append_coupling_constraints(q, v, view.k, dense, s.constraints);
   CollisionSettings cs = settings_;
   cs.joint_limits = false;  // stated on the coordinates below
+  const bool filtered = reach >= 0.0;
+  cs.with_names = cs.with_names && !filtered;  // then only the kept contacts are named
   std::vector<Contact> found;
   if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs);
   drop_ignored_overlaps(found, true);
-  for (const Contact& ct : found) {
+  for (Contact& ct : found) {
+    // a unilateral contact that no step of the reach activates (1 nm of slack for the round-off
+    // between this gap rate and the mapped row's)
+    if (filtered && ct.gap > margin + 1e-9 &&
+        (ct.pair < 0 || world_->contact_pairs()[ct.pair].kind == ConstraintKind::unilateral) &&
+        ct.gap + reach * std::min(contact_normal_speed(*world_, view.q, view.v, ct), 0.0) >
+            margin + 1e-9)
+      continue;
+    if (filtered && settings_.with_names) ct.name = contact_name(*world_, ct);
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);
     view.map(r, mb, n, J, c);
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);

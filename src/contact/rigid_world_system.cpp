@@ -65,6 +65,10 @@ void RigidWorldSystem::apply_initial_state_edits() {
 ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, double t) const {
   return state(q, v, t, true);
 }
+ContactState RigidWorldSystem::step_state(const Vector& q, const Vector& v, double t, double reach,
+                                          double margin) const {
+  return forest_ ? articulated_state(q, v, t, true, reach, margin) : contact_state(q, v, t);
+}
 ContactState RigidWorldSystem::constraint_summary(const Vector& q, const Vector& v,
                                                   double t) const {
   return state(q, v, t, false);

@@ -31,7 +31,9 @@ class DenseStepContacts final : public StepContacts {
   }
 
   double detect(const Vector& q, const Vector& v, double t, double& penetration) override {
-    s_ = sys_.contact_state(q, v, t);
+    s_ = st_.max_step > 0.0
+             ? sys_.step_state(q, v, t, st_.activation_factor * st_.max_step, st_.activation_margin)
+             : sys_.contact_state(q, v, t);
     dimension_ = s_.dimension;
     double worst = 0.0;
     penetration = 0.0;
@@ -135,8 +137,10 @@ class DenseStepContacts final : public StepContacts {
 
   ContactPlace place_after(Index a) const override {
     const Index i = in_.unilateral[a];
-    const ContactConstraint& c =
-        s_.size() == step_.size() ? s_.constraints[i] : step_.constraints[i];
+    // after the step: the same constraint of the new detection when it has it at the same place
+    const bool same =
+        s_.size() == step_.size() && s_.constraints[i].name == step_.constraints[i].name;
+    const ContactConstraint& c = same ? s_.constraints[i] : step_.constraints[i];
     return {.gap = c.gap,
             .point = c.point,
             .normal = c.world_normal,

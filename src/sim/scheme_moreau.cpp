@@ -29,10 +29,12 @@ double detect_and_project(const LagrangianSystem& sys, StepContacts& layer, Vect
   }
 }
 
-// The contact layer's settings with the stepper's θ (for the implicit joint springs and dampers).
+// The contact layer's settings with the stepper's θ (for the implicit joint springs and dampers)
+// and its dt (the longest step, for what detection may leave out).
 StepContactSettings layer_settings(const TimeSteppingSettings& ts) {
   StepContactSettings out = ts.contacts;
   out.theta = ts.theta;
+  out.max_step = ts.dt;
   return out;
 }
 

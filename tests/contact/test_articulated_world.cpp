@@ -3,6 +3,7 @@
 // as unit rows, and the mapped rows' kinematics (gap rates and c terms) against finite differences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../model/fd_check.hpp"
@@ -85,6 +86,48 @@ TEST(ArticulatedWorld, RecordedStateIsTheFourRecords) {
   EXPECT_NEAR(r.kinetic, sys.kinetic_energy(q, v), 1e-14 * r.kinetic);
   EXPECT_NEAR(r.kinetic, 0.5 * v.dot(sys.contact_state(q, v, 0.0).M * v), 1e-12 * r.kinetic);
   EXPECT_NEAR(r.potential, sys.potential_energy(q), 1e-14 * (1 + std::abs(r.potential)));
+}
+
+// step_state leaves out exactly the shape contacts with g + reach·min(u_n, 0) > margin, u_n taken
+// from the full contact_state's mapped rows (∇hᵀv in joint coordinates), and keeps every
+// constraint that a step may activate as contact_state has it (the joint limits may stay). The box,
+// 1 cm above the floor, falls at 20 m/s: kept with a reach of 0.5 ms, left out with 0.25 ms and at
+// rest.
+TEST(ArticulatedWorld, StepStateLeavesOutOnlyContactsNoStepActivates) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 1.0});
+  Vector q = sys.initial_q, v = Vector::Zero(sys.velocity_size());
+  q[1] = 0.05;  // the elbow at its upper limit
+  const Index box_vz = 2 + 2;
+  const double margin = 1e-6;
+  for (const auto& [speed, reach] : {std::pair{20.0, 0.5e-3}, {20.0, 0.25e-3}, {0.0, 0.5e-3}}) {
+    v[box_vz] = -speed;
+    const ContactState full = sys.contact_state(q, v, 0.0);
+    const ContactState step = sys.step_state(q, v, 0.0, reach, margin);
+    size_t kept = 0, left_out = 0;
+    for (const ContactConstraint& c : full.constraints) {
+      const auto it = std::find_if(step.constraints.begin(), step.constraints.end(),
+                                   [&](const ContactConstraint& x) { return x.name == c.name; });
+      const bool activates = c.kind == ConstraintKind::bilateral || c.gap <= margin ||
+                             c.gap + reach * std::min(c.normal.dot(v), 0.0) <= margin;
+      const bool shapes = c.name.find(':') != std::string::npos;  // not a joint limit
+      if (activates || shapes)
+        EXPECT_EQ(it != step.constraints.end(), activates) << c.name << " at " << speed << " m/s";
+      if (it == step.constraints.end()) {
+        ++left_out;
+        continue;
+      }
+      ++kept;
+      EXPECT_EQ(it->gap, c.gap);
+      EXPECT_EQ(it->normal, c.normal);
+      EXPECT_EQ(it->tangent, c.tangent);
+    }
+    EXPECT_EQ(kept, step.constraints.size());
+    EXPECT_GT(left_out, 0u);  // the links over the floor, 0.4 m and more away
+    const bool box_kept =
+        std::any_of(step.constraints.begin(), step.constraints.end(),
+                    [&](const ContactConstraint& c) { return c.name.rfind("box/", 0) == 0; });
+    EXPECT_EQ(box_kept, speed > 0.0 && reach > 0.4e-3) << speed << " m/s, reach " << reach;
+  }
 }
 
 // At the elbow's upper limit the detection reports "elbow/upper"; mapped to joint coordinates its

@@ -70,6 +70,10 @@ class RigidWorldSystem : public LagrangianSystem {
   std::vector<std::string> recorded_velocity_names() const override;
 
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
+  // Joint coordinates: the contacts that cannot activate are left out before their rows are
+  // mapped through the tree (and named); contact_state otherwise.
+  ContactState step_state(const Vector& q, const Vector& v, double t, double reach,
+                          double margin) const override;
   // F and the constraints without M, ∇h and H_t: O(bodies + contacts) memory.
   ContactState constraint_summary(const Vector& q, const Vector& v, double t) const override;
 
@@ -178,7 +182,9 @@ class RigidWorldSystem : public LagrangianSystem {
   // contact_state with the dense parts (M and Jacobian rows) or without them.
   ContactState state(const Vector& q, const Vector& v, double t, bool dense) const;
   // The same for an articulated world (articulated_world.cpp).
-  ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense) const;
+  // `reach` and `margin` as step_state (reach < 0: every contact).
+  ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense,
+                                 double reach = -1.0, double margin = 0.0) const;
   // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics k (articulated_world.cpp).
   Vector articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v) const;
   // A limited joint of the forest: the world's joint, its forest joint and its offsets in q, v.

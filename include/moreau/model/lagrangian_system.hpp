@@ -69,6 +69,15 @@ class LagrangianSystem {
   virtual ContactState constraint_summary(const Vector& q, const Vector& v, double t) const {
     return contact_state(q, v, t);
   }
+  // What a Moreau–Jean step reads at (q, v, t): contact_state, less (some of) the unilateral
+  // constraints with g + reach·min(u_n, 0) > margin, u_n = ∇hᵀv their gap rate (a step of length
+  // h ≤ reach/c, c the activation factor, never activates them, so their rows need not be formed;
+  // a rigid world in joint coordinates leaves out such shape contacts). contact_state itself
+  // unless overridden.
+  virtual ContactState step_state(const Vector& q, const Vector& v, double t, double /*reach*/,
+                                  double /*margin*/) const {
+    return contact_state(q, v, t);
+  }
 
   // The Jacobians of F in velocity coordinates, for the implicit θ-method of
   // sim/moreau_jean_osi.hpp (Siconos' K = ∂F/∂q and C = ∂F/∂q̇, F on the left side here):

@@ -43,6 +43,10 @@ struct StepContactSettings {
   // θ of the linearly implicit joint springs and dampers, M + hθD + h²θ²K (the stepper sets it to
   // its own θ; docs/simulation.md §Passive joint forces)
   double theta = 0.5;
+  // s, the longest step the layer builds (the stepper's dt). When > 0, detection may leave out the
+  // unilateral contacts that cannot enter such a step, g + c·max_step·min(u_n, 0) > margin
+  // (LagrangianSystem::step_state), whose rows the step never reads; 0 keeps every contact.
+  double max_step = 0.0;
   // Anderson memory of body-block NSGS on islands of ≥ 16 contacts (0 = off; BodyBlockNsgsSettings)
   int nsgs_anderson_memory = 0;
   bool body_blocks = true;  // false: the dense layer for every system

@@ -302,6 +302,17 @@ void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Con
   }
 }
 
+double contact_normal_speed(const RigidWorld& world, const Vector& q, const Vector& v,
+                            const Contact& c) {
+  auto point_velocity = [&](Index body, const Vector3& x) {
+    const Vector3 r = x - world.body_pose(q, body).position;
+    return Vector3(world.body_linear_velocity(v, body) +
+                   world.body_angular_velocity(v, body).cross(r));
+  };
+  return c.frame.col(0).dot(point_velocity(c.body_a, c.point_a) -
+                            point_velocity(c.body_b, c.point_b));
+}
+
 // Rows (n, t₁, t₂ as the columns c of the frame): A: [cᵀ, (r_A × c)ᵀ], B: [−cᵀ, −(r_B × c)ᵀ];
 // bias by the point-on-face model, or the exact sphere–sphere form (world_contacts.hpp).
 BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v,

@@ -88,6 +88,16 @@ struct MaximalView {
     return J[i];
   }
 
+  // u_n = n·(v_A(x_A) − v_B(x_B)) of a contact, each point's velocity from its body's twist
+  // (ω; v_O): v(x) = v_O + ω × x (the static bodies' twists are zero).
+  double normal_speed(const Contact& c) const {
+    auto at = [&](Index i, const Vector3& x) {
+      const auto& V = k.twist[f.body_of[i]];
+      return Vector3(V.tail<3>() + V.head<3>().cross(x));
+    };
+    return c.frame.col(0).dot(at(c.body_a, c.point_a) - at(c.body_b, c.point_b));
+  }
+
   // J = block_a J_a + block_b J_b and c = bias + block_a J̇_a v + block_b J̇_b v of maximal rows.
   void map(const BodyPairRows& r, Index mb, Index nv, Matrix& Jout, Vector& c) const {
     Jout = Matrix::Zero(r.rows(), nv);
@@ -461,8 +471,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
     // between this gap rate and the mapped row's)
     if (filtered && ct.gap > margin + 1e-9 &&
         (ct.pair < 0 || world_->contact_pairs()[ct.pair].kind == ConstraintKind::unilateral) &&
-        ct.gap + reach * std::min(contact_normal_speed(*world_, view.q, view.v, ct), 0.0) >
-            margin + 1e-9)
+        ct.gap + reach * std::min(view.normal_speed(ct), 0.0) > margin + 1e-9)
       continue;
     if (filtered && settings_.with_names) ct.name = contact_name(*world_, ct);
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);

@@ -199,16 +199,23 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     const Shape& shB = world.body(B.body).shapes[B.shape];
     NarrowPhaseSettings np{.margin = margin, .dimension = world.dimension()};
     const auto points = collide(shA, A.pose, shB, B.pose, np);
+    if (points.empty()) return;
+    const ContactPair* cp = pair >= 0 ? &world.contact_pairs()[pair] : nullptr;
+    ContactMaterial material = cp && cp->material ? *cp->material : world.material(A.body, B.body);
+    if (!(cp && cp->material)) material.mu = combined_mu(shA, shB, material.mu);
+    // the frame of each normal, formed once for the run of points that share it (a mesh's
+    // vertices on a plane: hundreds)
+    Vector3 framed = Vector3::Constant(NAN);
+    Matrix3 frame;
     for (const auto& p : points) {
       Contact& c = into.emplace_back();
       c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
       c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature,
       c.normal_on_a = p.normal_on_a;
-      c.frame = contact_frame(p.normal, world.dimension());
+      if (p.normal != framed) frame = contact_frame(p.normal, world.dimension()), framed = p.normal;
+      c.frame = frame;
       c.pair = pair;
-      const ContactPair* cp = pair >= 0 ? &world.contact_pairs()[pair] : nullptr;
-      c.material = cp && cp->material ? *cp->material : world.material(A.body, B.body);
-      if (!(cp && cp->material)) c.material.mu = combined_mu(shA, shB, c.material.mu);
+      c.material = material;
       if (settings.with_names) c.name = contact_name(world, c);
     }
   };
@@ -300,17 +307,6 @@ void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Con
       J_b.row(k) << -e.transpose(), -ab.transpose();
     }
   }
-}
-
-double contact_normal_speed(const RigidWorld& world, const Vector& q, const Vector& v,
-                            const Contact& c) {
-  auto point_velocity = [&](Index body, const Vector3& x) {
-    const Vector3 r = x - world.body_pose(q, body).position;
-    return Vector3(world.body_linear_velocity(v, body) +
-                   world.body_angular_velocity(v, body).cross(r));
-  };
-  return c.frame.col(0).dot(point_velocity(c.body_a, c.point_a) -
-                            point_velocity(c.body_b, c.point_b));
 }
 
 // Rows (n, t₁, t₂ as the columns c of the frame): A: [cᵀ, (r_A × c)ᵀ], B: [−cᵀ, −(r_B × c)ᵀ];

@@ -141,11 +141,6 @@ void contact_jacobian_blocks(const RigidWorld& world, const Vector& q, const Con
 BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector& v,
                           const Contact& contact);
 
-// u_n = n·((v_A + ω_A × r_A) − (v_B + ω_B × r_B)), r_X = x_X − p_X: the contact's gap rate at
-// (q, v), the normal row of contact_rows times v without forming the rows.
-double contact_normal_speed(const RigidWorld& world, const Vector& q, const Vector& v,
-                            const Contact& contact);
-
 // H = [J_1ᵀ … J_ncᵀ], n × (d·nc), sparse (d = world.dimension()).
 SparseMatrix assemble_contact_h(const RigidWorld& world, const Vector& q,
                                 const std::vector<Contact>& contacts);

@@ -88,14 +88,11 @@ struct MaximalView {
     return J[i];
   }
 
-  // u_n = n·(v_A(x_A) − v_B(x_B)) of a contact, each point's velocity from its body's twist
-  // (ω; v_O): v(x) = v_O + ω × x (the static bodies' twists are zero).
-  double normal_speed(const Contact& c) const {
-    auto at = [&](Index i, const Vector3& x) {
-      const auto& V = k.twist[f.body_of[i]];
-      return Vector3(V.tail<3>() + V.head<3>().cross(x));
-    };
-    return c.frame.col(0).dot(at(c.body_a, c.point_a) - at(c.body_b, c.point_b));
+  // The velocity of the point x (world) of world body i from its twist (ω; v_O): v_O + ω × x
+  // (a static body's twist is zero).
+  Vector3 point_velocity(Index i, const Vector3& x) const {
+    const auto& V = k.twist[f.body_of[i]];
+    return V.tail<3>() + V.head<3>().cross(x);
   }
 
   // J = block_a J_a + block_b J_b and c = bias + block_a J̇_a v + block_b J̇_b v of maximal rows.
@@ -461,19 +458,23 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   append_coupling_constraints(q, v, view.k, dense, s.constraints);
   CollisionSettings cs = settings_;
   cs.joint_limits = false;  // stated on the coordinates below
-  const bool filtered = reach >= 0.0;
-  cs.with_names = cs.with_names && !filtered;  // then only the kept contacts are named
+  // with a reach: the points of unilateral contacts that no step of the reach activates are left
+  // out by detection itself (1 nm of slack for the round-off between this gap rate and the
+  // mapped row's)
+  ContactFilter keep;
+  if (reach >= 0.0)
+    keep = [&](Index a, Index b, Index pair, const ContactPoint& p) {
+      if (p.gap <= margin + 1e-9) return true;
+      if (pair >= 0 && world_->contact_pairs()[pair].kind != ConstraintKind::unilateral)
+        return true;
+      const double un =
+          p.normal.dot(view.point_velocity(a, p.point_a) - view.point_velocity(b, p.point_b));
+      return p.gap + reach * std::min(un, 0.0) <= margin + 1e-9;
+    };
   std::vector<Contact> found;
-  if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs);
+  if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs, keep);
   drop_ignored_overlaps(found, true);
-  for (Contact& ct : found) {
-    // a unilateral contact that no step of the reach activates (1 nm of slack for the round-off
-    // between this gap rate and the mapped row's)
-    if (filtered && ct.gap > margin + 1e-9 &&
-        (ct.pair < 0 || world_->contact_pairs()[ct.pair].kind == ConstraintKind::unilateral) &&
-        ct.gap + reach * std::min(view.normal_speed(ct), 0.0) > margin + 1e-9)
-      continue;
-    if (filtered && settings_.with_names) ct.name = contact_name(*world_, ct);
+  for (const Contact& ct : found) {
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);
     view.map(r, mb, n, J, c);
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);

@@ -161,14 +161,15 @@ bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings
 }
 
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
-                                     const CollisionSettings& settings) {
+                                     const CollisionSettings& settings, const ContactFilter& keep) {
   std::vector<Contact> out;
-  ContactDetector().detect(world, q, settings, out);
+  ContactDetector().detect(world, q, settings, out, keep);
   return out;
 }
 
 void ContactDetector::detect(const RigidWorld& world, const Vector& q,
-                             const CollisionSettings& settings, std::vector<Contact>& out) {
+                             const CollisionSettings& settings, std::vector<Contact>& out,
+                             const ContactFilter& keep) {
   MOREAU_REQUIRE(q.size() == world.position_size(),
                  "detect_contacts: q has {} entries, expected {}", q.size(), world.position_size());
   MOREAU_REQUIRE(!std::isnan(settings.margin), "detect_contacts: margin must not be NaN");
@@ -208,6 +209,7 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     Vector3 framed = Vector3::Constant(NAN);
     Matrix3 frame;
     for (const auto& p : points) {
+      if (keep && !keep(A.body, B.body, pair, p)) continue;
       Contact& c = into.emplace_back();
       c.body_a = A.body, c.body_b = B.body, c.shape_a = A.shape, c.shape_b = B.shape;
       c.point_a = p.point_a, c.point_b = p.point_b, c.gap = p.gap, c.feature = p.feature,

@@ -36,6 +36,7 @@
 //
 // Global frictional contact problem (FCLIB convention): M v = H r + f, u = Hᵀ v + w, with
 // H = [J_1ᵀ … J_ncᵀ] (n × d·nc) and M block diagonal.
+#include <functional>
 #include <vector>
 
 #include "moreau/contact/collision/broad_phase.hpp"
@@ -91,22 +92,31 @@ bool detected_pair(const RigidWorld& world, const CollisionSettings& settings,
 // detect_contacts then finds nothing but joint limits at any q (an arm without collision geoms).
 bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings);
 
+// A test detection applies to each point it finds, before the point becomes a Contact: the two
+// bodies (A first, as the Contact will have them), the explicit pair (−1: none) and the point;
+// false leaves the point out. Called from the narrow phase's threads, so it must be safe to call
+// concurrently.
+using ContactFilter =
+    std::function<bool(Index body_a, Index body_b, Index pair, const ContactPoint& point)>;
+
 // Every contact of the world at q: the points of every explicit contact pair
 // (RigidWorld::contact_pairs, whatever their gap), and the shape pairs found by detection within
 // the margin (static–static, explicit and, by default, jointed pairs skipped).
 // body_a < body_b unless body_a is dynamic and body_b static (B is then the static one), so
-// normals of ground contacts point out of the ground. Order: by pair, then by feature.
+// normals of ground contacts point out of the ground. Order: by pair, then by feature. With
+// `keep`, only the points it keeps.
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
-                                     const CollisionSettings& settings = {});
+                                     const CollisionSettings& settings = {},
+                                     const ContactFilter& keep = {});
 
 // detect_contacts with its working memory kept between calls: a stepper that detects at every
 // step keeps one, so that a warm detection allocates (and page-faults) only for what it returns.
 class ContactDetector {
  public:
-  // The contacts of detect_contacts(world, q, settings), in its order, into `out` (its previous
-  // contents replaced, its capacity reused).
+  // The contacts of detect_contacts(world, q, settings, keep), in its order, into `out` (its
+  // previous contents replaced, its capacity reused).
   void detect(const RigidWorld& world, const Vector& q, const CollisionSettings& settings,
-              std::vector<Contact>& out);
+              std::vector<Contact>& out, const ContactFilter& keep = {});
 
  private:
   std::vector<Pose> poses_;                      // pose of each shape

@@ -102,6 +102,11 @@ constexpr int kNewtonLedSweeps = 20;
 constexpr double kNewtonFallbackProximal = 1e-3;
 // The tolerance of a Newton fallback, relative to the step's (solve_awake).
 constexpr double kNewtonFallbackTightening = 1e-2;
+// The polish of a converged Newton fallback (polish_newton): its tolerance relative to the
+// step's, its iterations, and the fallbacks it pauses for after one that did not get there.
+constexpr double kNewtonPolishTightening = 1e-4;
+constexpr int kNewtonPolishIterations = 2;
+constexpr int kNewtonPolishPause = 32;
 
 using ContactKey = std::tuple<Index, Index, Index, Index, int>;
 ContactKey key_of(const Contact& c) {
@@ -256,6 +261,8 @@ class BodyBlockStepContacts final : public StepContacts {
   }
   void build_joint_rows(const Vector& q, const Vector& v, double h);
   StepSolution solve_awake(const Vector& w, const Vector& compliance, const Vector& guess);
+  void polish_newton(const FrictionContactProblem& condensed,
+                     const FrictionContactSettings& fallback, FrictionContactResult& alt);
   std::vector<std::pair<Index, Index>> problem_pairs() const;
 
   const RigidWorldSystem& system_;  // its inputs (set_inputs) join the world's forces
@@ -276,7 +283,8 @@ class BodyBlockStepContacts final : public StepContacts {
   std::vector<Identity> current_ids_, history_ids_;  // alongside current_ and history_
   std::vector<StepContact> active_;
   BodyBlockFrictionContactProblem prob_;
-  Vector p_previous_;  // joint impulses of the last step
+  Vector p_previous_;     // joint impulses of the last step
+  int polish_pause_ = 0;  // Newton fallbacks left without a polish (polish_newton)
 };
 
 // One projection (model/step_contacts.hpp) on body blocks: rows J_n of every detected contact
@@ -452,6 +460,32 @@ StepSolution BodyBlockStepContacts::solve(const Vector& w, const Vector& complia
   return sol;
 }
 
+// A converged Newton fallback, polished: at most kNewtonPolishIterations more iterations from its
+// solution towards kNewtonPolishTightening of the step's tolerance, kept when they get there.
+// Where they do (Newton's quadratic convergence), the next steps' warm-started NSGS stays within
+// the tolerance for longer: a column of 40 cubes went to Newton on 1,786 of 5,000 steps, and on 1
+// with the polish (1,848 → 5,266 steps/s). Where they do not (80 cubes: the proximal term slows
+// the last digits), the polish pauses for kNewtonPolishPause fallbacks, so that it costs little.
+void BodyBlockStepContacts::polish_newton(const FrictionContactProblem& condensed,
+                                          const FrictionContactSettings& fallback,
+                                          FrictionContactResult& alt) {
+  if (polish_pause_ > 0) {
+    --polish_pause_;
+    return;
+  }
+  FrictionContactSettings polish = fallback;
+  polish.tolerance = kNewtonPolishTightening * fcs_.tolerance;
+  polish.max_iterations = kNewtonPolishIterations;
+  FrictionContactResult tight = solve_friction_contact(condensed, "newton", polish, alt.r);
+  tight.iterations += alt.iterations;
+  if (tight.converged()) {
+    alt = std::move(tight);
+    return;
+  }
+  alt.iterations = tight.iterations;  // the work spent counts
+  polish_pause_ = kNewtonPolishPause;
+}
+
 // The (dynamic) body pairs of the problem's contacts and joint rows.
 std::vector<std::pair<Index, Index>> BodyBlockStepContacts::problem_pairs() const {
   std::vector<std::pair<Index, Index>> pairs;
@@ -515,7 +549,8 @@ StepSolution BodyBlockStepContacts::solve_awake(const Vector& w, const Vector& c
       fallback.tolerance = kNewtonFallbackTightening * fcs_.tolerance;
       fallback.newton_proximal = kNewtonFallbackProximal;
     }
-    const FrictionContactResult alt = solve_friction_contact(condensed, name, fallback, sol.r);
+    FrictionContactResult alt = solve_friction_contact(condensed, name, fallback, sol.r);
+    if (name == "newton" && alt.converged()) polish_newton(condensed, fallback, alt);
     newton_led_ = solver_ == "auto" && name == "newton" && alt.converged();
     if (alt.residual < sol.residual) {
       BodyBlockSolution e = evaluate_body_block(prob_, alt.r, Vector(), fcs_.tolerance);

@@ -56,7 +56,7 @@ struct MaximalView {
       if (!v_joint) continue;  // positions only
       // (v_G; ω) from the twist (ω; v_O): v_G = v_O + ω × c
       const Vector3 w = k.twist[b].head<3>();
-      const Vector3 vG = Vector3(k.twist[b].tail<3>()) + w.cross(k.com[b]);
+      const Vector3 vG = point_velocity(i, k.com[b]);
       if (planar)
         v.segment<3>(ov) << vG.x(), vG.y(), w.z();
       else

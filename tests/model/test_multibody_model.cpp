@@ -404,3 +404,78 @@ TEST(MultibodyModel, BiasAccelerationsAreTheJacobianRateTimesV) {
     EXPECT_LT((Vector(a[b]) - fd).norm(), 1e-6 * (1 + fd.norm())) << "body " << b;
   }
 }
+
+// τ(q, v, a) = RNEA − Σ J_bᵀ w_b: inverse_dynamics_derivatives against central differences of
+// inverse_dynamics and body_jacobian along q ⊕ ±δ e_j and v ± δ e_j (δ = 1e-6: their error about
+// 1e-10 |τ|), on random forests with free, hinge, slide and ball joints and random world loads.
+TEST(MultibodyModel, InverseDynamicsDerivativesMatchCentralDifferences) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const MultibodyModel m = random_forest(seed + 40, 3 + static_cast<int>(seed % 6), 0.01);
+    Vector q, v;
+    random_state(m, seed + 400, q, v);
+    const Index n = m.velocity_size();
+    std::mt19937 rng(seed);
+    std::vector<Eigen::Matrix<double, 6, 1>> w(static_cast<size_t>(m.body_count()));
+    for (auto& wb : w) wb << random_vector(rng, 3.0), random_vector(rng, 1.0);
+    const Vector a = Vector::LinSpaced(n, -2.0, 1.5);
+    auto tau = [&](const Vector& qs, const Vector& vs) {
+      MultibodyKinematics k;
+      m.kinematics(qs, k);
+      Vector t = m.inverse_dynamics(qs, vs, a);
+      for (Index b = 0; b < m.body_count(); ++b) t -= m.body_jacobian(k, b).transpose() * w[b];
+      return t;
+    };
+    MultibodyKinematics k;
+    m.kinematics(q, v, k);
+    Matrix dq, dv;
+    m.inverse_dynamics_derivatives(k, v, a, w, dq, dv);
+    const double d = 1e-6;
+    for (Index j = 0; j < n; ++j) {
+      const Vector e = Vector::Unit(n, j) * d;
+      const Vector fq =
+          (tau(m.integrate(q, e, 1.0), v) - tau(m.integrate(q, -e, 1.0), v)) / (2 * d);
+      const Vector fv = (tau(q, v + e) - tau(q, v - e)) / (2 * d);
+      EXPECT_LT((dq.col(j) - fq).norm(), 1e-7 * (1 + fq.norm()))
+          << "seed " << seed << ", ∂/∂" << m.velocity_names()[j];
+      EXPECT_LT((dv.col(j) - fv).norm(), 1e-7 * (1 + fv.norm()))
+          << "seed " << seed << ", ∂/∂v of " << m.velocity_names()[j];
+    }
+    // no loads: the same as loads of zero
+    Matrix dq0, dv0, dqz, dvz;
+    m.inverse_dynamics_derivatives(k, v, a, {}, dq0, dv0);
+    m.inverse_dynamics_derivatives(
+        k, v, a,
+        std::vector<Eigen::Matrix<double, 6, 1>>(w.size(), Eigen::Matrix<double, 6, 1>::Zero()),
+        dqz, dvz);
+    EXPECT_LT((dq0 - dqz).norm() + (dv0 - dvz).norm(), 1e-12 * (1 + dq0.norm()));
+  }
+}
+
+// ∂τ_passive/∂q against central differences of passive_forces, ball springs turned up to 2.9 rad
+// (J_r⁻¹ away from its small-angle series) and near the stored pose (within it).
+TEST(MultibodyModel, PassiveForceDerivativeMatchesCentralDifferences) {
+  const MultibodyModel m = random_forest(23, 7);
+  MultibodyModel sprung;
+  for (MultibodyBody b : m.bodies()) {
+    for (MultibodyJoint& j : b.joints)
+      if (j.type != JointType::free) j.stiffness = 1.5, j.reference = -0.3;
+    sprung.add_body(b);
+  }
+  const Index n = sprung.velocity_size();
+  for (const double scale : {4.0, 1e-5}) {
+    Vector dq0(n);
+    for (Index i = 0; i < n; ++i) dq0[i] = scale * std::sin(1.0 + 2.3 * static_cast<double>(i));
+    const Vector q = sprung.integrate(sprung.neutral_positions(), dq0, 1.0);
+    const Vector zero = Vector::Zero(n);
+    const Matrix D = sprung.passive_force_position_derivative(q);
+    const double d = 1e-6;
+    for (Index j = 0; j < n; ++j) {
+      const Vector e = Vector::Unit(n, j) * d;
+      const Vector fd = (sprung.passive_forces(sprung.integrate(q, e, 1.0), zero) -
+                         sprung.passive_forces(sprung.integrate(q, -e, 1.0), zero)) /
+                        (2 * d);
+      EXPECT_LT((D.col(j) - fd).norm(), 1e-7 * (1 + fd.norm()))
+          << "scale " << scale << ", ∂/∂" << sprung.velocity_names()[j];
+    }
+  }
+}

@@ -11,26 +11,15 @@
 #include <cmath>
 
 #include "moreau/model/multibody/multibody_model.hpp"
+#include "moreau/model/multibody/spatial_algebra.hpp"
 
 namespace moreau {
 namespace {
 
-using Vector6 = Eigen::Matrix<double, 6, 1>;
-using Matrix6 = Eigen::Matrix<double, 6, 6>;
-
-Vector6 cross_motion(const Vector6& a, const Vector6& b) {
-  Vector6 out;
-  out.head<3>() = a.head<3>().cross(b.head<3>());
-  out.tail<3>() = a.head<3>().cross(b.tail<3>()) + a.tail<3>().cross(b.head<3>());
-  return out;
-}
-
-Vector6 cross_force(const Vector6& m, const Vector6& f) {
-  Vector6 out;
-  out.head<3>() = m.head<3>().cross(f.head<3>()) + m.tail<3>().cross(f.tail<3>());
-  out.tail<3>() = m.head<3>().cross(f.tail<3>());
-  return out;
-}
+using spatial::cross_force;
+using spatial::cross_motion;
+using spatial::Matrix6;
+using spatial::Vector6;
 
 // I_O of body b at the pose of the kinematics (file comment).
 Matrix6 spatial_inertia(const MultibodyBody& body, const Pose& pose, const Vector3& c) {

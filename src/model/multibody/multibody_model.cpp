@@ -142,6 +142,8 @@ void MultibodyModel::relayout() {
   last_dof_.assign(static_cast<size_t>(nb), -1);
   dof_parent_.clear();
   dof_body_.clear();
+  dof_joint_first_.clear();
+  dof_type_.clear();
   nq_ = nv_ = 0;
   for (Index t = 0; t < static_cast<Index>(trees_.size()); ++t) {
     trees_[t].first = nv_;
@@ -153,9 +155,12 @@ void MultibodyModel::relayout() {
         layout_[b].q.push_back(nq_);
         layout_[b].v.push_back(nv_);
         nq_ += j.position_size();
+        const Index joint_first = nv_;
         for (Index k = 0; k < j.velocity_size(); ++k) {
           dof_parent_.push_back(previous);
           dof_body_.push_back(b);
+          dof_joint_first_.push_back(joint_first);
+          dof_type_.push_back(j.type);
           previous = nv_++;
         }
       }

@@ -142,6 +142,24 @@ class MultibodyModel {
   // The generalized force τ that gives the acceleration a at (q, v) without contacts, by RNEA:
   //   τ = M(q) a + b(q, v)   (gravity and Coriolis/centrifugal forces; no passive forces).
   Vector inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const;
+  // The derivatives of τ(q, v, a) = RNEA(q, v, a) − Σ_b J_bᵀ w_b at (q, v, a): ∂τ/∂q in the tangent
+  // space (columns: q ⊕ δ e_j = integrate(q, δ e_j, 1)) and ∂τ/∂v, nv × nv each, exact (the
+  // directional derivatives of the world-frame RNEA: Carpentier & Mansard 2018's quantities;
+  // docs/math/multibody.md §Derivatives). w: per body, a load (f; n) at its centre of mass, world
+  // axes, fixed in the world as the body moves (the layout of body_jacobian's rows); empty: none.
+  // k: kinematics with velocities at (q, v). The armature's a term depends on neither.
+  void inverse_dynamics_derivatives(const MultibodyKinematics& k, const Vector& v, const Vector& a,
+                                    const std::vector<Eigen::Matrix<double, 6, 1>>& w,
+                                    Matrix& dtau_dq, Matrix& dtau_dv) const;
+  // Whether moving q along dof k (q ⊕ δ e_k) turns dof i's motion axis: ∂S_i/∂q_k = S_k ×ₘ S_i
+  // when it does, 0 otherwise (k on the way from i's joint to the root, or in i's own ball joint;
+  // a free joint's angular axes move with its linear dofs only: multibody_derivatives.cpp).
+  bool carries(Index k, Index i) const;
+  // Whether dof k moves body b (k on the way from b to the root): b then moves rigidly at S_k.
+  bool moves(Index k, Index b) const;
+  // ∂τ_passive/∂q (tangent) of passive_forces (its ∂/∂v is −D, diagonal): −K on hinge and slide
+  // springs, −K J_r⁻¹(θ u) on ball springs (J_r the right Jacobian of SO(3)).
+  Matrix passive_force_position_derivative(const Vector& q) const;
   // b(q, v) = C(q, v) v + g(q): RNEA with a = 0.
   Vector bias_forces(const Vector& q, const Vector& v) const;
   // b from kinematics with velocities (RNEA with a = 0).
@@ -210,7 +228,11 @@ class MultibodyModel {
   Vector3 gravity_ = Vector3(0.0, 0.0, -9.81);
   std::vector<MultibodyBody> bodies_;
   std::vector<BodyLayout> layout_;
+  bool on_path(Index k, Index i) const;  // dof k on the way from dof i to the root (or i itself)
+
   std::vector<Index> tree_, last_dof_, dof_parent_, dof_body_;
+  std::vector<Index> dof_joint_first_;  // per dof: its joint's first dof
+  std::vector<JointType> dof_type_;     // per dof: its joint's type
   std::vector<std::pair<Index, Index>> trees_;
   Index nq_ = 0, nv_ = 0;
 };

@@ -25,4 +25,15 @@ inline Vector3 rotation_log(Quaternion r) {
   return 2.0 * std::atan2(s, r.w()) / s * xyz;
 }
 
+// J_r⁻¹(θ) = ∂ log(exp(θ) exp(δ))/∂δ at δ = 0, the inverse right Jacobian of SO(3) (Solà et al.
+// 2018, eq. 144): 1 + ½[θ]× + (1/|θ|² − cot(|θ|/2)/(2|θ|)) [θ]×², the last factor 1/12 + |θ|²/720
+// to fourth order near 0.
+inline Matrix3 rotation_log_jacobian(const Vector3& theta) {
+  const double angle = theta.norm();
+  const Matrix3 T = skew(theta);
+  const double c = angle < 1e-4 ? 1.0 / 12.0 + angle * angle / 720.0
+                                : 1.0 / (angle * angle) - 0.5 / (angle * std::tan(0.5 * angle));
+  return Matrix3::Identity() + 0.5 * T + c * T * T;
+}
+
 }  // namespace moreau

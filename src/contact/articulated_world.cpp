@@ -288,17 +288,28 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const 
   Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   if (!world_->actuators().empty()) F -= actuator_forces(q, v);
+  const std::vector<Eigen::Matrix<double, 6, 1>> loads = articulated_loads(false);
+  for (Index b = 0; b < m.body_count(); ++b)
+    if (!loads[b].isZero(0.0)) F -= m.body_jacobian(k, b).transpose() * loads[b];
+  return F;
+}
+
+std::vector<Eigen::Matrix<double, 6, 1>> RigidWorldSystem::articulated_loads(bool inputs) const {
+  std::vector<Eigen::Matrix<double, 6, 1>> loads(static_cast<size_t>(forest_->model.body_count()),
+                                                 Eigen::Matrix<double, 6, 1>::Zero());
+  const bool with_inputs = inputs && xfrc_applied_.size() > 0;
   for (Index i = 0; i < world_->body_count(); ++i) {
     const RigidBody& b = world_->body(i);
-    if (b.is_static || (b.applied_force.isZero() && b.applied_torque.isZero())) continue;
+    if (b.is_static) continue;
     // (f, τ) at the centre of mass against J_b's rows (v_G; ω); a planar body's f_z and τ_x, τ_y
     // are zero, so the full 6 rows give the planar load too
     Eigen::Matrix<double, 6, 1> load;
     load << b.applied_force, b.applied_torque;
+    if (with_inputs) load += xfrc_applied_.row(i).transpose();
     if (world_->dimension() == 2) load.segment<3>(2).setZero();  // keeps f_x, f_y and τ_z
-    F -= m.body_jacobian(k, forest_->body_of[i]).transpose() * load;
+    loads[forest_->body_of[i]] += load;
   }
-  return F;
+  return loads;
 }
 
 void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
@@ -390,6 +401,59 @@ Vector RigidWorldSystem::actuator_forces(const Vector& q, const Vector& v, Vecto
   return tau;
 }
 
+// Loose bodies (RigidWorld::forces, inputs constant): per spatial body, the angular rows
+// I_G α + ω × I_G ω − τ with I_G = R I Rᵀ turned by q ⊕ δ as exp([δ]×) I_G exp(−[δ]×), so
+// ∂(I_G x)/∂δ = I_G [x]× − [I_G x]×:
+//   ∂/∂δ = I_G [α]× − [I_G α]× + [ω]× (I_G [ω]× − [I_G ω]×),   ∂/∂ω = [ω]× I_G − [I_G ω]×;
+// the linear rows m a − f and every planar row are constant.
+void RigidWorldSystem::loose_dynamics_derivatives(const Vector& q, const Vector& v, const Vector& a,
+                                                  Matrix& d_dq, Matrix& d_dv) const {
+  world_->check_state(q, v);
+  const Index n = velocity_size();
+  d_dq = Matrix::Zero(n, n);
+  d_dv = Matrix::Zero(n, n);
+  if (world_->dimension() == 2) return;
+  for (Index i = 0; i < world_->body_count(); ++i) {
+    const Index o = world_->velocity_offset(i);
+    if (o < 0) continue;
+    const Matrix3 R = world_->body_pose(q, i).rotation();
+    const Matrix3 I = R * world_->body(i).inertia * R.transpose();
+    const Vector3 w = v.segment<3>(o + 3), alpha = a.segment<3>(o + 3);
+    const Matrix3 turn_w = I * skew(w) - skew(I * w);
+    d_dq.block<3, 3>(o + 3, o + 3) = I * skew(alpha) - skew(I * alpha) + skew(w) * turn_w;
+    d_dv.block<3, 3>(o + 3, o + 3) = skew(w) * I - skew(I * w);
+  }
+}
+
+// ∂/∂q, ∂/∂v of M a + F, F = b − τ_passive − qfrc − Σ J_bᵀ w_b − τ_act (articulated_forces):
+// RNEA's with the loads w (applied and xfrc), −∂τ_passive (K J on springs, D on dampers) and
+// −∂τ_act = (gear² b₁, gear² b₂)·(−1) on each unsaturated actuator's dof.
+void RigidWorldSystem::dynamics_derivatives(const Vector& q, const Vector& v, double t,
+                                            const Vector& a, double q_step, double v_step,
+                                            Matrix& d_dq, Matrix& d_dv) const {
+  if (!forest_) return loose_dynamics_derivatives(q, v, a, d_dq, d_dv);
+  const MultibodyModel& m = forest_->model;
+  MultibodyKinematics k;
+  m.kinematics(q, v, k);
+  m.inverse_dynamics_derivatives(k, v, a, articulated_loads(true), d_dq, d_dv);
+  d_dq -= m.passive_force_position_derivative(q);
+  for (Index b = 0; b < m.body_count(); ++b)
+    for (size_t j = 0; j < m.body(b).joints.size(); ++j) {
+      const MultibodyJoint& joint = m.body(b).joints[j];
+      const Index ov = m.velocity_offset(b, static_cast<Index>(j));
+      d_dv.diagonal().segment(ov, joint.velocity_size()).array() += joint.damping;
+    }
+  const auto& actuators = world_->actuators();
+  for (size_t i = 0; i < actuators.size(); ++i) {
+    const Actuator& act = actuators[i];
+    const double c = ctrl_.size() ? ctrl_[static_cast<Index>(i)] : 0.0;
+    const ActuatorState st = actuator_state(*forest_, act, c, q, v);
+    if (st.saturated) continue;
+    d_dq(st.dof, st.dof) -= act.gear * act.gear * act.bias[1];
+    d_dv(st.dof, st.dof) -= act.gear * act.gear * act.bias[2];
+  }
+}
+
 Vector RigidWorldSystem::actuator_force_values(const Vector& q, const Vector& v) const {
   const auto& actuators = world_->actuators();
   Vector out(static_cast<Index>(actuators.size()));
@@ -433,6 +497,13 @@ double RigidWorldSystem::potential_energy(const Vector& q) const {
 
 // M from CRBA; F = b − τ_passive − Σ J_bᵀ (f_app, τ_app); then the closure joints' rows and the
 // contacts, as RigidWorldSystem::state orders them, mapped to joint coordinates.
+std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q) const {
+  if (!forest_) return detect_contacts(*world_, q, settings_);
+  CollisionSettings cs = settings_;
+  cs.joint_limits = false;
+  return detect_contacts(*world_, MaximalView(*world_, *forest_, q, nullptr).q, cs);
+}
+
 ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& v, double t,
                                                  bool dense, double reach, double margin) const {
   const MultibodyModel& m = forest_->model;

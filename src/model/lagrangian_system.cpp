@@ -1,5 +1,6 @@
 #include "moreau/model/lagrangian_system.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -55,6 +56,28 @@ void LagrangianSystem::force_jacobians(const Vector& q, const Vector& v, double 
     normalize_position(qp);
     normalize_position(qm);
     K.col(j) = (contact_state(qp, v, t).F - contact_state(qm, v, t).F) / (2.0 * eq);
+  }
+}
+
+// Central differences of M(q ⊕ ±δ e_j) a + F and of F(v ± δ_j e_j).
+void LagrangianSystem::dynamics_derivatives(const Vector& q, const Vector& v, double t,
+                                            const Vector& a, double q_step, double v_step,
+                                            Matrix& d_dq, Matrix& d_dv) const {
+  const Index n = velocity_size();
+  d_dq.resize(n, n);
+  d_dv.resize(n, n);
+  Matrix M;
+  Vector F;
+  auto value = [&](const Vector& qs, const Vector& vs) {
+    mass_and_forces(qs, vs, t, M, F);
+    return Vector(M * a + F);
+  };
+  for (Index j = 0; j < n; ++j) {
+    const Vector e = Vector::Unit(n, j) * q_step;
+    d_dq.col(j) = (value(integrate(q, e, 1.0), v) - value(integrate(q, -e, 1.0), v)) / (2 * q_step);
+    const double dj = v_step * std::max(1.0, std::abs(v[j]));
+    const Vector ev = Vector::Unit(n, j) * dj;
+    d_dv.col(j) = (value(q, v + ev) - value(q, v - ev)) / (2 * dj);
   }
 }
 

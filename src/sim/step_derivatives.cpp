@@ -353,14 +353,78 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   };
   const double delta = ds.difference_step;
   Matrix B(n + m, 3 * n + nu + np);
-  for (Index j = 0; j < n; ++j) {  // q ⊕ ±δ e_j: detection, Jacobians, M and F there
+  // M̂ v_free = M̂ v − h F − h²θ K v (model/step_free_velocity.hpp) when the step is not a free
+  // flight at the midpoint: then φ's dynamics part is −h (M(q) a + F(q, v)), a = (v⁺ − v)/h, plus
+  // terms linear in v, and its derivatives come from the system's dynamics_derivatives (exact
+  // for joint coordinates); the contact part alone is differenced, at the base M and F.
+  const bool split = L.constrained() || !sys.midpoint_free_flight();
+  Matrix dyn_q, dyn_v;
+  if (split)
+    sys.dynamics_derivatives(q, v, t, (L.v_next - v) / L.h, delta, ds.input_step, dyn_q, dyn_v);
+  // The contact rows' derivatives in q from the system (exact where it has them), else central
+  // differences of the detection and Jacobians at q ⊕ ±δ e_j.
+  bool exact_rows = false;
+  if (split) {
+    // the index set, the bilateral rows, then each impacting contact again (its normal row reads
+    // e ∇hᵀ v): impulses r (slip: r_t = −μ r_n t̂), p, 0 and velocities v⁺, v⁺, v
+    std::vector<Index> which = L.unilateral;
+    which.insert(which.end(), L.bilateral.begin(), L.bilateral.end());
+    std::vector<Index> again;  // per contact of I: its repeat's place in which, or −1
+    for (Index a = 0; a < nc; ++a) {
+      again.push_back(L.impacting[a] ? static_cast<Index>(which.size()) : -1);
+      if (L.impacting[a]) which.push_back(L.unilateral[a]);
+    }
+    const Index nw = static_cast<Index>(which.size()), nb = static_cast<Index>(L.bilateral.size());
+    Vector r = Vector::Zero(d * nw);
+    Matrix U(n, nw);
+    for (Index a = 0; a < nc; ++a) {
+      r.segment(d * a, d) = L.r.segment(d * a, d);
+      U.col(a) = L.v_next;
+      if (again[a] >= 0) U.col(again[a]) = v;
+    }
+    for (const SlipContact& sc : L.slips)
+      r.segment(d * sc.contact + 1, d - 1) = -sc.mu * L.r[d * sc.contact] * sc.t_hat;
+    for (Index b = 0; b < nb; ++b) {
+      r[d * (nc + b)] = L.p[b];
+      U.col(nc + b) = L.v_next;
+    }
+    Matrix df, dy;
+    exact_rows = sys.constraint_derivatives(q, v, t, s, which, r, U, df, dy);
+    for (Index j = 0; exact_rows && j < n; ++j) {
+      StepData dd;
+      dd.phi = df.col(j) - L.h * dyn_q.col(j);
+      dd.psi_rows = Vector::Zero(m);
+      for (Index k = 0; k < m; ++k) {
+        const HeldRow& row = L.rows[static_cast<size_t>(k)];
+        if (row.kind == RowKind::normal) {
+          dd.psi_rows[k] = dy(d * row.contact, j);
+          if (again[row.contact] >= 0)
+            dd.psi_rows[k] +=
+                s.constraints[row.constraint].restitution * dy(d * again[row.contact], j);
+        } else if (row.kind == RowKind::tangent) {
+          dd.psi_rows[k] = dy(d * row.contact + 1 + row.tangent, j);
+        } else if (row.kind == RowKind::bilateral) {
+          exact_rows = false;  // a bilateral row's κ g/h: the system gives no rows for it here
+        }
+      }
+      dd.psi_slip.resize(static_cast<Index>(L.slips.size()) * (d - 1));
+      for (size_t sI = 0; sI < L.slips.size(); ++sI)
+        dd.psi_slip.segment(static_cast<Index>(sI) * (d - 1), d - 1) =
+            dy.col(j).segment(d * L.slips[sI].contact + 1, d - 1);
+      B.col(j) = rhs(dd);
+    }
+  }
+  for (Index j = 0; !exact_rows && j < n; ++j) {  // q ⊕ ±δ e_j: detection and Jacobians there
     StepData side[2];
     for (int sgn = 0; sgn < 2; ++sgn) {
       const Vector qs = sys.integrate(q, Vector::Unit(n, j) * (sgn == 0 ? delta : -delta), 1.0);
       const ContactState sx = sys.contact_state(qs, v, t);
-      side[sgn] = evaluate(sys, L, sx, match(s, sx, L, j, delta), sx.M, sx.F, qs, v, t);
+      const std::vector<Index> map = match(s, sx, L, j, delta);
+      side[sgn] = split ? evaluate(sys, L, sx, map, s.M, s.F, q, v, t)
+                        : evaluate(sys, L, sx, map, sx.M, sx.F, qs, v, t);
     }
     B.col(j) = rhs(central(side[0], side[1], delta));
+    if (split) B.col(j).head(n) -= L.h * dyn_q.col(j);
   }
   // v ± δ e_j, then the inputs: M and F alone (the constraints do not move with them)
   auto at_inputs = [&](const Vector& vs) {
@@ -369,10 +433,16 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     sys.mass_and_forces(q, vs, t, M, F);
     return evaluate(sys, L, s, identity, M, F, q, vs, t);
   };
-  for (Index j = 0; j < n; ++j) {
+  for (Index j = 0; j < n; ++j) {  // split: the terms linear in v differenced at the base F
     const double dj = ds.input_step * std::max(1.0, std::abs(v[j]));
-    B.col(n + j) = rhs(central(at_inputs(v + Vector::Unit(n, j) * dj),
-                               at_inputs(v - Vector::Unit(n, j) * dj), dj));
+    const Vector vp = v + Vector::Unit(n, j) * dj, vm = v - Vector::Unit(n, j) * dj;
+    if (split) {
+      B.col(n + j) = rhs(central(evaluate(sys, L, s, identity, s.M, s.F, q, vp, t),
+                                 evaluate(sys, L, s, identity, s.M, s.F, q, vm, t), dj));
+      B.col(n + j).head(n) -= L.h * dyn_v.col(j);
+    } else {
+      B.col(n + j) = rhs(central(at_inputs(vp), at_inputs(vm), dj));
+    }
   }
   for (Index j = 0; j < nu + n; ++j) {  // ctrl, then qfrc
     const bool is_ctrl = j < nu;

@@ -265,6 +265,29 @@ TEST(StepDerivatives, BoxInFreeFlightSeparatingAndLanding) {
   EXPECT_NEAR(d.dv_dv(2, 2), -0.5, 1e-9);  // u_n⁺ = −e u_n⁻
 }
 
+// Two 1 kg links on hinges about y (shoulder at (0, 0, 0.5), elbow at (0.2, 0, 0.5)), the lower
+// link's 0.1 m ball end resting on the table at z = 0 (its centre at z = 0.1), over a floor of
+// material mat; the elbow limited to [lower, upper] when limited.
+std::shared_ptr<RigidWorld> arm_on_table(const ContactMaterial& mat, bool limited = false,
+                                         double lower = 0.0, double upper = 0.0) {
+  auto w = test::world_with_floor(3, mat);
+  w->add_body(test::block("upper", Vector3(0.2, 0, 0.5), 1.0, Vector3(0.001, 0.02, 0.02)));
+  RigidBody link = test::block("lower", Vector3(0.4, 0, 0.3), 1.0, Vector3(0.02, 0.02, 0.001));
+  Shape ball;
+  ball.kind = ShapeKind::sphere;
+  ball.radius = 0.1;
+  ball.offset.position = Vector3(0, 0, -0.2);  // the ball's centre at z = 0.1: on the table
+  link.shapes.push_back(ball);
+  w->add_body(link);
+  w->add_joint(
+      test::hinge(1, -1, Vector3(-0.2, 0, 0), Vector3(0, 0, 0.5), Vector3::UnitY(), "shoulder"));
+  Joint elbow =
+      test::hinge(2, 1, Vector3(0, 0, 0.2), Vector3(0.2, 0, 0), Vector3::UnitY(), "elbow");
+  elbow.limited = limited, elbow.lower = lower, elbow.upper = upper;
+  w->add_joint(elbow);
+  return w;
+}
+
 // An arm in joint coordinates (two hinges about y, 1 kg links) whose lower link's ball end rests
 // on a table (μ = 0.8, e = 0.5), a position servo (kp = 50 N·m/rad, kv = 5 N·m·s/rad: linearly
 // implicit) on the shoulder and a motor on the elbow: the contact sticks at rest, slips when the
@@ -273,19 +296,7 @@ TEST(StepDerivatives, ArmInJointCoordinatesTouchingATable) {
   ContactMaterial mat;
   mat.mu = 0.8;
   mat.restitution = 0.5;
-  auto w = test::world_with_floor(3, mat);
-  w->add_body(test::block("upper", Vector3(0.2, 0, 0.5), 1.0, Vector3(0.001, 0.02, 0.02)));
-  RigidBody lower = test::block("lower", Vector3(0.4, 0, 0.3), 1.0, Vector3(0.02, 0.02, 0.001));
-  Shape ball;
-  ball.kind = ShapeKind::sphere;
-  ball.radius = 0.1;
-  ball.offset.position = Vector3(0, 0, -0.2);  // the ball's centre at z = 0.1: on the table
-  lower.shapes.push_back(ball);
-  w->add_body(lower);
-  w->add_joint(
-      test::hinge(1, -1, Vector3(-0.2, 0, 0), Vector3(0, 0, 0.5), Vector3::UnitY(), "shoulder"));
-  w->add_joint(
-      test::hinge(2, 1, Vector3(0, 0, 0.2), Vector3(0.2, 0, 0), Vector3::UnitY(), "elbow"));
+  auto w = arm_on_table(mat);
   Actuator servo;
   servo.joint = 0;
   servo.gain = 50.0;
@@ -336,6 +347,56 @@ TEST(StepDerivatives, ArmInJointCoordinatesTouchingATable) {
   // 2.5e-4 rad (at which the elbow's rotation moves the ball vertically too)
   EXPECT_NEAR(d.v_next[0], -1.25, 1e-3);
   EXPECT_NEAR(d.dv_dv(0, 0), -0.5, 1e-3);
+}
+
+// Two spheres stacked off-centre on the floor (the upper one 25° from the top of the lower:
+// contacts sphere–plane and sphere–sphere, whose normal turns as the centres move), resting
+// (stick) and with the upper one sliding over the lower (slip); then a ball on a static bump.
+TEST(StepDerivatives, SpheresOnSpheresAgreeWithDifferences) {
+  ContactMaterial mat;
+  mat.mu = 0.6;
+  auto w = test::world_with_floor(3, mat);
+  w->add_body(test::sphere_body("low", 2.0, 0.15, Vector3(0, 0, 0.15)));
+  const double a = 25.0 * M_PI / 180.0;
+  w->add_body(
+      test::sphere_body("up", 1.0, 0.1, Vector3(0.25 * std::sin(a), 0, 0.15 + 0.25 * std::cos(a))));
+  Simulator sim(w, CollisionSettings{}, exact_steps());
+  StepDerivatives d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 2u);
+  Vector v = Vector::Zero(12);
+  v.segment<3>(6) = Vector3(std::cos(a), 0.3, -std::sin(a));  // along the lower one's surface
+  sim.set_state(sim.q(), v);
+  d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 2u);
+  EXPECT_TRUE(d.contacts[0].mode == ContactMode::slip || d.contacts[1].mode == ContactMode::slip);
+
+  auto bump = test::world_with_floor(3, mat);
+  RigidBody hill = test::sphere_body("hill", 1.0, 0.3, Vector3(0, 0, -0.1));
+  hill.is_static = true;
+  bump->add_body(hill);
+  const double b = 20.0 * M_PI / 180.0;
+  bump->add_body(
+      test::sphere_body("ball", 1.0, 0.1, Vector3(0.4 * std::sin(b), 0, -0.1 + 0.4 * std::cos(b))));
+  Simulator on_bump(bump, CollisionSettings{}, exact_steps());
+  Vector vb = Vector::Zero(6);
+  vb.head<3>() = Vector3(0.5 * std::cos(b), 0.2, -0.5 * std::sin(b));
+  vb.tail<3>() = Vector3(0.0, 3.0, 1.0);
+  on_bump.set_state(on_bump.q(), vb);
+  d = check_against_differences(on_bump);
+  ASSERT_EQ(d.contacts.size(), 1u);
+}
+
+// An arm of two hinges resting on its elbow's limit (a constant unit row), with its ball end on a
+// table: the limit and the contact in one index set.
+TEST(StepDerivatives, ArmOnItsLimitAndATable) {
+  ContactMaterial mat;
+  mat.mu = 0.8;
+  // the weight of the lower link turns the elbow towards +: it rests on its upper limit, 0
+  auto w = arm_on_table(mat, true, -1.0, 0.0);
+  Simulator sim(w, CollisionSettings{}, exact_steps());
+  sim.set_state(sim.q(), Vector2(0.0, 0.5));
+  const StepDerivatives d = check_against_differences(sim);
+  ASSERT_EQ(d.contacts.size(), 2u);
 }
 
 }  // namespace

@@ -90,6 +90,20 @@ class RigidWorldSystem : public LagrangianSystem {
   // contact_state has them, without detecting contacts).
   void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                        Vector& F) const override;
+  // Exact: in joint coordinates from RNEA's derivatives with the bodies' loads (applied and
+  // xfrc) fixed in the world, the joint springs and dampers and the unsaturated actuators'
+  // b₁, b₂ terms; for loose bodies from the gyroscopic term and the turning inertia.
+  void dynamics_derivatives(const Vector& q, const Vector& v, double t, const Vector& a,
+                            double q_step, double v_step, Matrix& d_dq,
+                            Matrix& d_dv) const override;
+  // Exact for shape contacts in 3D between a plane and a shape with a core (a sphere, a capsule's
+  // end, a box's or convex's vertex: the core point moves with its body, the normal with the
+  // plane's), between two spheres, and for hinge and slide limits (constant rows)
+  // (contact_derivatives.cpp); false when another constraint (a joint or equality row, a ball's
+  // limit, another pair of shapes) or a planar world is asked.
+  bool constraint_derivatives(const Vector& q, const Vector& v, double t, const ContactState& s,
+                              const std::vector<Index>& which, const Vector& r, const Matrix& U,
+                              Matrix& df, Matrix& dy) const override;
   // True for a world with joints: its free flight is second order (dense_step_contacts.cpp).
   bool midpoint_free_flight() const override { return forest_ != nullptr; }
   // The forest's dof parents (joint coordinates), else nullptr.
@@ -187,6 +201,15 @@ class RigidWorldSystem : public LagrangianSystem {
                                  double reach = -1.0, double margin = 0.0) const;
   // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics k (articulated_world.cpp).
   Vector articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v) const;
+  // dynamics_derivatives of loose bodies (no forest), exact.
+  void loose_dynamics_derivatives(const Vector& q, const Vector& v, const Vector& a, Matrix& d_dq,
+                                  Matrix& d_dv) const;
+  // The shape contacts detected at q as contact_state detects them (joint coordinates: at the
+  // forest's poses, without the joints' limits), before the ignored overlaps are dropped.
+  std::vector<Contact> shape_contacts(const Vector& q) const;
+  // Per body of the forest: the world loads (f; τ) at its centre of mass, world axes: the
+  // bodies' applied force and torque, plus xfrc_applied when `inputs` (planar: f_x, f_y, τ_z).
+  std::vector<Eigen::Matrix<double, 6, 1>> articulated_loads(bool inputs) const;
   // A limited joint of the forest: the world's joint, its forest joint and its offsets in q, v.
   struct LimitedJoint {
     Index index;                  // in world().joints()

@@ -104,6 +104,28 @@ class LagrangianSystem {
   // M(q) and F(q, v, t) alone, without the constraints (from contact_state unless overridden).
   virtual void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                                Vector& F) const;
+  // ∂/∂q and ∂/∂v of M(q) a + F(q, v, t) at (q, v, t, a), n × n each, q moved in the tangent
+  // space (column j: q ⊕ δ e_j = integrate(q, δ e_j, 1)); what the implicit differentiation of a
+  // step needs (sim/step_derivatives.hpp). Central differences of mass_and_forces (δ = q_step in q,
+  // v_step·max(1, |v_j|) in v) unless overridden: a rigid world in joint coordinates gives them
+  // exactly (MultibodyModel::inverse_dynamics_derivatives).
+  virtual void dynamics_derivatives(const Vector& q, const Vector& v, double t, const Vector& a,
+                                    double q_step, double v_step, Matrix& d_dq, Matrix& d_dv) const;
+  // The derivatives in q (tangent, as dynamics_derivatives) of the rows of the constraints
+  // `which` (indices into s = contact_state(q, v, t), d rows each: ∇h_i, then H_t,i's columns),
+  // the impulses r (d per constraint) and velocities U (n × |which|: one per constraint) held:
+  //   df = ∂/∂q Σ_i (∇h_i r_i,0 + H_t,i r_i,t)               (n × n),
+  //   dy = ∂/∂q (∇h_iᵀ u_i, H_t,iᵀ u_i) for each i in order  (d·|which| × n),
+  // with the tangent columns turned with the normal by the least rotation (n × ∂n) × (the
+  // derivative of a step does not depend on how the tangents spin about n: docs/gradients.md).
+  // False, with df and dy unspecified, when they are not available exactly for every constraint
+  // asked (the caller then differences contact_state); false unless overridden.
+  virtual bool constraint_derivatives(const Vector& /*q*/, const Vector& /*v*/, double /*t*/,
+                                      const ContactState& /*s*/,
+                                      const std::vector<Index>& /*which*/, const Vector& /*r*/,
+                                      const Matrix& /*U*/, Matrix& /*df*/, Matrix& /*dy*/) const {
+    return false;
+  }
   // The kinematic tree of M: per velocity, its parent velocity (−1 at a root), with M_ij ≠ 0 only
   // when one of i, j is an ancestor of the other, so that M factorizes along it without fill-in
   // (model/multibody/tree_factorization.hpp); nullptr (no such structure) unless overridden.

@@ -24,8 +24,11 @@
 // H_n − μ H_t t̂ (its friction follows its normal impulse). Redundant held rows (a box flat on a
 // floor: four corners, rank 6 of 12 rows) make the matrix singular; the system stays consistent
 // and its minimum-norm solution (complete orthogonal decomposition) has the unique dv⁺.
-// dφ and dψ in q are central differences of the smooth data (detection and Jacobians at
-// q ⊕ ±δ e_j, the same contacts by name); in v, ctrl and qfrc, of M̂ v_free and of w.
+// φ's dynamics part −h (M(q) a + F(q, v)), a = (v⁺ − v)/h, is differentiated by the system's
+// dynamics_derivatives (exact for joint coordinates: RNEA's derivatives) except in a free flight
+// at the midpoint; dφ's contact part and dψ in q are central differences of the smooth data
+// (detection and Jacobians at q ⊕ ±δ e_j, the same contacts by name); in ctrl and qfrc, of
+// M̂ v_free and of w.
 // Positions: dq⁺ = J_q dq + θ J_v dv⁺ in the tangent space at q⁺ (q ⊕ δ = integrate(q, δ, 1),
 // LagrangianSystem::difference), J_q and J_v central differences of the position update.
 // The post-step projection is not included (it moves q only when the step penetrates).

@@ -390,7 +390,15 @@ SparseMatrix RigidWorld::mass_matrix(const Vector& q) const {
   return M;
 }
 
-Matrix RigidWorld::dense_mass_matrix(const Vector& q) const { return Matrix(mass_matrix(q)); }
+// The blocks on the diagonal of a zero matrix (no sparse copy on the way).
+Matrix RigidWorld::dense_mass_matrix(const Vector& q) const {
+  const auto blocks = mass_matrix_blocks(q);
+  const Index m = body_velocity_size();
+  Matrix M = Matrix::Zero(velocity_size(), velocity_size());
+  for (size_t k = 0; k < blocks.size(); ++k)
+    M.block(static_cast<Index>(k) * m, static_cast<Index>(k) * m, m, m) = blocks[k];
+  return M;
+}
 
 void RigidWorld::check_state(const Vector& q, const Vector& v) const {
   MOREAU_REQUIRE(q.size() == position_size(), "rigid world: q has {} entries, expected {}",

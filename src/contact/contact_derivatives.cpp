@@ -44,16 +44,17 @@ struct BodyAxes {
   std::vector<std::vector<Index>> path;        // per world body: the dofs that move it
   std::vector<Index> model_body;               // per world body: its forest body (−1: loose)
   std::vector<Index> block;                    // loose: per world body its first dof (−1 static)
+  Index size = 6, linear = 3;  // loose: a body's dofs, the linear ones first (planar: 3, 2)
   const MultibodyModel* model = nullptr;
 
   bool carries(Index k, Index i) const {
     if (model) return model->carries(k, i);
-    const Index o = i - i % 6;  // a loose body: its linear dofs carry its angular axes
-    return k >= o && k < o + 3 && i >= o + 3;
+    const Index o = i - i % size;  // a loose body: its linear dofs carry its angular axes
+    return k >= o && k < o + linear && i >= o + linear;
   }
   bool moves(Index k, Index X) const {
     if (model) return model_body[X] >= 0 && model->moves(k, model_body[X]);
-    return block[X] >= 0 && k >= block[X] && k < block[X] + 6;
+    return block[X] >= 0 && k >= block[X] && k < block[X] + size;
   }
 };
 
@@ -63,8 +64,7 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
                                               const ContactState& s,
                                               const std::vector<Index>& which, const Vector& r,
                                               const Matrix& U, Matrix& df, Matrix& dy) const {
-  constexpr int d = 3;
-  if (world_->dimension() != d) return false;
+  const int d = world_->dimension();
   // a hinge's or slide's limit is a constant unit row on its coordinate: nothing moves
   std::unordered_set<std::string> constant_rows;
   for (const LimitedJoint& l : limited_)
@@ -99,17 +99,22 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
         ax.path[X].push_back(i);
     }
   } else {
+    // (x, y, z, ω) spatial, (x, y, θ) planar: the θ axis is z
+    ax.size = world_->body_velocity_size();
+    ax.linear = d;
     for (Index X = 0; X < nb; ++X) {
       const Index o = world_->velocity_offset(X);
       if (o < 0) continue;
       ax.block[X] = o;
       const Vector3 x = world_->body_pose(q, X).position;
-      for (int j = 0; j < 3; ++j) {
-        const Vector3 e = Vector3::Unit(j);
-        ax.S.col(o + j) << Vector3::Zero(), e;
-        ax.S.col(o + 3 + j) << e, x.cross(e);
+      for (Index j = 0; j < ax.size; ++j) {
+        const bool linear = j < d;
+        const Vector3 e = Vector3::Unit(linear ? static_cast<int>(j) : d == 2 ? 2 : j - 3);
+        if (linear)
+          ax.S.col(o + j) << Vector3::Zero(), e;
+        else
+          ax.S.col(o + j) << e, x.cross(e);
         ax.path[X].push_back(o + j);
-        ax.path[X].push_back(o + 3 + j);
       }
     }
   }
@@ -133,9 +138,9 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
     if (!spheres && !(plane.kind == ShapeKind::plane && other.has_core())) return false;
 
     const Vector3 nrm = ct.frame.col(0);
-    const Eigen::Matrix<double, 3, 2> T = ct.frame.rightCols<2>();
+    const Eigen::Matrix<double, 3, Eigen::Dynamic> T = ct.frame.middleCols(1, d - 1);
     const Index o = d * static_cast<Index>(w);
-    const Vector3 F = nrm * r[o] + T * r.segment<2>(o + 1);
+    const Vector3 F = nrm * r[o] + T * r.segment(o + 1, d - 1);
     const Vector u = U.col(static_cast<Index>(w));
     const Index bodies[2] = {A, B};
     const Vector3 points[2] = {ct.point_a, ct.point_b};
@@ -172,8 +177,8 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
         dp[of] = dp[oo] - s_o * (dg * nrm + ct.gap * dn);
       }
       const Vector3 turn = nrm.cross(dn);  // the frame's least rotation
-      const Eigen::Matrix<double, 3, 2> dT = skew(turn) * T;
-      const Vector3 dF = dn * r[o] + dT * r.segment<2>(o + 1);
+      const Eigen::Matrix<double, 3, Eigen::Dynamic> dT = skew(turn) * T;
+      const Vector3 dF = dn * r[o] + dT * r.segment(o + 1, d - 1);
       Vector3 drel = Vector3::Zero();
       for (int x = 0; x < 2; ++x) {
         const Vector3& p = points[x];
@@ -190,7 +195,7 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
         drel += sign[x] * (point_motion(dV, p) + Vector3(V[x].head<3>()).cross(dp[x]));
       }
       dy(o, k) = dn.dot(rel) + nrm.dot(drel);
-      for (int j = 0; j < 2; ++j) dy(o + 1 + j, k) = dT.col(j).dot(rel) + T.col(j).dot(drel);
+      for (int j = 0; j < d - 1; ++j) dy(o + 1 + j, k) = dT.col(j).dot(rel) + T.col(j).dot(drel);
     }
   }
   return true;

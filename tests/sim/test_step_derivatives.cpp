@@ -399,5 +399,40 @@ TEST(StepDerivatives, ArmOnItsLimitAndATable) {
   ASSERT_EQ(d.contacts.size(), 2u);
 }
 
+// Planar worlds (y up): a disk sliding and spinning on the floor, a box sliding flat on it (two
+// corners), and a disk resting off-centre on another disk that rests on the floor.
+TEST(StepDerivatives, PlanarDisksAndABoxAgreeWithDifferences) {
+  ContactMaterial mat;
+  mat.mu = 0.4;
+  auto disk = test::world_with_floor(2, mat);
+  disk->add_body(test::sphere_body("disk", 1.0, 0.1, Vector3(0, 0.1, 0)));
+  Simulator rolling(disk, CollisionSettings{}, exact_steps());
+  rolling.set_state(rolling.q(), Vector3(1.0, 0.0, 3.0));
+  StepDerivatives d = check_against_differences(rolling);
+  ASSERT_EQ(d.contacts.size(), 1u);
+  EXPECT_EQ(d.contacts[0].mode, ContactMode::slip);
+
+  auto flat = test::world_with_floor(2, mat);
+  flat->add_body(test::box_body("box", 1.0, Vector3(0.1, 0.05, 0.05), Matrix3::Identity() * 0.004));
+  Simulator box(flat, CollisionSettings{}, exact_steps());
+  Vector q = box.q();
+  q[1] = 0.05;
+  box.set_state(q, Vector3(0.5, 0.0, 0.0));
+  d = check_against_differences(box);
+  ASSERT_EQ(d.contacts.size(), 2u);
+
+  auto stack = test::world_with_floor(2, mat);
+  stack->add_body(test::sphere_body("low", 2.0, 0.15, Vector3(0, 0.15, 0)));
+  const double a = 20.0 * M_PI / 180.0;
+  stack->add_body(
+      test::sphere_body("up", 1.0, 0.1, Vector3(0.25 * std::sin(a), 0.15 + 0.25 * std::cos(a), 0)));
+  Simulator pile(stack, CollisionSettings{}, exact_steps());
+  Vector v = Vector::Zero(6);
+  v.segment<3>(3) = Vector3(std::cos(a), -std::sin(a), 1.0);
+  pile.set_state(pile.q(), v);
+  d = check_against_differences(pile);
+  ASSERT_EQ(d.contacts.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moreau

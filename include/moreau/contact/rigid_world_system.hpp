@@ -96,11 +96,11 @@ class RigidWorldSystem : public LagrangianSystem {
   void dynamics_derivatives(const Vector& q, const Vector& v, double t, const Vector& a,
                             double q_step, double v_step, Matrix& d_dq,
                             Matrix& d_dv) const override;
-  // Exact for shape contacts in 3D between a plane and a shape with a core (a sphere, a capsule's
-  // end, a box's or convex's vertex: the core point moves with its body, the normal with the
-  // plane's), between two spheres, and for hinge and slide limits (constant rows)
+  // Exact for shape contacts (3D and planar) between a plane and a shape with a core (a sphere, a
+  // capsule's end, a box's or convex's vertex: the core point moves with its body, the normal with
+  // the plane's), between two spheres, and for hinge and slide limits (constant rows)
   // (contact_derivatives.cpp); false when another constraint (a joint or equality row, a ball's
-  // limit, another pair of shapes) or a planar world is asked.
+  // limit, another pair of shapes) is asked.
   bool constraint_derivatives(const Vector& q, const Vector& v, double t, const ContactState& s,
                               const std::vector<Index>& which, const Vector& r, const Matrix& U,
                               Matrix& df, Matrix& dy) const override;

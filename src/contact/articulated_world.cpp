@@ -428,8 +428,8 @@ void RigidWorldSystem::loose_dynamics_derivatives(const Vector& q, const Vector&
 // ∂/∂q, ∂/∂v of M a + F, F = b − τ_passive − qfrc − Σ J_bᵀ w_b − τ_act (articulated_forces):
 // RNEA's with the loads w (applied and xfrc), −∂τ_passive (K J on springs, D on dampers) and
 // −∂τ_act = (gear² b₁, gear² b₂)·(−1) on each unsaturated actuator's dof.
-void RigidWorldSystem::dynamics_derivatives(const Vector& q, const Vector& v, double t,
-                                            const Vector& a, double q_step, double v_step,
+void RigidWorldSystem::dynamics_derivatives(const Vector& q, const Vector& v, double /*t*/,
+                                            const Vector& a, double /*q_step*/, double /*v_step*/,
                                             Matrix& d_dq, Matrix& d_dv) const {
   if (!forest_) return loose_dynamics_derivatives(q, v, a, d_dq, d_dv);
   const MultibodyModel& m = forest_->model;
@@ -497,11 +497,17 @@ double RigidWorldSystem::potential_energy(const Vector& q) const {
 
 // M from CRBA; F = b − τ_passive − Σ J_bᵀ (f_app, τ_app); then the closure joints' rows and the
 // contacts, as RigidWorldSystem::state orders them, mapped to joint coordinates.
-std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q) const {
-  if (!forest_) return detect_contacts(*world_, q, settings_);
+std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q, Vector* world_q) const {
+  if (!forest_) {
+    if (world_q) *world_q = q;
+    return detect_contacts(*world_, q, settings_);
+  }
   CollisionSettings cs = settings_;
   cs.joint_limits = false;
-  return detect_contacts(*world_, MaximalView(*world_, *forest_, q, nullptr).q, cs);
+  Vector maximal = MaximalView(*world_, *forest_, q, nullptr).q;
+  std::vector<Contact> found = detect_contacts(*world_, maximal, cs);
+  if (world_q) *world_q = std::move(maximal);
+  return found;
 }
 
 ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& v, double t,

@@ -58,6 +58,107 @@ struct BodyAxes {
   }
 };
 
+// How a contact's geometry moves with its bodies (the file comment's cases).
+struct ContactGeometry {
+  bool face = false;  // a flat face of side `carrier` (0: A, 1: B) against the other's core point
+  int carrier = 1;    // face: the side whose face carries n
+  Vector3 core;       // face: the other side's core point (moves with its body)
+  double rho = 0.0;   // face: the other side's rounding
+  struct Side {       // points: a side's core point, its rounding, and when it slides
+    Vector3 c = Vector3::Zero();
+    double rho = 0.0;
+    bool segment = false;  // c = m + s e on a segment (a capsule's axis, a box's edge)
+    Vector3 m = Vector3::Zero(), e = Vector3::Zero();
+  };
+  Side side[2];
+};
+
+// The core feature of shape sh (world pose P) nearest the point x, when it is one whose motion
+// is known: a sphere's centre, a capsule's axis point or end, a box's vertex, edge or face (a face
+// sets `face`). False for other shapes, a point inside a box, or when `segment_allowed` is false
+// and the feature slides.
+bool core_feature(const Shape& sh, const Pose& P, const Vector3& x, bool segment_allowed,
+                  ContactGeometry::Side& out, bool& face) {
+  face = false;
+  out.rho = sh.core_radius();
+  if (sh.kind == ShapeKind::sphere) {
+    out.c = P.position;
+    return true;
+  }
+  if (sh.kind == ShapeKind::capsule) {
+    const Vector3 e = P.orientation * Vector3::UnitX();
+    const double s = e.dot(x - P.position), h = sh.half_length;
+    if (std::abs(s) >= h) {  // an end
+      out.c = P.position + (s > 0 ? h : -h) * e;
+      return true;
+    }
+    out.segment = true, out.m = P.position, out.e = e;
+    out.c = P.position + s * e;
+    return segment_allowed;
+  }
+  if (sh.kind == ShapeKind::box) {
+    const Vector3 local = P.orientation.conjugate() * (x - P.position);
+    const Vector3& he = sh.half_extents;
+    Vector3 nearest = local.cwiseMax(-he).cwiseMin(he);
+    int clamped = 0, free_axis = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (std::abs(local[i]) > he[i])
+        ++clamped;
+      else
+        free_axis = i;
+    }
+    if (clamped == 0) return false;  // inside
+    face = clamped == 1;
+    if (clamped == 2) {  // an edge along the free axis
+      out.segment = true;
+      Vector3 mid = nearest;
+      mid[free_axis] = 0.0;
+      out.m = P.apply(mid), out.e = P.orientation * Vector3::Unit(free_axis);
+    }
+    out.c = P.apply(nearest);
+    return !out.segment || segment_allowed;
+  }
+  return false;
+}
+
+// The geometry of contact ct between shapes sa (pose Pa) and sb (Pb), checked against the
+// detected normal and witness points; false when its motion is not one of the known cases.
+bool classify(const Contact& ct, const Shape& sa, const Pose& Pa, const Shape& sb, const Pose& Pb,
+              ContactGeometry& g) {
+  const Vector3 n = ct.frame.col(0);
+  const Vector3 points[2] = {ct.point_a, ct.point_b};
+  const double scale = 1e-7 * (1.0 + ct.point_a.norm());
+  const Shape* shapes[2] = {&sa, &sb};
+  const int carrier = ct.normal_on_a ? 0 : 1;
+  if (shapes[carrier]->kind == ShapeKind::plane && shapes[1 - carrier]->has_core()) {
+    const int o = 1 - carrier;
+    const double s_o = o == 0 ? 1.0 : -1.0;
+    g.face = true, g.carrier = carrier, g.rho = shapes[o]->core_radius();
+    g.core = points[o] + s_o * g.rho * n;
+    return true;
+  }
+  // a sphere against a sphere, a capsule or a box: the feature nearest the sphere's centre
+  const Pose poses[2] = {Pa, Pb};
+  int sphere = sa.kind == ShapeKind::sphere ? 0 : sb.kind == ShapeKind::sphere ? 1 : -1;
+  if (sphere < 0) return false;
+  const int other = 1 - sphere;
+  bool face = false, unused = false;
+  if (!core_feature(*shapes[sphere], poses[sphere], Vector3::Zero(), false, g.side[sphere],
+                    unused) ||
+      !core_feature(*shapes[other], poses[other], g.side[sphere].c, true, g.side[other], face))
+    return false;
+  if (face) {  // the box's face carries n; the sphere's centre is the core point
+    const double s_o = sphere == 0 ? 1.0 : -1.0;
+    g.face = true, g.carrier = other, g.rho = g.side[sphere].rho, g.core = g.side[sphere].c;
+    return (points[sphere] - (g.core - s_o * g.rho * n)).norm() <= scale;
+  }
+  const Vector3 gap = g.side[0].c - g.side[1].c;
+  if (gap.norm() <= 1e-12) return false;
+  return (gap.normalized() - n).norm() <= 1e-6 &&
+         (points[0] - (g.side[0].c - g.side[0].rho * n)).norm() <= scale &&
+         (points[1] - (g.side[1].c + g.side[1].rho * n)).norm() <= scale;
+}
+
 }  // namespace
 
 bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v*/, double /*t*/,
@@ -78,8 +179,10 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
   }
   const Index n = velocity_size(), nb = world_->body_count();
   std::unordered_map<std::string, Contact> by_name;
+  Vector qw;  // the bodies' poses (maximal coordinates)
   if (!which.empty())
-    for (Contact& ct : shape_contacts(q)) by_name.emplace(ct.name, std::move(ct));
+    for (Contact& ct : shape_contacts(q, &qw)) by_name.emplace(ct.name, std::move(ct));
+  auto world_q_pose = [&](Index X) { return world_->body_pose(qw, X); };
 
   BodyAxes ax;
   ax.S.resize(6, n);
@@ -131,11 +234,10 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
     const Index A = ct.body_a, B = ct.body_b;
     const Shape& sa = world_->body(A).shapes.at(static_cast<size_t>(ct.shape_a));
     const Shape& sb = world_->body(B).shapes.at(static_cast<size_t>(ct.shape_b));
-    const Index f = ct.normal_on_a ? A : B;  // the plane's body
-    const Shape& plane = ct.normal_on_a ? sa : sb;
-    const Shape& other = ct.normal_on_a ? sb : sa;
-    const bool spheres = sa.kind == ShapeKind::sphere && sb.kind == ShapeKind::sphere;
-    if (!spheres && !(plane.kind == ShapeKind::plane && other.has_core())) return false;
+    ContactGeometry geo;
+    if (!classify(ct, sa, world_q_pose(A).compose(sa.offset), sb,
+                  world_q_pose(B).compose(sb.offset), geo))
+      return false;
 
     const Vector3 nrm = ct.frame.col(0);
     const Eigen::Matrix<double, 3, Eigen::Dynamic> T = ct.frame.middleCols(1, d - 1);
@@ -160,21 +262,35 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
       if (W[0].isZero(0.0) && W[1].isZero(0.0)) continue;
       // the geometry's motion: ∂n and the witness points' ∂p
       Vector3 dn, dp[2];
-      if (spheres) {
-        const Vector3 ca = ct.point_a + sa.radius * nrm, cb = ct.point_b - sb.radius * nrm;
-        const Vector3 dca = point_motion(W[0], ca), dcb = point_motion(W[1], cb);
-        const double L = (ca - cb).norm();
-        dn = (dca - dcb - nrm * nrm.dot(dca - dcb)) / L;
-        dp[0] = dca - sa.radius * dn;
-        dp[1] = dcb + sb.radius * dn;
-      } else {
-        const int of = ct.normal_on_a ? 0 : 1, oo = 1 - of;  // plane's side, the other's
-        const double s_o = sign[oo], rho = other.core_radius();
+      if (geo.face) {
+        const int of = geo.carrier, oo = 1 - of;  // the face's side, the other's
+        const double s_o = sign[oo];
         dn = Vector3(W[of].head<3>()).cross(nrm);
-        const Vector3 core = points[oo] + s_o * rho * nrm;
-        dp[oo] = point_motion(W[oo], core) - s_o * rho * dn;
+        dp[oo] = point_motion(W[oo], geo.core) - s_o * geo.rho * dn;
         const double dg = nrm.dot(point_motion(W[0], ct.point_a) - point_motion(W[1], ct.point_b));
         dp[of] = dp[oo] - s_o * (dg * nrm + ct.gap * dn);
+      } else {  // two core points: a material one first, then one sliding on a segment
+        Vector3 dc[2];
+        const int first = geo.side[0].segment ? 1 : 0;
+        for (const int x : {first, 1 - first}) {
+          const ContactGeometry::Side& sd = geo.side[x];
+          if (!sd.segment) {
+            dc[x] = point_motion(W[x], sd.c);
+            continue;
+          }
+          // c = m + s e, s = e·(c_other − m)
+          const Vector3 dm = point_motion(W[x], sd.m);
+          const Vector3 de = Vector3(W[x].head<3>()).cross(sd.e);
+          const Vector3& other = geo.side[1 - x].c;
+          const double s_x = sd.e.dot(other - sd.m);
+          const double ds = de.dot(other - sd.m) + sd.e.dot(dc[1 - x] - dm);
+          dc[x] = dm + ds * sd.e + s_x * de;
+        }
+        const double L = (geo.side[0].c - geo.side[1].c).norm();
+        const Vector3 rel_c = dc[0] - dc[1];
+        dn = (rel_c - nrm * nrm.dot(rel_c)) / L;
+        dp[0] = dc[0] - geo.side[0].rho * dn;
+        dp[1] = dc[1] + geo.side[1].rho * dn;
       }
       const Vector3 turn = nrm.cross(dn);  // the frame's least rotation
       const Eigen::Matrix<double, 3, Eigen::Dynamic> dT = skew(turn) * T;

@@ -353,6 +353,8 @@ TEST(ArticulatedWorld, LooseBodyDynamicsDerivativesMatchDifferences) {
     sys.LagrangianSystem::dynamics_derivatives(q, v, 0.0, acc, 1e-6, 1e-3, fd_q, fd_v);
     EXPECT_LT((exact_q - fd_q).norm(), 1e-7 * (1 + fd_q.norm())) << "dimension " << dim;
     EXPECT_LT((exact_v - fd_v).norm(), 1e-7 * (1 + fd_v.norm())) << "dimension " << dim;
-    if (dim == 3) EXPECT_GT(exact_q.norm(), 0.1);  // the turning inertia is felt
+    if (dim == 3) {
+      EXPECT_GT(exact_q.norm(), 0.1);  // the turning inertia is felt
+    }
   }
 }

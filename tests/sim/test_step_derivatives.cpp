@@ -434,5 +434,57 @@ TEST(StepDerivatives, PlanarDisksAndABoxAgreeWithDifferences) {
   ASSERT_EQ(d.contacts.size(), 2u);
 }
 
+// A 0.1 m ball resting at `center` with velocity v over a static body carrying shape `support`,
+// above a floor, checked against differences; returns the derivatives.
+StepDerivatives ball_on(const Shape& support, const Vector3& center, const Vector3& v) {
+  ContactMaterial mat;
+  mat.mu = 0.5;
+  auto w = test::world_with_floor(3, mat);
+  RigidBody fixed;
+  fixed.name = "support";
+  fixed.is_static = true;
+  fixed.shapes.push_back(support);
+  w->add_body(fixed);
+  w->add_body(test::sphere_body("ball", 1.0, 0.1, center));
+  Simulator sim(w, CollisionSettings{}, exact_steps());
+  Vector vb = Vector::Zero(6);
+  vb.head<3>() = v;
+  vb.tail<3>() = Vector3(1.0, -2.0, 0.5);
+  sim.set_state(sim.q(), vb);
+  return check_against_differences(sim);
+}
+
+// A ball on a capsule (over its axis, where the nearest axis point slides, and over its end) and
+// on a box (its top face, an edge, where the nearest edge point slides, and a corner): the
+// normal turns with the ball's centre except on the face.
+TEST(StepDerivatives, BallOnACapsuleAndABoxAgreesWithDifferences) {
+  const Shape capsule = make_capsule(0.1, 0.3, Pose{Vector3(0, 0, 0.3), Quaternion::Identity()});
+  const double a = 30.0 * M_PI / 180.0;
+  EXPECT_EQ(ball_on(capsule, Vector3(0.1, 0.2 * std::sin(a), 0.3 + 0.2 * std::cos(a)),
+                    Vector3(0.3, 0.5 * std::cos(a), -0.5 * std::sin(a)))
+                .contacts.size(),
+            1u);
+  EXPECT_EQ(ball_on(capsule, Vector3(0.3 + 0.2 * std::sin(a), 0, 0.3 + 0.2 * std::cos(a)),
+                    Vector3(0.4, 0.3, -0.1))
+                .contacts.size(),
+            1u);
+  const Shape box =
+      make_box(Vector3(0.2, 0.2, 0.1),
+               Pose{Vector3(0, 0, 0.3), Quaternion(Eigen::AngleAxisd(0.3, Vector3(0, 0, 1)))});
+  const Quaternion R = box.offset.orientation;
+  const Vector3 top = box.offset.position;
+  EXPECT_EQ(ball_on(box, top + R * Vector3(0.05, 0.02, 0.2), Vector3(0.5, 0.1, 0)).contacts.size(),
+            1u);
+  const double b = 35.0 * M_PI / 180.0;
+  EXPECT_EQ(ball_on(box, top + R * Vector3(0.2 + 0.1 * std::sin(b), 0.05, 0.1 + 0.1 * std::cos(b)),
+                    Vector3(0.2, 0.4, -0.1))
+                .contacts.size(),
+            1u);
+  EXPECT_EQ(ball_on(box, top + R * (Vector3(0.2, 0.2, 0.1) + 0.1 * Vector3(1, 1, 1).normalized()),
+                    Vector3(0.3, -0.2, 0.1))
+                .contacts.size(),
+            1u);
+}
+
 }  // namespace
 }  // namespace moreau

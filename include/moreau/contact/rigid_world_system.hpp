@@ -96,11 +96,12 @@ class RigidWorldSystem : public LagrangianSystem {
   void dynamics_derivatives(const Vector& q, const Vector& v, double t, const Vector& a,
                             double q_step, double v_step, Matrix& d_dq,
                             Matrix& d_dv) const override;
-  // Exact for shape contacts (3D and planar) between a plane and a shape with a core (a sphere, a
-  // capsule's end, a box's or convex's vertex: the core point moves with its body, the normal with
-  // the plane's), between two spheres, and for hinge and slide limits (constant rows)
-  // (contact_derivatives.cpp); false when another constraint (a joint or equality row, a ball's
-  // limit, another pair of shapes) is asked.
+  // Exact for shape contacts (3D and planar) between a plane and a shape with a core (a sphere,
+  // a capsule's end, a box's or convex's vertex: the core point moves with its body, the normal
+  // with the plane's), between a sphere and a sphere, a capsule or a box (the feature nearest
+  // its centre), and for hinge and slide limits (constant rows) (contact_derivatives.cpp); false
+  // when another constraint (a joint or equality row, a ball's limit, another pair of shapes) is
+  // asked.
   bool constraint_derivatives(const Vector& q, const Vector& v, double t, const ContactState& s,
                               const std::vector<Index>& which, const Vector& r, const Matrix& U,
                               Matrix& df, Matrix& dy) const override;
@@ -205,8 +206,9 @@ class RigidWorldSystem : public LagrangianSystem {
   void loose_dynamics_derivatives(const Vector& q, const Vector& v, const Vector& a, Matrix& d_dq,
                                   Matrix& d_dv) const;
   // The shape contacts detected at q as contact_state detects them (joint coordinates: at the
-  // forest's poses, without the joints' limits), before the ignored overlaps are dropped.
-  std::vector<Contact> shape_contacts(const Vector& q) const;
+  // forest's poses, without the joints' limits), before the ignored overlaps are dropped; the
+  // bodies' poses as RigidWorld's q in *world_q when given.
+  std::vector<Contact> shape_contacts(const Vector& q, Vector* world_q = nullptr) const;
   // Per body of the forest: the world loads (f; τ) at its centre of mass, world axes: the
   // bodies' applied force and torque, plus xfrc_applied when `inputs` (planar: f_x, f_y, τ_z).
   std::vector<Eigen::Matrix<double, 6, 1>> articulated_loads(bool inputs) const;

@@ -497,15 +497,16 @@ double RigidWorldSystem::potential_energy(const Vector& q) const {
 
 // M from CRBA; F = b − τ_passive − Σ J_bᵀ (f_app, τ_app); then the closure joints' rows and the
 // contacts, as RigidWorldSystem::state orders them, mapped to joint coordinates.
-std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q, Vector* world_q) const {
+std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q, Vector* world_q,
+                                                      const ContactFilter& keep) const {
   if (!forest_) {
     if (world_q) *world_q = q;
-    return detect_contacts(*world_, q, settings_);
+    return detect_contacts(*world_, q, settings_, keep);
   }
   CollisionSettings cs = settings_;
   cs.joint_limits = false;
   Vector maximal = MaximalView(*world_, *forest_, q, nullptr).q;
-  std::vector<Contact> found = detect_contacts(*world_, maximal, cs);
+  std::vector<Contact> found = detect_contacts(*world_, maximal, cs, keep);
   if (world_q) *world_q = std::move(maximal);
   return found;
 }

@@ -20,6 +20,9 @@
 //   ∂(J_X(p)ᵀ F)_i = ∂S_iᵀ (p × F; F) + S_iᵀ (∂p × F + p × ∂F; ∂F),
 //   ∂(e·v_X(p)) = ∂e·v_X(p) + e·(∂V_lin + ∂V_ang × p + V_ang × ∂p),  V = Σ S_i u_i, ∂V = Σ ∂S_i
 //   u_i.
+#include <algorithm>
+#include <limits>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -180,8 +183,21 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
   const Index n = velocity_size(), nb = world_->body_count();
   std::unordered_map<std::string, Contact> by_name;
   Vector qw;  // the bodies' poses (maximal coordinates)
-  if (!which.empty())
-    for (Contact& ct : shape_contacts(q, &qw)) by_name.emplace(ct.name, std::move(ct));
+  if (!which.empty()) {
+    // only the points that may be the constraints asked: their pairs of bodies, their gaps
+    std::set<std::pair<Index, Index>> pairs;
+    double gap = -std::numeric_limits<double>::infinity();
+    for (const Index i : which) {
+      const ContactConstraint& c = s.constraints[i];
+      if (!c.point.allFinite()) continue;
+      pairs.insert(std::minmax(c.body_a, c.body_b));
+      gap = std::max(gap, c.gap);
+    }
+    const ContactFilter keep = [&](Index a, Index b, Index, const ContactPoint& p) {
+      return p.gap <= gap + 1e-9 && pairs.count(std::minmax(a, b)) > 0;
+    };
+    for (Contact& ct : shape_contacts(q, &qw, keep)) by_name.emplace(ct.name, std::move(ct));
+  }
   auto world_q_pose = [&](Index X) { return world_->body_pose(qw, X); };
 
   BodyAxes ax;

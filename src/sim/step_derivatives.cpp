@@ -232,6 +232,7 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   StepContactSettings cs = ts.contacts;
   cs.body_blocks = false;
   cs.theta = ts.theta;
+  cs.max_step = L.h;  // detection leaves out the contacts no step of h activates, as the step's
   ContactSolverSettings solver = st.solver;
   if (ds.solver_tolerance > 0.0) {
     solver.tolerance = ds.solver_tolerance;
@@ -257,7 +258,7 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   L.r = sol.r;
 
   // The same index set from the same state (the layer's order: constraints in order).
-  const ContactState s = sys.contact_state(q, v, t);
+  const ContactState s = sys.step_state(q, v, t, cs.activation_factor * L.h, cs.activation_margin);
   for (Index i = 0; i < s.size(); ++i) {
     const ContactConstraint& c = s.constraints[i];
     if (c.kind == ConstraintKind::bilateral)

@@ -207,8 +207,9 @@ class RigidWorldSystem : public LagrangianSystem {
                                   Matrix& d_dv) const;
   // The shape contacts detected at q as contact_state detects them (joint coordinates: at the
   // forest's poses, without the joints' limits), before the ignored overlaps are dropped; the
-  // bodies' poses as RigidWorld's q in *world_q when given.
-  std::vector<Contact> shape_contacts(const Vector& q, Vector* world_q = nullptr) const;
+  // bodies' poses as RigidWorld's q in *world_q when given; only the points `keep` accepts.
+  std::vector<Contact> shape_contacts(const Vector& q, Vector* world_q = nullptr,
+                                      const ContactFilter& keep = {}) const;
   // Per body of the forest: the world loads (f; τ) at its centre of mass, world axes: the
   // bodies' applied force and torque, plus xfrc_applied when `inputs` (planar: f_x, f_y, τ_z).
   std::vector<Eigen::Matrix<double, 6, 1>> articulated_loads(bool inputs) const;

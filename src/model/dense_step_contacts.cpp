@@ -120,6 +120,8 @@ class DenseStepContacts final : public StepContacts {
     return active_;
   }
 
+  const MassSolver* implicit_mass() const override { return &mass_; }
+
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override {
     in_.w_unilateral = w;
     in_.compliance = compliance;

@@ -194,6 +194,39 @@ std::vector<Index> match(const ContactState& base, const ContactState& sx, const
   return map;
 }
 
+// dv⁺ (the first n rows) of [M̂ + Σ_s k H_t P H_tᵀ, −G; Eᵀ, C] X = B for every column of B. With
+// M̂'s factorization (the step's own, from its layer) by the Schur complement: with
+// z_s = H_t,sᵀ dv for each sliding contact s and y = (dλ, z),
+//   M̂ dv = b₁ + Q y,   Q = [G, −k₁ H_t,1 P₁, …],
+//   (R M̂⁻¹ Q + D) y = (b₂; 0) − R M̂⁻¹ b₁,   R = [Eᵀ; H_t,1ᵀ; …],   D = diag(C, −1),
+// the small (held rows + 2 per sliding contact) matrix by a complete orthogonal decomposition,
+// which keeps the system solvable with redundant rows (dv is unique, y need not be).
+Matrix solve_linearized(const MassSolver& mass, const Matrix& E, const Matrix& G, const Vector& C,
+                        const std::vector<Matrix>& slip_terms, const Linearization& L,
+                        const ContactState& s, const Matrix& B) {
+  const Index n = E.rows(), m = E.cols(), t = L.d - 1;
+  const Index p = t * static_cast<Index>(L.slips.size()), cols = B.cols();
+  Matrix Q(n, m + p), R(m + p, n);
+  Q.leftCols(m) = G;
+  R.topRows(m) = E.transpose();
+  for (size_t sI = 0; sI < L.slips.size(); ++sI) {
+    const Index o = m + t * static_cast<Index>(sI);
+    Q.middleCols(o, t) = -slip_terms[sI];
+    R.middleRows(o, t) = s.constraints[L.slips[sI].constraint].tangent.transpose();
+  }
+  Matrix MiQ(n, m + p), Mib(n, cols);
+  for (Index c = 0; c < m + p; ++c) MiQ.col(c) = mass.solve(Q.col(c));
+  for (Index c = 0; c < cols; ++c) Mib.col(c) = mass.solve(B.col(c).head(n));
+  if (m + p == 0) return Mib;
+  Matrix S = R * MiQ;
+  S.diagonal().head(m) += C;
+  S.diagonal().tail(p).array() -= 1.0;
+  Matrix right = Matrix::Zero(m + p, cols);
+  right.topRows(m) = B.bottomRows(m);
+  right -= R * Mib;
+  return Mib + MiQ * Matrix(S.completeOrthogonalDecomposition().solve(right));
+}
+
 }  // namespace
 
 StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, const Vector& v,
@@ -313,35 +346,32 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
       }
   }
 
-  // The linearized step's matrix [M̂ + Σ k H_t P H_tᵀ, −G; Eᵀ, C].
+  // The linearized step's matrix [M̂ + Σ k H_t P H_tᵀ, −G; Eᵀ, C]: its blocks.
   const Index m = static_cast<Index>(L.rows.size());
-  Matrix A = Matrix::Zero(n + m, n + m);
-  A.topLeftCorner(n, n) = Mh;
+  Matrix E(n, m), G(n, m);
+  Vector C(m);
   std::vector<Matrix> slip_terms;  // k H_t P per sliding contact (n × (d − 1))
   for (const SlipContact& sc : L.slips) {
     const Matrix& Ht = s.constraints[sc.constraint].tangent;
     const Matrix P = Matrix::Identity(d - 1, d - 1) - sc.t_hat * sc.t_hat.transpose();
     slip_terms.push_back(sc.k * Ht * P);
-    A.topLeftCorner(n, n) += slip_terms.back() * Ht.transpose();
   }
   for (Index k = 0; k < m; ++k) {
     const HeldRow& row = L.rows[static_cast<size_t>(k)];
-    Vector E = Vector::Zero(n);
+    E.col(k).setZero();
     if (row.kind == RowKind::dry) {
-      E[row.dof] = 1.0;
+      E(row.dof, k) = 1.0;
     } else {
       const ContactConstraint& c = s.constraints[row.constraint];
-      E = row.kind == RowKind::tangent ? Vector(c.tangent.col(row.tangent)) : c.normal;
+      E.col(k) = row.kind == RowKind::tangent ? Vector(c.tangent.col(row.tangent)) : c.normal;
     }
-    Vector G = E;
+    G.col(k) = E.col(k);
     if (row.slip)
       for (const SlipContact& sc : L.slips)
-        if (sc.contact == row.contact) G -= sc.mu * s.constraints[sc.constraint].tangent * sc.t_hat;
-    A.block(0, n + k, n, 1) = -G;
-    A.block(n + k, 0, 1, n) = E.transpose();
-    A(n + k, n + k) = row.compliance;
+        if (sc.contact == row.contact)
+          G.col(k) -= sc.mu * s.constraints[sc.constraint].tangent * sc.t_hat;
+    C[k] = row.compliance;
   }
-  const Eigen::CompleteOrthogonalDecomposition<Matrix> kkt(A);
 
   // Right-hand sides, one column per direction: [dφ − Σ k H_t P dψ_t; −dψ_E].
   auto rhs = [&](const StepData& dd) {
@@ -470,7 +500,9 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     }
     B.col(3 * n + nu + j) = rhs(central(side[0], side[1], p.delta));
   }
-  const Matrix X = kkt.solve(B);
+  const MassSolver* mass = layer->implicit_mass();  // the dense layer's M̂, factorized by build()
+  MOREAU_REQUIRE(mass != nullptr, "step_derivatives: the step's layer kept no factorization of M̂");
+  const Matrix X = solve_linearized(*mass, E, G, C, slip_terms, L, s, B);
   out.dv_dparams = X.block(0, 3 * n + nu, n, np);
   out.dv_dq = X.block(0, 0, n, n);
   out.dv_dv = X.block(0, n, n, n);

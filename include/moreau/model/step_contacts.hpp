@@ -144,6 +144,8 @@ Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tole
   return dv;
 }
 
+class MassSolver;  // model/velocity_level.hpp
+
 // The contacts of one Moreau–Jean step, behind one interface: the dense W of any LagrangianSystem
 // or the body blocks of a rigid world (see the comments of each member).
 class StepContacts {
@@ -169,6 +171,9 @@ class StepContacts {
   virtual ContactPlace place_after(Index a) const = 0;
   // history ← current() followed by the ghosts (entries of history()), in the layer's order.
   virtual void advance(const std::vector<Index>& ghosts) = 0;
+  // The factorization of the step's iteration matrix M̂ that build() formed (the dense layer's;
+  // its free flight's at the midpoint when the step has no constraints), or nullptr.
+  virtual const MassSolver* implicit_mass() const { return nullptr; }
 
   // d, 2 or 3, known after detect().
   int dimension() const { return dimension_; }

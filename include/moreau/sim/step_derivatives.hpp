@@ -23,7 +23,9 @@
 // contacts, k = μ r_n/‖u_t‖, P = I − t̂t̂ᵀ, and G = E but a sliding contact's normal column
 // H_n − μ H_t t̂ (its friction follows its normal impulse). Redundant held rows (a box flat on a
 // floor: four corners, rank 6 of 12 rows) make the matrix singular; the system stays consistent
-// and its minimum-norm solution (complete orthogonal decomposition) has the unique dv⁺.
+// and any solution has the unique dv⁺. It is solved by its Schur complement on the factorization
+// of M̂ that the step's own solve formed (the small system in dλ and the sliding contacts' H_tᵀ dv⁺
+// by a complete orthogonal decomposition: step_derivatives.cpp).
 // φ's dynamics part −h (M(q) a + F(q, v)), a = (v⁺ − v)/h, is differentiated by the system's
 // dynamics_derivatives (exact for joint coordinates: RNEA's derivatives) except in a free flight
 // at the midpoint; dφ's contact part and dψ in q are central differences of the smooth data

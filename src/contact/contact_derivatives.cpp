@@ -13,7 +13,9 @@
 //   a capsule's end, a vertex; witness p_o = c_o − s ρ n, s = +1 when o is A, ρ its rounding):
 //     ∂n = W_f,ang × n,  ∂c_o = W_o,lin + W_o,ang × c_o,  ∂p_o = ∂c_o − s ρ ∂n,
 //     ∂g = n·(v_A(p_A) − v_B(p_B)) at the motions W,  ∂p_f = ∂p_o − s (∂g n + g ∂n);
-//   two spheres (centres c_A, c_B, L = |c_A − c_B|): ∂n = (1 − n nᵀ)(∂c_A − ∂c_B)/L,
+//   two core points c_A, c_B (L = |c_A − c_B|; a sphere's centre, a capsule's end or a box's
+//   corner moves with its body, the nearest point of a capsule's axis or a box's edge slides on
+//   it, and two capsules' axis points slide together): ∂n = (1 − n nᵀ)(∂c_A − ∂c_B)/L,
 //     ∂p_A = ∂c_A − ρ_A ∂n,  ∂p_B = ∂c_B + ρ_B ∂n.
 // A hinge's or slide's limit row is the constant ±e_i: its derivatives are zero.
 // The tangents turn with n by the least rotation: ∂t_j = (n × ∂n) × t_j. Then
@@ -140,20 +142,38 @@ bool classify(const Contact& ct, const Shape& sa, const Pose& Pa, const Shape& s
     g.core = points[o] + s_o * g.rho * n;
     return true;
   }
-  // a sphere against a sphere, a capsule or a box: the feature nearest the sphere's centre
   const Pose poses[2] = {Pa, Pb};
-  int sphere = sa.kind == ShapeKind::sphere ? 0 : sb.kind == ShapeKind::sphere ? 1 : -1;
-  if (sphere < 0) return false;
-  const int other = 1 - sphere;
-  bool face = false, unused = false;
-  if (!core_feature(*shapes[sphere], poses[sphere], Vector3::Zero(), false, g.side[sphere],
-                    unused) ||
-      !core_feature(*shapes[other], poses[other], g.side[sphere].c, true, g.side[other], face))
-    return false;
-  if (face) {  // the box's face carries n; the sphere's centre is the core point
-    const double s_o = sphere == 0 ? 1.0 : -1.0;
-    g.face = true, g.carrier = other, g.rho = g.side[sphere].rho, g.core = g.side[sphere].c;
-    return (points[sphere] - (g.core - s_o * g.rho * n)).norm() <= scale;
+  if (sa.kind == ShapeKind::capsule && sb.kind == ShapeKind::capsule) {
+    // two axes: each core point (the witness moved back by its radius) is an end or slides
+    for (int x = 0; x < 2; ++x) {
+      ContactGeometry::Side& sd = g.side[x];
+      const double h = shapes[x]->half_length;
+      sd.rho = shapes[x]->radius;
+      sd.m = poses[x].position, sd.e = poses[x].orientation * Vector3::UnitX();
+      const Vector3 c = points[x] + (x == 0 ? 1.0 : -1.0) * sd.rho * n;
+      const double t = sd.e.dot(c - sd.m);
+      if ((c - (sd.m + t * sd.e)).norm() > scale) return false;
+      sd.segment = std::abs(t) < h - 1e-9 * (1.0 + h);
+      sd.c = sd.segment ? Vector3(sd.m + t * sd.e) : Vector3(sd.m + (t > 0 ? h : -h) * sd.e);
+    }
+    if (g.side[0].segment && g.side[1].segment &&
+        std::abs(g.side[0].e.dot(g.side[1].e)) > 1.0 - 1e-9)
+      return false;  // parallel axes: the nearest points are not unique
+  } else {
+    // a sphere against a sphere, a capsule or a box: the feature nearest the sphere's centre
+    const int sphere = sa.kind == ShapeKind::sphere ? 0 : sb.kind == ShapeKind::sphere ? 1 : -1;
+    if (sphere < 0) return false;
+    const int other = 1 - sphere;
+    bool face = false, unused = false;
+    if (!core_feature(*shapes[sphere], poses[sphere], Vector3::Zero(), false, g.side[sphere],
+                      unused) ||
+        !core_feature(*shapes[other], poses[other], g.side[sphere].c, true, g.side[other], face))
+      return false;
+    if (face) {  // the box's face carries n; the sphere's centre is the core point
+      const double s_o = sphere == 0 ? 1.0 : -1.0;
+      g.face = true, g.carrier = other, g.rho = g.side[sphere].rho, g.core = g.side[sphere].c;
+      return (points[sphere] - (g.core - s_o * g.rho * n)).norm() <= scale;
+    }
   }
   const Vector3 gap = g.side[0].c - g.side[1].c;
   if (gap.norm() <= 1e-12) return false;
@@ -285,11 +305,31 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
         dp[oo] = point_motion(W[oo], geo.core) - s_o * geo.rho * dn;
         const double dg = nrm.dot(point_motion(W[0], ct.point_a) - point_motion(W[1], ct.point_b));
         dp[of] = dp[oo] - s_o * (dg * nrm + ct.gap * dn);
-      } else {  // two core points: a material one first, then one sliding on a segment
+      } else {  // two core points: material ones first, then one or two sliding on segments
         Vector3 dc[2];
+        if (geo.side[0].segment && geo.side[1].segment) {
+          // c_A = m_A + s a, c_B = m_B + t b with a·w = b·w = 0, w = c_A − c_B: differentiated,
+          // [1, −a·b; a·b, −1] (ds, dt) = −(∂a·w + a·g₀, ∂b·w + b·g₀), g₀ = ∂m_A + s ∂a − ∂m_B − t
+          // ∂b
+          const ContactGeometry::Side &sa_ = geo.side[0], &sb_ = geo.side[1];
+          const Vector3 w_ab = sa_.c - sb_.c;
+          const double s_a = sa_.e.dot(sa_.c - sa_.m), t_b = sb_.e.dot(sb_.c - sb_.m);
+          const Vector3 dma = point_motion(W[0], sa_.m), dmb = point_motion(W[1], sb_.m);
+          const Vector3 da = Vector3(W[0].head<3>()).cross(sa_.e);
+          const Vector3 db = Vector3(W[1].head<3>()).cross(sb_.e);
+          const Vector3 g0 = dma + s_a * da - dmb - t_b * db;
+          const double ab = sa_.e.dot(sb_.e);
+          Eigen::Matrix2d K;
+          K << 1.0, -ab, ab, -1.0;
+          const Eigen::Vector2d st = K.inverse() * -Eigen::Vector2d(da.dot(w_ab) + sa_.e.dot(g0),
+                                                                    db.dot(w_ab) + sb_.e.dot(g0));
+          dc[0] = dma + st[0] * sa_.e + s_a * da;
+          dc[1] = dmb + st[1] * sb_.e + t_b * db;
+        }
         const int first = geo.side[0].segment ? 1 : 0;
         for (const int x : {first, 1 - first}) {
           const ContactGeometry::Side& sd = geo.side[x];
+          if (geo.side[0].segment && geo.side[1].segment) break;  // both above
           if (!sd.segment) {
             dc[x] = point_motion(W[x], sd.c);
             continue;

@@ -434,9 +434,9 @@ TEST(StepDerivatives, PlanarDisksAndABoxAgreeWithDifferences) {
   ASSERT_EQ(d.contacts.size(), 2u);
 }
 
-// A 0.1 m ball resting at `center` with velocity v over a static body carrying shape `support`,
-// above a floor, checked against differences; returns the derivatives.
-StepDerivatives ball_on(const Shape& support, const Vector3& center, const Vector3& v) {
+// `body` moving at v (ω = (1, −2, 0.5)) over a static body carrying shape `support`, above a
+// floor, checked against differences; returns the derivatives.
+StepDerivatives resting_on(const Shape& support, const RigidBody& body, const Vector3& v) {
   ContactMaterial mat;
   mat.mu = 0.5;
   auto w = test::world_with_floor(3, mat);
@@ -445,13 +445,18 @@ StepDerivatives ball_on(const Shape& support, const Vector3& center, const Vecto
   fixed.is_static = true;
   fixed.shapes.push_back(support);
   w->add_body(fixed);
-  w->add_body(test::sphere_body("ball", 1.0, 0.1, center));
+  w->add_body(body);
   Simulator sim(w, CollisionSettings{}, exact_steps());
   Vector vb = Vector::Zero(6);
   vb.head<3>() = v;
   vb.tail<3>() = Vector3(1.0, -2.0, 0.5);
   sim.set_state(sim.q(), vb);
   return check_against_differences(sim);
+}
+
+// A 0.1 m ball resting at `center` with velocity v over `support` (resting_on).
+StepDerivatives ball_on(const Shape& support, const Vector3& center, const Vector3& v) {
+  return resting_on(support, test::sphere_body("ball", 1.0, 0.1, center), v);
 }
 
 // A ball on a capsule (over its axis, where the nearest axis point slides, and over its end) and
@@ -484,6 +489,27 @@ TEST(StepDerivatives, BallOnACapsuleAndABoxAgreesWithDifferences) {
                     Vector3(0.3, -0.2, 0.1))
                 .contacts.size(),
             1u);
+}
+
+// A capsule lying across a static capsule (their axes skew, both nearest points sliding on them)
+// and one whose end rests on its side.
+TEST(StepDerivatives, CapsuleOnACapsuleAgreesWithDifferences) {
+  const Shape lying = make_capsule(0.1, 0.3, Pose{Vector3(0, 0, 0.3), Quaternion::Identity()});
+  RigidBody across;
+  across.name = "across";
+  across.mass = 1.0;
+  across.inertia = Vector3(0.001, 0.02, 0.02).asDiagonal();
+  across.pose =
+      Pose{Vector3(0.05, 0.02, 0.45), Quaternion(Eigen::AngleAxisd(1.0, Vector3::UnitZ()))};
+  across.shapes.push_back(make_capsule(0.05, 0.25));
+  EXPECT_EQ(resting_on(lying, across, Vector3(0.3, 0.1, 0.0)).contacts.size(), 1u);
+  // tilted 60° from the vertical over the lying one's side: its lower end on it
+  RigidBody leaning = across;
+  const double a = 30.0 * M_PI / 180.0;
+  const Quaternion tilt(Eigen::AngleAxisd(a - M_PI / 2, Vector3::UnitY()));  // its −x end lowest
+  const Vector3 end = Vector3(0.1, 0.15 * std::sin(0.4), 0.3 + 0.15 * std::cos(0.4));
+  leaning.pose = Pose{end - tilt * Vector3(-0.25, 0, 0), tilt};
+  EXPECT_EQ(resting_on(lying, leaning, Vector3(0.2, -0.3, 0.0)).contacts.size(), 1u);
 }
 
 }  // namespace

@@ -99,9 +99,9 @@ class RigidWorldSystem : public LagrangianSystem {
   // Exact for shape contacts (3D and planar) between a plane and a shape with a core (a sphere,
   // a capsule's end, a box's or convex's vertex: the core point moves with its body, the normal
   // with the plane's), between a sphere and a sphere, a capsule or a box (the feature nearest
-  // its centre), and for hinge and slide limits (constant rows) (contact_derivatives.cpp); false
-  // when another constraint (a joint or equality row, a ball's limit, another pair of shapes) is
-  // asked.
+  // its centre), between two capsules with skew axes, and for hinge and slide limits (constant
+  // rows) (contact_derivatives.cpp); false when another constraint (a joint or equality row, a
+  // ball's limit, another pair of shapes) is asked.
   bool constraint_derivatives(const Vector& q, const Vector& v, double t, const ContactState& s,
                               const std::vector<Index>& which, const Vector& r, const Matrix& U,
                               Matrix& df, Matrix& dy) const override;

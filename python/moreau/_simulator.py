@@ -288,8 +288,10 @@ class Simulator:
         with the value at p ± param_step·max(1, |p|). solver_tolerance: of the step solved here
         (0: the scene's tolerance and budget);
         mode_tolerance: relative zero of the mode test; difference_step, input_step: δ of the
-        central differences of the smooth step data in q and in v, ctrl, qfrc. An event-driven
-        scene, a pointer that names nothing or a non-number raise InputError."""
+        central differences that stand in where a derivative is not exact (q: contact pairs
+        docs/gradients.md names, systems without exact dynamics; ctrl and qfrc, where the step
+        data is affine). An event-driven scene, a pointer that names nothing or a non-number
+        raise InputError."""
         step = finite_number("Simulator.step_derivatives()", "param_step", param_step)
         if step <= 0:
             raise InputError(f"Simulator.step_derivatives(): argument 'param_step' = {step}: "

@@ -51,8 +51,11 @@ struct StepDerivativeSettings {
   // largest (impulse: max r_n; velocity: max |v|, |v⁺| and the free flight's change h M̂⁻¹F̂,
   // estimated with the diagonal of M̂).
   double mode_tolerance = 1e-8;
-  double difference_step = 1e-6;  // δ of the central differences of the smooth data in q
-  // δ of those in v, ctrl and qfrc, times max(1, |x_j|) (the data is affine or quadratic in them)
+  // δ of the central differences in q where no exact derivative stands (contact pairs that
+  // constraint_derivatives does not cover; systems without exact dynamics_derivatives)
+  double difference_step = 1e-6;
+  // δ of those in v (the same systems), ctrl and qfrc, times max(1, |x_j|) (the data is affine or
+  // quadratic in them)
   double input_step = 1e-3;
 };
 

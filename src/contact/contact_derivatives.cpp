@@ -38,11 +38,6 @@ namespace {
 using spatial::cross_motion;
 using spatial::Vector6;
 
-// The velocity of the point p moving with the spatial motion W = (ω; v_O).
-Vector3 point_motion(const Vector6& W, const Vector3& p) {
-  return Vector3(W.tail<3>()) + Vector3(W.head<3>()).cross(p);
-}
-
 // The dofs, motion axes and carrying rules of the world's bodies (joint coordinates or loose).
 struct BodyAxes {
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;  // 6 × n
@@ -289,7 +284,7 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
     for (int x = 0; x < 2; ++x) {
       V[x].setZero();
       for (const Index i : ax.path[bodies[x]]) V[x] += ax.S.col(i) * u[i];
-      rel += sign[x] * point_motion(V[x], points[x]);
+      rel += sign[x] * spatial::point_velocity(V[x], points[x]);
     }
     for (Index k = 0; k < n; ++k) {
       Vector6 W[2];
@@ -302,8 +297,9 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
         const int of = geo.carrier, oo = 1 - of;  // the face's side, the other's
         const double s_o = sign[oo];
         dn = Vector3(W[of].head<3>()).cross(nrm);
-        dp[oo] = point_motion(W[oo], geo.core) - s_o * geo.rho * dn;
-        const double dg = nrm.dot(point_motion(W[0], ct.point_a) - point_motion(W[1], ct.point_b));
+        dp[oo] = spatial::point_velocity(W[oo], geo.core) - s_o * geo.rho * dn;
+        const double dg = nrm.dot(spatial::point_velocity(W[0], ct.point_a) -
+                                  spatial::point_velocity(W[1], ct.point_b));
         dp[of] = dp[oo] - s_o * (dg * nrm + ct.gap * dn);
       } else {  // two core points: material ones first, then one or two sliding on segments
         Vector3 dc[2];
@@ -314,7 +310,8 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
           const ContactGeometry::Side &sa_ = geo.side[0], &sb_ = geo.side[1];
           const Vector3 w_ab = sa_.c - sb_.c;
           const double s_a = sa_.e.dot(sa_.c - sa_.m), t_b = sb_.e.dot(sb_.c - sb_.m);
-          const Vector3 dma = point_motion(W[0], sa_.m), dmb = point_motion(W[1], sb_.m);
+          const Vector3 dma = spatial::point_velocity(W[0], sa_.m),
+                        dmb = spatial::point_velocity(W[1], sb_.m);
           const Vector3 da = Vector3(W[0].head<3>()).cross(sa_.e);
           const Vector3 db = Vector3(W[1].head<3>()).cross(sb_.e);
           const Vector3 g0 = dma + s_a * da - dmb - t_b * db;
@@ -325,22 +322,22 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
                                                                     db.dot(w_ab) + sb_.e.dot(g0));
           dc[0] = dma + st[0] * sa_.e + s_a * da;
           dc[1] = dmb + st[1] * sb_.e + t_b * db;
-        }
-        const int first = geo.side[0].segment ? 1 : 0;
-        for (const int x : {first, 1 - first}) {
-          const ContactGeometry::Side& sd = geo.side[x];
-          if (geo.side[0].segment && geo.side[1].segment) break;  // both above
-          if (!sd.segment) {
-            dc[x] = point_motion(W[x], sd.c);
-            continue;
+        } else {
+          const int first = geo.side[0].segment ? 1 : 0;
+          for (const int x : {first, 1 - first}) {
+            const ContactGeometry::Side& sd = geo.side[x];
+            if (!sd.segment) {
+              dc[x] = spatial::point_velocity(W[x], sd.c);
+              continue;
+            }
+            // c = m + s e, s = e·(c_other − m)
+            const Vector3 dm = spatial::point_velocity(W[x], sd.m);
+            const Vector3 de = Vector3(W[x].head<3>()).cross(sd.e);
+            const Vector3& other = geo.side[1 - x].c;
+            const double s_x = sd.e.dot(other - sd.m);
+            const double ds = de.dot(other - sd.m) + sd.e.dot(dc[1 - x] - dm);
+            dc[x] = dm + ds * sd.e + s_x * de;
           }
-          // c = m + s e, s = e·(c_other − m)
-          const Vector3 dm = point_motion(W[x], sd.m);
-          const Vector3 de = Vector3(W[x].head<3>()).cross(sd.e);
-          const Vector3& other = geo.side[1 - x].c;
-          const double s_x = sd.e.dot(other - sd.m);
-          const double ds = de.dot(other - sd.m) + sd.e.dot(dc[1 - x] - dm);
-          dc[x] = dm + ds * sd.e + s_x * de;
         }
         const double L = (geo.side[0].c - geo.side[1].c).norm();
         const Vector3 rel_c = dc[0] - dc[1];
@@ -364,7 +361,7 @@ bool RigidWorldSystem::constraint_derivatives(const Vector& q, const Vector& /*v
           df(i, k) += sign[x] * (dS.dot(at) + ax.S.col(i).dot(dat));
           dV += dS * u[i];
         }
-        drel += sign[x] * (point_motion(dV, p) + Vector3(V[x].head<3>()).cross(dp[x]));
+        drel += sign[x] * (spatial::point_velocity(dV, p) + Vector3(V[x].head<3>()).cross(dp[x]));
       }
       dy(o, k) = dn.dot(rel) + nrm.dot(drel);
       for (int j = 0; j < d - 1; ++j) dy(o + 1 + j, k) = dT.col(j).dot(rel) + T.col(j).dot(drel);

@@ -393,19 +393,19 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
   if (split)
     sys.dynamics_derivatives(q, v, t, (L.v_next - v) / L.h, delta, ds.input_step, dyn_q, dyn_v);
   // The contact rows' derivatives in q from the system (exact where it has them), else central
-  // differences of the detection and Jacobians at q ⊕ ±δ e_j.
+  // differences of the detection and Jacobians at q ⊕ ±δ e_j (always with bilateral rows, whose
+  // κ g/h the exact path does not carry).
   bool exact_rows = false;
-  if (split) {
-    // the index set, the bilateral rows, then each impacting contact again (its normal row reads
-    // e ∇hᵀ v): impulses r (slip: r_t = −μ r_n t̂), p, 0 and velocities v⁺, v⁺, v
+  if (split && L.bilateral.empty()) {
+    // the index set, then each impacting contact again (its normal row reads e ∇hᵀ v): impulses
+    // r (slip: r_t = −μ r_n t̂), 0 and velocities v⁺, v
     std::vector<Index> which = L.unilateral;
-    which.insert(which.end(), L.bilateral.begin(), L.bilateral.end());
     std::vector<Index> again;  // per contact of I: its repeat's place in which, or −1
     for (Index a = 0; a < nc; ++a) {
       again.push_back(L.impacting[a] ? static_cast<Index>(which.size()) : -1);
       if (L.impacting[a]) which.push_back(L.unilateral[a]);
     }
-    const Index nw = static_cast<Index>(which.size()), nb = static_cast<Index>(L.bilateral.size());
+    const Index nw = static_cast<Index>(which.size());
     Vector r = Vector::Zero(d * nw);
     Matrix U(n, nw);
     for (Index a = 0; a < nc; ++a) {
@@ -415,10 +415,6 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
     }
     for (const SlipContact& sc : L.slips)
       r.segment(d * sc.contact + 1, d - 1) = -sc.mu * L.r[d * sc.contact] * sc.t_hat;
-    for (Index b = 0; b < nb; ++b) {
-      r[d * (nc + b)] = L.p[b];
-      U.col(nc + b) = L.v_next;
-    }
     Matrix df, dy;
     exact_rows = sys.constraint_derivatives(q, v, t, s, which, r, U, df, dy);
     for (Index j = 0; exact_rows && j < n; ++j) {
@@ -434,8 +430,6 @@ StepDerivatives step_derivatives(const LagrangianSystem& sys, const Vector& q, c
                 s.constraints[row.constraint].restitution * dy(d * again[row.contact], j);
         } else if (row.kind == RowKind::tangent) {
           dd.psi_rows[k] = dy(d * row.contact + 1 + row.tangent, j);
-        } else if (row.kind == RowKind::bilateral) {
-          exact_rows = false;  // a bilateral row's κ g/h: the system gives no rows for it here
         }
       }
       dd.psi_slip.resize(static_cast<Index>(L.slips.size()) * (d - 1));

@@ -132,7 +132,7 @@ void MultibodyModel::inverse_dynamics_derivatives(const MultibodyKinematics& k, 
       }
       dF[b] = dIA + I * dAb + cross_force(dVb, IV[b]) + cross_force(V, dIV + I * dVb);
       if (moved && !w.empty()) {  // the load's point moves at W: ∂(c × f) = (W_lin + W_ang × c) × f
-        const Vector3 dc = Vector3(Sk.tail<3>()) + Vector3(Sk.head<3>()).cross(k.com[b]);
+        const Vector3 dc = spatial::point_velocity(Sk, k.com[b]);
         dF[b].head<3>() -= dc.cross(Vector3(w[b].head<3>()));
       }
       gF[b] = I * gAb + cross_force(gVb, IV[b]) + cross_force(V, I * gVb);

@@ -28,4 +28,9 @@ inline Vector6 cross_force(const Vector6& m, const Vector6& f) {
   return out;
 }
 
+// The velocity v_O + ω × p of the point p moving with the motion m = (ω; v_O).
+inline Vector3 point_velocity(const Vector6& m, const Vector3& p) {
+  return Vector3(m.tail<3>()) + Vector3(m.head<3>()).cross(p);
+}
+
 }  // namespace moreau::spatial

@@ -97,9 +97,6 @@ constexpr int kPlainSweeps = 20;  // NSGS sweeps of a step before over-relaxatio
 constexpr int kStallSweeps = 100;
 // NSGS sweeps of a step after one that Newton finished ("auto", solve_awake).
 constexpr int kNewtonLedSweeps = 20;
-// The proximal term of a Newton fallback (NewtonSettings::proximal): a column's face contacts
-// are redundant, and without it Newton stalled (issue 35; solve_awake).
-constexpr double kNewtonFallbackProximal = 1e-3;
 // The tolerance of a Newton fallback, relative to the step's (solve_awake).
 constexpr double kNewtonFallbackTightening = 1e-2;
 // The polish of a converged Newton fallback (polish_newton): its tolerance relative to the
@@ -547,7 +544,7 @@ StepSolution BodyBlockStepContacts::solve_awake(const Vector& w, const Vector& c
     // iteration and keep the next steps' warm start inside the tolerance for longer
     if (name == "newton") {
       fallback.tolerance = kNewtonFallbackTightening * fcs_.tolerance;
-      fallback.newton_proximal = kNewtonFallbackProximal;
+      fallback.newton_proximal = kRedundantContactsProximal;  // without it Newton stalled
     }
     FrictionContactResult alt = solve_friction_contact(condensed, name, fallback, sol.r);
     if (name == "newton" && alt.converged()) polish_newton(condensed, fallback, alt);

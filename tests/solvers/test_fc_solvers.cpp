@@ -319,3 +319,33 @@ TEST(FcSolvers, NewtonScheduleSolvesACoupledChain) {
   EXPECT_LE((n.r - g.r).norm(), 1e-7 * g.r.norm());
   EXPECT_EQ(n.message.rfind("stages: newton_ac", 0), 0u) << n.message;
 }
+
+// The dense route of the Newton system (newton.hpp): a problem whose W has at most 192 rows and
+// is mostly nonzero takes it; a chain (at most three nonzero entries a row) and a dense problem
+// of 195 rows do not. On the dense route both Newton functions reach the solution NSGS finds (W =
+// Hᵀ M⁻¹ H of 8 contacts on 40 velocities: positive definite, in 2D and 3D), and the schedule
+// with the proximal term solves a redundant problem (8 contacts on 12 velocities: W of rank 12
+// for 24 rows) in few iterations: a wrong block of J would leave Newton crawling instead.
+TEST(FcSolvers, DenseNewtonRouteAgreesWithGaussSeidel) {
+  EXPECT_FALSE(newton_system_is_dense(chain(30, 2.0, 0.9, 0.4)));
+  EXPECT_FALSE(newton_system_is_dense(condense(random_global(3, 65, 200, 5))));
+  for (int d : {2, 3}) {
+    const FrictionContactProblem p = condense(random_global(d, 8, 40, 11));
+    ASSERT_TRUE(newton_system_is_dense(p));
+    const FrictionContactResult g =
+        solve_friction_contact(p, "nsgs", {.tolerance = 1e-13, .max_iterations = 100000});
+    ASSERT_TRUE(g.converged());
+    for (const FrictionContactResult& n :
+         {solve_newton_ac(p, {.tolerance = 1e-12}), solve_newton_fb(p, {.tolerance = 1e-12})}) {
+      ASSERT_TRUE(n.converged()) << n.solver << ": " << n.message;
+      EXPECT_LE((n.r - g.r).norm(), 1e-7 * g.r.norm()) << n.solver;
+    }
+  }
+  const FrictionContactProblem redundant = condense(random_global(3, 8, 12, 3));
+  ASSERT_TRUE(newton_system_is_dense(redundant));
+  const FrictionContactResult n = solve_friction_contact(
+      redundant, "newton", {.tolerance = 1e-10, .newton_proximal = kRedundantContactsProximal});
+  ASSERT_TRUE(n.converged()) << n.message;
+  EXPECT_LE(friction_contact_residual(redundant, n.r), 1e-10);
+  EXPECT_LE(n.iterations, 30);
+}

@@ -242,6 +242,82 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
   return S;
 }
 
+// The Newton step δ of J δ = −Φ with J = A + B(W + εI) (A, B block-diagonal ∂Φ/∂r, ∂Φ/∂u).
+// The proximal term (NewtonSettings::proximal): the Newton step of the problem whose W is
+// W + εI and whose q is q − ε r_k, at r_k. Its residual at r_k is Φ(r_k) itself and its
+// Jacobian A + B(W + εI) = J + εB, nonsingular where redundant sticking contacts make J
+// singular (a cube on a cube: W has rank ≤ 6 for 4 contacts). ε = proximal · w̄ · min(1, e),
+// e the relative residual, vanishes at convergence (the Levenberg–Marquardt choice of
+// Yamashita and Fukushima, 2001, ε ∝ ‖Φ‖, made scale-free), and the residual tested is
+// always the exact one. Measured on columns of 20, 80 and 160 cubes (500 steps each):
+// ε ∝ e gave 0.55, 2.2 and 4.1 s; ε ∝ ‖Φ‖ (absolute) 2.3, 2.2, 4.1 s; ε ∝ √e 0.8, 17, 30 s.
+// Both routes retry a factorization that fails (a zero pivot, or a non-finite δ) once with
+// J + shift·I, shift = 1e-10 max(1, max|J_ij|). Returns false when that fails too.
+
+// The sparse route: sparse LU, with the ordering kept in the workspace.
+bool sparse_newton_step(const SparseMatrix& A, const SparseMatrix& B, const SparseMatrix& W,
+                        double eps, const Vector& phi, fc_detail::NewtonWorkspace& ws,
+                        Vector& delta) {
+  const Index m = phi.size();
+  const SparseMatrix BW = B * W;
+  const SparseMatrix Jr = eps > 0.0 ? SparseMatrix(A + BW + eps * B) : SparseMatrix(A + BW);
+  ColMajorSparse J = Jr;
+  if (!ws.analyzed || J.nonZeros() != ws.pattern_nnz) {
+    ws.lu.analyzePattern(J);
+    ws.analyzed = true;
+    ws.pattern_nnz = J.nonZeros();
+  }
+  ws.lu.factorize(J);
+  if (ws.lu.info() == Eigen::Success) {
+    delta = ws.lu.solve(-phi);
+    if (delta.allFinite()) return true;
+  }
+  // J holds its diagonal (A's full blocks), so J + shift I has J's pattern and the ordering
+  // already computed serves (re-analysing it had been a third of a Capsules-i101-404 solve: two
+  // orderings per singular J).
+  ColMajorSparse I(m, m);
+  I.setIdentity();
+  const double shift = 1e-10 * std::max(1.0, J.coeffs().cwiseAbs().maxCoeff());
+  ColMajorSparse Js = J + shift * I;
+  if (Js.nonZeros() != ws.pattern_nnz) {
+    ws.lu.analyzePattern(Js);
+    ws.analyzed = false;
+  }
+  ws.lu.factorize(Js);
+  if (ws.lu.info() != Eigen::Success) return false;
+  delta = ws.lu.solve(-phi);
+  return delta.allFinite();
+}
+
+// The dense route (newton_system_is_dense): row block i of J is B_i (W_i,: + ε e_i) + A_i e_i,
+// formed in place, then LU with partial pivoting.
+bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matrix& W, double eps,
+                       int d, const Vector& phi, Matrix& J, Eigen::PartialPivLU<Matrix>& lu,
+                       Vector& delta) {
+  const Index m = phi.size();
+  J.resize(m, m);
+  Matrix3 Ai = Matrix3::Zero(), Bi = Matrix3::Zero();
+  for (Index i = 0; i < m / d; ++i) {
+    // the d×d blocks, stored row by row (block_diagonal_pattern)
+    const double* a = A.valuePtr() + A.outerIndexPtr()[d * i];
+    const double* b = B.valuePtr() + B.outerIndexPtr()[d * i];
+    for (int row = 0; row < d; ++row)
+      for (int col = 0; col < d; ++col) {
+        Ai(row, col) = a[row * d + col];
+        Bi(row, col) = b[row * d + col];
+      }
+    J.middleRows(d * i, d).noalias() = Bi.topLeftCorner(d, d) * W.middleRows(d * i, d);
+    J.block(d * i, d * i, d, d) += Ai.topLeftCorner(d, d) + eps * Bi.topLeftCorner(d, d);
+  }
+  lu.compute(J);
+  delta = lu.solve(-phi);
+  if (delta.allFinite()) return true;
+  J.diagonal().array() += 1e-10 * std::max(1.0, J.cwiseAbs().maxCoeff());
+  lu.compute(J);
+  delta = lu.solve(-phi);
+  return delta.allFinite();
+}
+
 FrictionContactResult solve_newton(const FrictionContactProblem& problem, const NewtonSettings& s,
                                    const Vector& guess, Formulation form, const char* name,
                                    fc_detail::NewtonWorkspace& ws) {
@@ -272,13 +348,14 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   double w_bar = 0.0;  // the largest diagonal entry of W, the proximal term's scale
   for (const ContactBlock& b : blocks) w_bar = std::max(w_bar, b.W.diagonal().head(d).maxCoeff());
   SparseMatrix A = block_diagonal_pattern(nc, d), B = A;
+  const bool dense = newton_system_is_dense(problem);
+  if (dense && ws.W.rows() != m) ws.W = Matrix(problem.W);
+  Matrix J_dense;
+  Eigen::PartialPivLU<Matrix> dense_lu;
   Vector u = problem.W * r + problem.q, phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
          Wdelta(m);
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
-  auto& lu = ws.lu;
-  bool& analyzed = ws.analyzed;
-  Index& pattern_nnz = ws.pattern_nnz;
   int stalls = 0;
   // Non-monotone Armijo (Grippo, Lampariello & Lucidi 1986): reference = max of the last merits.
   constexpr int kWindow = 8;
@@ -294,47 +371,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     recent[k % kWindow] = theta;
     double theta_ref = theta;
     for (double x : recent) theta_ref = std::max(theta_ref, x);
-    const SparseMatrix BW = B * problem.W;
-    // The proximal term (NewtonSettings::proximal): the Newton step of the problem whose W is
-    // W + εI and whose q is q − ε r_k, at r_k. Its residual at r_k is Φ(r_k) itself and its
-    // Jacobian A + B(W + εI) = J + εB, nonsingular where redundant sticking contacts make J
-    // singular (a cube on a cube: W has rank ≤ 6 for 4 contacts). ε = proximal · w̄ · min(1, e),
-    // e the relative residual, vanishes at convergence (the Levenberg–Marquardt choice of
-    // Yamashita and Fukushima, 2001, ε ∝ ‖Φ‖, made scale-free), and the residual tested is
-    // always the exact one. Measured on columns of 20, 80 and 160 cubes (500 steps each):
-    // ε ∝ e gave 0.55, 2.2 and 4.1 s; ε ∝ ‖Φ‖ (absolute) 2.3, 2.2, 4.1 s; ε ∝ √e 0.8, 17, 30 s.
     const double eps = s.proximal * w_bar * std::min(1.0, e);
-    const SparseMatrix Jr = eps > 0.0 ? SparseMatrix(A + BW + eps * B) : SparseMatrix(A + BW);
-    ColMajorSparse J = Jr;
-    if (!analyzed || J.nonZeros() != pattern_nnz) {
-      lu.analyzePattern(J);
-      analyzed = true;
-      pattern_nnz = J.nonZeros();
-    }
-    lu.factorize(J);
-    bool step_ok = false;
-    if (lu.info() == Eigen::Success) {
-      delta = lu.solve(-phi);
-      step_ok = delta.allFinite();
-    }
-    if (!step_ok) {
-      // Retry with a small diagonal shift. J holds its diagonal (A's full blocks), so J + shift I
-      // has J's pattern and the ordering already computed serves (re-analysing it had been a
-      // third of a Capsules-i101-404 solve: two orderings per singular J).
-      ColMajorSparse I(m, m);
-      I.setIdentity();
-      const double shift = 1e-10 * std::max(1.0, J.coeffs().cwiseAbs().maxCoeff());
-      ColMajorSparse Js = J + shift * I;
-      if (Js.nonZeros() != pattern_nnz) {
-        lu.analyzePattern(Js);
-        analyzed = false;
-      }
-      lu.factorize(Js);
-      if (lu.info() == Eigen::Success) {
-        delta = lu.solve(-phi);
-        step_ok = delta.allFinite();
-      }
-    }
+    const bool step_ok = dense
+                             ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta)
+                             : sparse_newton_step(A, B, problem.W, eps, phi, ws, delta);
     bool accepted = false;
     if (step_ok) {
       Wdelta = problem.W * delta;
@@ -396,6 +436,11 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
 }
 
 }  // namespace
+
+bool newton_system_is_dense(const FrictionContactProblem& problem) {
+  const Index m = problem.W.rows();
+  return m <= kDenseNewtonRows && 2 * problem.W.nonZeros() >= m * m;
+}
 
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,
                                       const NewtonSettings& settings, const Vector& guess) {

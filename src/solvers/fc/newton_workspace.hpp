@@ -12,10 +12,12 @@ namespace moreau::fc_detail {
 // once and reused by the next stage; on Capsules-i101-404 one analysis took 4 ms of a 30 ms
 // two-stage solve. Reuse it only for the same problem: `pattern_nnz` guards against a changed
 // nonzero count, not against a different pattern with the same count.
+// A small problem whose W is mostly nonzero is solved dense instead (newton_system_is_dense).
 struct NewtonWorkspace {
   Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>> lu;  // J's factors
   bool analyzed = false;  // lu holds the ordering of a matrix with pattern_nnz nonzeros
   Index pattern_nnz = -1;
+  Matrix W;  // the dense copy of W (dense route only; formed by the first stage)
 };
 
 // How a Newton run stopped by NewtonSettings::cycle_window begins its message ("cycling from

@@ -21,6 +21,11 @@ struct FrictionContactSettings {
   double newton_proximal = 0.0;
 };
 
+// The proximal term the simulators give the "newton" stages where contacts are redundant (face
+// contacts of a column, W singular while they stick: contact/rigid_step_contacts.cpp; a robot's
+// feet, W of rank ≤ n_v: model/velocity_level.cpp). 1e-3 measured on both (issue 35).
+inline constexpr double kRedundantContactsProximal = 1e-3;
+
 // Names accepted by solve_friction_contact for problems of the given dimension (2 or 3).
 std::vector<std::string> friction_contact_solver_names(int dimension);
 // One-line description of a solver, for `moreau solve --list-solvers`.

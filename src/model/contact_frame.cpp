@@ -5,14 +5,15 @@
 
 namespace moreau {
 
-// t₁ = u/‖u‖ with u = e − (e·n) n; ṫ₁ = (u̇ − t₁ (t₁·u̇))/‖u‖ with u̇ = −(e·ṅ) n − (e·n) ṅ;
-// t₂ = n × t₁, ṫ₂ = ṅ × t₁ + n × ṫ₁.
+// e_x unless |n_x| ≥ 0.7, then e_y (contact_frame.hpp).
+Index frame_reference_axis(const Vector3& n) { return std::abs(n.x()) < 0.7 ? 0 : 1; }
+
+// t₁ = u/‖u‖ with u = e − (e·n) n, e = e_k of frame_reference_axis; ṫ₁ = (u̇ − t₁ (t₁·u̇))/‖u‖ with
+// u̇ = −(e·ṅ) n − (e·n) ṅ; t₂ = n × t₁, ṫ₂ = ṅ × t₁ + n × ṫ₁.
 ContactFrame3 contact_frame_3d(const Vector3& n, const Vector3& n_dot) {
   ContactFrame3 f;
   f.n = n;
-  Index k = 0;
-  n.cwiseAbs().minCoeff(&k);
-  const Vector3 e = Vector3::Unit(k);
+  const Vector3 e = Vector3::Unit(frame_reference_axis(n));
   const Vector3 u = e - e.dot(n) * n;
   const double nu = u.norm();
   f.t1 = u / nu;

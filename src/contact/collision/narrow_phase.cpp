@@ -6,6 +6,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/collision/gjk.hpp"
+#include "moreau/model/contact_frame.hpp"
 
 namespace moreau {
 namespace {
@@ -288,10 +289,9 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
   Frame2 F;
   F.n = normal.normalized();
   // a 2D coordinate frame of the clipping plane (not a contact frame): t₁ = n × e_k/‖n × e_k‖, e_k
-  // the world axis least aligned with n, t₂ = n × t₁; it fixes the order of the manifold's points
-  Index k;
-  F.n.cwiseAbs().minCoeff(&k);
-  F.t1 = F.n.cross(Vector3::Unit(k)).normalized();
+  // the contact frame's reference axis (continuous in n near the axes: contact_frame.hpp),
+  // t₂ = n × t₁; it fixes the order of the manifold's points
+  F.t1 = F.n.cross(Vector3::Unit(frame_reference_axis(F.n))).normalized();
   F.t2 = F.n.cross(F.t1);
   const double tol = 1e-7 * scale + std::min(std::max(feature_margin, 0.0), 0.02 * scale);
   const Feature fa = support_feature(ca, -F.n, tol, F);

@@ -67,30 +67,27 @@ TEST(TallColumns, EveryHeightStaysExactWithFlatWork) {
                             << ", 40 " << work[2] << ", 80 " << work[3];
 }
 
-// Over 2 s the 40-cube column's work per step and row stays within 2× of the 5-cube column's. A
-// Newton fallback that stopped at 1e-2 of the tolerance left the next steps' Gauss–Seidel outside
-// it after about 1 s, and from then on a third of the steps went to Newton (work 6× the 5 cubes'
-// at 2 s); the polish of a converged fallback (contact/rigid_step_contacts.cpp) keeps it at 1×.
-TEST(TallColumns, FortyCubesKeepTheirWorkFlatForTwoSeconds) {
-  const ColumnRun base = run_column(5, 2.0), tall = run_column(40, 2.0);
+// Over `seconds` the column of `cubes` keeps every step at tolerance, its top within 1 µm, and
+// its work per step and row within 2× of the 5-cube column's.
+void expect_flat_work(int cubes, double seconds) {
+  const ColumnRun base = run_column(5, seconds), tall = run_column(cubes, seconds);
   EXPECT_EQ(tall.result.solver_failures, 0);
   EXPECT_LT(tall.top_drift, 1e-6);
   EXPECT_LE(tall.work_per_step_row, 2.0 * base.work_per_step_row)
-      << "40 cubes " << tall.work_per_step_row << ", 5 cubes " << base.work_per_step_row;
+      << cubes << " cubes " << tall.work_per_step_row << ", 5 cubes " << base.work_per_step_row;
 }
 
-// Over 10 s the 20-cube column's work per step and row stays within 2× of the 5-cube column's.
-// The contact frame's tangents switched between e_x and e_y whenever a face normal's two tiny
-// horizontal components traded places (contact_frame.hpp), turning the warm start's friction
-// impulses by 90°; from about 6 s on, a quarter of the steps went to Newton (work 4.9× the 5
-// cubes' over 10 s). With tangents continuous near the axes it stays at 1×.
-TEST(TallColumns, TwentyCubesKeepTheirWorkFlatForTenSeconds) {
-  const ColumnRun base = run_column(5, 10.0), tall = run_column(20, 10.0);
-  EXPECT_EQ(tall.result.solver_failures, 0);
-  EXPECT_LT(tall.top_drift, 1e-6);
-  EXPECT_LE(tall.work_per_step_row, 2.0 * base.work_per_step_row)
-      << "20 cubes " << tall.work_per_step_row << ", 5 cubes " << base.work_per_step_row;
-}
+// Over 2 s, 40 cubes. A Newton fallback that stopped at 1e-2 of the tolerance left the next
+// steps' Gauss–Seidel outside it after about 1 s, and from then on a third of the steps went to
+// Newton (work 6× the 5 cubes' at 2 s); the polish of a converged fallback
+// (contact/rigid_step_contacts.cpp) keeps it at 1×.
+TEST(TallColumns, FortyCubesKeepTheirWorkFlatForTwoSeconds) { expect_flat_work(40, 2.0); }
+
+// Over 10 s, 20 cubes. The contact frame's tangents switched between e_x and e_y whenever a face
+// normal's two tiny horizontal components traded places (contact_frame.hpp), turning the warm
+// start's friction impulses by 90°; from about 6 s on, a quarter of the steps went to Newton
+// (work 4.9× the 5 cubes' over 10 s). With tangents continuous near the axes it stays at 1×.
+TEST(TallColumns, TwentyCubesKeepTheirWorkFlatForTenSeconds) { expect_flat_work(20, 10.0); }
 
 }  // namespace
 }  // namespace moreau

@@ -27,13 +27,16 @@ struct MaximalView {
   mutable std::vector<Eigen::Matrix<double, 6, 1>> bias;  // per model body, empty until jdot_v
   std::vector<Index> body_of_offset;  // world body of each maximal velocity block
 
+  // with_maximal false: the kinematics alone (q, v and the maps stay empty), for a state that
+  // neither detects contacts nor states closure rows
   MaximalView(const RigidWorld& world, const RigidWorldForest& forest, const Vector& q_joint,
-              const Vector* v_joint)
+              const Vector* v_joint, bool with_maximal = true)
       : m(forest.model), f(forest), planar(world.dimension() == 2), v_joint(v_joint) {
     if (v_joint)
       m.kinematics(q_joint, *v_joint, k);
     else
       m.kinematics(q_joint, k);
+    if (!with_maximal) return;
     const Index mb = world.body_velocity_size();
     q = Vector::Zero(world.position_size());
     v = Vector::Zero(world.velocity_size());
@@ -288,6 +291,7 @@ Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const 
   Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   if (!world_->actuators().empty()) F -= actuator_forces(q, v);
+  if (!constant_loads_) return F;
   const std::vector<Eigen::Matrix<double, 6, 1>> loads = articulated_loads(false);
   for (Index b = 0; b < m.body_count(); ++b)
     if (!loads[b].isZero(0.0)) F -= m.body_jacobian(k, b).transpose() * loads[b];
@@ -517,7 +521,8 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   m.check_state(q, v);
   const int d = world_->dimension();
   const Index n = m.velocity_size(), mb = world_->body_velocity_size();
-  const MaximalView view(*world_, *forest_, q, &v);
+  const bool maximal = shapes_may_touch_ || !forest_->closure_joints.empty();
+  const MaximalView view(*world_, *forest_, q, &v, maximal);
   ContactState s;
   s.dimension = d;
   s.t = t;

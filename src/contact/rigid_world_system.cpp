@@ -24,6 +24,9 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   forest_ = std::make_shared<const RigidWorldForest>(rigid_world_forest(*world_));
   limited_ = find_limited_joints();
   shapes_may_touch_ = shapes_may_touch(*world_, settings_);
+  for (const RigidBody& b : world_->bodies())
+    if (!b.is_static && !(b.applied_force.isZero(0.0) && b.applied_torque.isZero(0.0)))
+      constant_loads_ = true;
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();

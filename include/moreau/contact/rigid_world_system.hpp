@@ -249,6 +249,7 @@ class RigidWorldSystem : public LagrangianSystem {
   std::shared_ptr<const RigidWorldForest> forest_;  // non-null when the world has joints
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
   bool shapes_may_touch_ = true;  // shapes_may_touch(world, settings): else detection is skipped
+  bool constant_loads_ = false;   // some body has an applied force or torque (articulated_loads)
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)

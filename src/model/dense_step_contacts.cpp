@@ -21,6 +21,12 @@ struct DenseRow {
   void add(Vector& dv, double step) const { dv += step * MJ; }
 };
 
+// Whether a default solve went through Newton: its report's message begins with the stage path,
+// "stages: nsgs+newton…" then "; …" (solvers/fc/friction_contact_solver.cpp).
+bool went_through_newton(const std::string& message) {
+  return message.substr(0, message.find(';')).find("+newton") != std::string::npos;
+}
+
 class DenseStepContacts final : public StepContacts {
  public:
   DenseStepContacts(const LagrangianSystem& system, const StepContactSettings& settings,
@@ -138,7 +144,7 @@ class DenseStepContacts final : public StepContacts {
   }
 
   // The step's contact problem (model/velocity_level.hpp). With "auto", after a step whose
-  // Gauss–Seidel probe crawled and Newton finished it, Newton runs from the warm start at once,
+  // Gauss–Seidel probe crawled and went to Newton, Newton runs from the warm start at once,
   // with the proximal term the default gives it (a robot's contact set persists from step to
   // step, and the probe would crawl again: the humanoid of bench/models went to Newton on 55 % of
   // its steps, most of them in runs), for as long as it converges; a step where it does not goes
@@ -156,8 +162,8 @@ class DenseStepContacts final : public StepContacts {
     }
     VelocityLevelSolution sol = solve_velocity_level(step_, mass_, v_free_, in_, solver_, fcs_);
     sol.report.iterations += spent;
-    newton_led_ = solver_ == "auto" && sol.report.converged() &&
-                  sol.report.message.find("+newton") != std::string::npos;
+    newton_led_ =
+        solver_ == "auto" && sol.report.converged() && went_through_newton(sol.report.message);
     return sol;
   }
 
@@ -201,7 +207,7 @@ class DenseStepContacts final : public StepContacts {
   std::vector<DryFriction> friction_ = sys_.dry_friction();  // joint frictionloss entries
   std::vector<int> friction_modes_;  // their modes after the last step (dry_friction_step.hpp)
   std::vector<StepContact> active_;
-  bool newton_led_ = false;  // "auto": the last step's probe crawled and Newton finished it
+  bool newton_led_ = false;  // "auto": the last step went through Newton (solve_contacts)
 };
 
 }  // namespace

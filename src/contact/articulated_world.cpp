@@ -4,6 +4,7 @@
 // rows mapped through the body Jacobians.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
@@ -554,8 +555,25 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
           p.normal.dot(view.point_velocity(a, p.point_a) - view.point_velocity(b, p.point_b));
       return p.gap + reach * std::min(un, 0.0) <= margin + 1e-9;
     };
+  // and the pairs with a plane build only the points that can be kept: |u_n| ≤ s_a + s_b with
+  // s_i = |v(o_i)| + |ω_i| R_i a bound on the speed of every point of body i's shapes (o_i its
+  // frame's origin, R_i = shape_radius_), so a kept point has g ≤ margin + 1e-9 + reach (s_a +
+  // s_b); the bound adds another 1e-9 and a relative 1e-9 on the speeds for the round-off
+  PairReach bound;
+  if (reach >= 0.0)
+    bound = [&](Index a, Index b) {
+      auto speed = [&](Index i) {
+        if (world_->body(i).is_static) return 0.0;
+        if (!std::isfinite(shape_radius_[i])) return std::numeric_limits<double>::infinity();
+        const Index mb_i = forest_->body_of[i];
+        const Vector3 w = view.k.twist[mb_i].head<3>();
+        return view.point_velocity(i, view.k.pose[mb_i].position).norm() +
+               w.norm() * shape_radius_[i];
+      };
+      return margin + 2e-9 + reach * (speed(a) + speed(b)) * (1.0 + 1e-9);
+    };
   std::vector<Contact> found;
-  if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs, keep);
+  if (shapes_may_touch_) found = detect_contacts(*world_, view.q, cs, keep, bound);
   drop_ignored_overlaps(found, true);
   for (const Contact& ct : found) {
     const BodyPairRows r = contact_rows(*world_, view.q, view.v, ct);

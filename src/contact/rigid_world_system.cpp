@@ -1,5 +1,7 @@
 #include "moreau/contact/rigid_world_system.hpp"
 
+#include <algorithm>
+
 #include "moreau/common/error.hpp"
 #include "world_constraints.hpp"
 
@@ -24,9 +26,14 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   forest_ = std::make_shared<const RigidWorldForest>(rigid_world_forest(*world_));
   limited_ = find_limited_joints();
   shapes_may_touch_ = shapes_may_touch(*world_, settings_);
-  for (const RigidBody& b : world_->bodies())
+  for (const RigidBody& b : world_->bodies()) {
     if (!b.is_static && !(b.applied_force.isZero(0.0) && b.applied_torque.isZero(0.0)))
       constant_loads_ = true;
+    double radius = 0.0;
+    for (const Shape& sh : b.shapes)
+      radius = std::max(radius, sh.offset.position.norm() + sh.bounding_radius());
+    shape_radius_.push_back(radius);
+  }
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();

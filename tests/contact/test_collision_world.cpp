@@ -231,6 +231,48 @@ TEST(CollisionWorld, AFilterKeepsExactlyThePointsItAccepts) {
   }
 }
 
+// A PairReach bounds the gaps of the points built for the pairs with a plane, and only those:
+// the bottom cube tilted so that its corners sit 0.1–0.5 mm above the floor, detected within
+// 1 mm with a reach of 0.3 mm, gives the filter only the floor's corners within 0.3 mm (and
+// every point of the cube pairs, far beyond it), and keeps the unbounded detection's contacts
+// of those points, in its order, on 1 and 2 threads.
+TEST(CollisionWorld, APairReachBuildsOnlyThePlanePointsWithinIt) {
+  auto w = cube_stack();
+  Vector q = w->initial_positions();
+  // cube 0 (body 1) turned about x by 2e-3 rad, its centre raised so that the bottom face's
+  // centre is 0.3 mm up: its corners at 0.3 ± 0.1 m · sin(2e-3) = 0.1 and 0.5 mm
+  const Quaternion tilt(Eigen::AngleAxisd(2e-3, Vector3::UnitX()));
+  q.segment<4>(3) << tilt.w(), tilt.x(), tilt.y(), tilt.z();
+  q[2] += 3e-4 - 0.1 * (1.0 - std::cos(2e-3));
+  for (int i = 2; i < 6; ++i) q[7 * (i - 1) + 2] += 1e-3;  // the cubes above clear of it
+  for (int threads : {1, 2}) {
+    const CollisionSettings cs{.margin = 1e-3, .threads = threads};
+    const auto all = detect_contacts(*w, q, cs);
+    std::atomic<int> seen = 0;
+    const auto bounded = detect_contacts(
+        *w, q, cs,
+        [&](Index, Index, Index, const ContactPoint&) {
+          ++seen;
+          return true;
+        },
+        [](Index, Index) { return 3e-4; });
+    std::vector<const Contact*> expected;
+    for (const Contact& c : all)
+      if (c.gap <= 3e-4 || c.body_b != 0) expected.push_back(&c);
+    int floor_all = 0, floor_kept = 0;
+    for (const Contact& c : all) floor_all += c.body_b == 0;
+    for (const Contact* c : expected) floor_kept += c->body_b == 0;
+    ASSERT_EQ(floor_all, 4);  // the bottom face's corners, 0.1–0.5 mm up
+    ASSERT_EQ(floor_kept, 2);
+    EXPECT_EQ(seen, static_cast<int>(expected.size()));
+    ASSERT_EQ(bounded.size(), expected.size());
+    for (size_t k = 0; k < bounded.size(); ++k) {
+      EXPECT_TRUE(contact_key_equal(bounded[k], *expected[k])) << k;
+      EXPECT_EQ(bounded[k].gap, expected[k]->gap);
+    }
+  }
+}
+
 // u = J v is the relative velocity of the witness points (material points of A and B) in the
 // frame: compare with finite differences of the material points carried by the motion
 // q(t) = integrate_position(q, v, t). The gap's first derivative is u_n and its second

@@ -250,6 +250,9 @@ class RigidWorldSystem : public LagrangianSystem {
   std::vector<std::pair<Index, std::string>> recorded_q_, recorded_v_;
   bool shapes_may_touch_ = true;  // shapes_may_touch(world, settings): else detection is skipped
   bool constant_loads_ = false;   // some body has an applied force or torque (articulated_loads)
+  // per body of the world: max over its shapes of |offset| + bounding radius, m (∞ with a plane);
+  // every point of its shapes is within this distance of its frame's origin (articulated_state)
+  std::vector<double> shape_radius_;
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)

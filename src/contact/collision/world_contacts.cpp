@@ -161,15 +161,16 @@ bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings
 }
 
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
-                                     const CollisionSettings& settings, const ContactFilter& keep) {
+                                     const CollisionSettings& settings, const ContactFilter& keep,
+                                     const PairReach& reach) {
   std::vector<Contact> out;
-  ContactDetector().detect(world, q, settings, out, keep);
+  ContactDetector().detect(world, q, settings, out, keep, reach);
   return out;
 }
 
 void ContactDetector::detect(const RigidWorld& world, const Vector& q,
                              const CollisionSettings& settings, std::vector<Contact>& out,
-                             const ContactFilter& keep) {
+                             const ContactFilter& keep, const PairReach& reach) {
   MOREAU_REQUIRE(q.size() == world.position_size(),
                  "detect_contacts: q has {} entries, expected {}", q.size(), world.position_size());
   MOREAU_REQUIRE(!std::isnan(settings.margin), "detect_contacts: margin must not be NaN");
@@ -237,7 +238,12 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
           continue;
         if (world.body(A.body).is_static || (!world.body(B.body).is_static && A.body > B.body))
           std::swap(A, B);
-        add_points(A, B, settings.margin, -1, found_[k]);
+        double margin = settings.margin;  // a plane pair's points one by one: the caller's bound
+        if (reach && world.dimension() == 3 &&
+            (world.body(A.body).shapes[A.shape].kind == ShapeKind::plane ||
+             world.body(B.body).shapes[B.shape].kind == ShapeKind::plane))
+          margin = std::min(margin, reach(A.body, B.body));
+        add_points(A, B, margin, -1, found_[k]);
       }
   });
   std::vector<Contact>& extra = found_.front();  // explicit pairs and limits, after the chunk's

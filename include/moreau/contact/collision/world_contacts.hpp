@@ -99,24 +99,34 @@ bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings
 using ContactFilter =
     std::function<bool(Index body_a, Index body_b, Index pair, const ContactPoint& point)>;
 
+// An optional bound that detection applies before the narrow phase of a shape pair found by the
+// broad phase: for bodies a and b, the largest gap a point may have and still be kept (∞: every
+// point within the margin). It is used on the 3D pairs with a plane, whose points are the
+// shape's vertices (or core points) one by one: the pair's narrow phase then runs with
+// min(margin, bound) and builds only those points. The caller must give a bound above every gap
+// its filter keeps, so that the contacts returned are the same. Called from the narrow phase's
+// threads, so it must be safe to call concurrently.
+using PairReach = std::function<double(Index body_a, Index body_b)>;
+
 // Every contact of the world at q: the points of every explicit contact pair
 // (RigidWorld::contact_pairs, whatever their gap), and the shape pairs found by detection within
 // the margin (static–static, explicit and, by default, jointed pairs skipped).
 // body_a < body_b unless body_a is dynamic and body_b static (B is then the static one), so
 // normals of ground contacts point out of the ground. Order: by pair, then by feature. With
-// `keep`, only the points it keeps.
+// `keep`, only the points it keeps; with `reach`, fewer points are built for `keep` to test.
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings = {},
-                                     const ContactFilter& keep = {});
+                                     const ContactFilter& keep = {}, const PairReach& reach = {});
 
 // detect_contacts with its working memory kept between calls: a stepper that detects at every
 // step keeps one, so that a warm detection allocates (and page-faults) only for what it returns.
 class ContactDetector {
  public:
-  // The contacts of detect_contacts(world, q, settings, keep), in its order, into `out` (its
+  // The contacts of detect_contacts(world, q, settings, keep, reach), in its order, into `out` (its
   // previous contents replaced, its capacity reused).
   void detect(const RigidWorld& world, const Vector& q, const CollisionSettings& settings,
-              std::vector<Contact>& out, const ContactFilter& keep = {});
+              std::vector<Contact>& out, const ContactFilter& keep = {},
+              const PairReach& reach = {});
 
  private:
   std::vector<Pose> poses_;                      // pose of each shape

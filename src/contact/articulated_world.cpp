@@ -28,26 +28,27 @@ struct MaximalView {
   mutable std::vector<Eigen::Matrix<double, 6, 1>> bias;  // per model body, empty until jdot_v
   std::vector<Index> body_of_offset;  // world body of each maximal velocity block
 
-  // with_maximal false: the kinematics alone (q, v and the maps stay empty), for a state that
-  // neither detects contacts nor states closure rows
+  // with_maps false: the kinematics and the maximal q and v without the maps to the maximal
+  // rows, for a state that neither detects contacts nor states closure rows
   MaximalView(const RigidWorld& world, const RigidWorldForest& forest, const Vector& q_joint,
-              const Vector* v_joint, bool with_maximal = true)
+              const Vector* v_joint, bool with_maps = true)
       : m(forest.model), f(forest), planar(world.dimension() == 2), v_joint(v_joint) {
     if (v_joint)
       m.kinematics(q_joint, *v_joint, k);
     else
       m.kinematics(q_joint, k);
-    if (!with_maximal) return;
     const Index mb = world.body_velocity_size();
     q = Vector::Zero(world.position_size());
     v = Vector::Zero(world.velocity_size());
-    J.assign(static_cast<size_t>(world.body_count()), Matrix());
-    body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
+    if (with_maps) {
+      J.assign(static_cast<size_t>(world.body_count()), Matrix());
+      body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
+    }
     for (Index i = 0; i < world.body_count(); ++i) {
       const Index ov = world.velocity_offset(i);
       if (ov < 0) continue;
       const Index b = f.body_of[i], oq = world.position_offset(i);
-      body_of_offset[ov / mb] = i;
+      if (with_maps) body_of_offset[ov / mb] = i;
       const Pose& pose = k.pose[b];
       if (planar) {
         const Eigen::AngleAxisd aa(pose.orientation);
@@ -269,10 +270,16 @@ Vector RigidWorldSystem::recorded_velocities(const Vector& q, const Vector& v) c
 // those poses plus the joint springs'.
 RecordedState RigidWorldSystem::recorded_state(const Vector& q, const Vector& v) const {
   if (!forest_) return LagrangianSystem::recorded_state(q, v);
-  const MaximalView view(*world_, *forest_, q, &v);
-  return {joint_records(view.q, q, recorded_q_), joint_records(view.v, v, recorded_v_),
-          forest_->model.kinetic_energy(view.k, v),
-          world_->potential_energy(view.q) + forest_->model.spring_energy(q)};
+  const MaximalView view(*world_, *forest_, q, &v, false);
+  return record_of(view.q, view.v, view.k, q, v);
+}
+
+RecordedState RigidWorldSystem::record_of(const Vector& maximal_q, const Vector& maximal_v,
+                                          const MultibodyKinematics& k, const Vector& q,
+                                          const Vector& v) const {
+  return {joint_records(maximal_q, q, recorded_q_), joint_records(maximal_v, v, recorded_v_),
+          forest_->model.kinetic_energy(k, v),
+          world_->potential_energy(maximal_q) + forest_->model.spring_energy(q)};
 }
 
 std::vector<std::string> RigidWorldSystem::recorded_position_names() const {
@@ -582,6 +589,9 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   }
   append_limit_constraints(q, v, dense, s.constraints);
   append_tendon_limit_constraints(q, v, view.k, dense, s.constraints);
+  // a step's state carries its record: the run records the state a step ends at, which is the
+  // state the next step detects at (sim/time_stepping.cpp), and the view already walked the tree
+  if (reach >= 0.0) s.recorded = record_of(view.q, view.v, view.k, q, v);
   return s;
 }
 

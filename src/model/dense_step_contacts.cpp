@@ -128,6 +128,12 @@ class DenseStepContacts final : public StepContacts {
 
   const MassSolver* implicit_mass() const override { return &mass_; }
 
+  const RecordedState* detected_record(const Vector& q, const Vector& v) const override {
+    const bool here =
+        s_.recorded && s_.q.size() == q.size() && s_.v.size() == v.size() && s_.q == q && s_.v == v;
+    return here ? &*s_.recorded : nullptr;
+  }
+
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override {
     in_.w_unilateral = w;
     in_.compliance = compliance;

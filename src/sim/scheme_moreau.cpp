@@ -108,6 +108,10 @@ class MoreauScheme final : public StepScheme {
 
   void end_step() override { layer_->advance(kept_); }
 
+  const RecordedState* recorded(const Vector& q, const Vector& v) const override {
+    return layer_->detected_record(q, v);
+  }
+
   // The layer's names only grow (an id is a name's index): append the new ones.
   void finish() override {
     const auto& names = layer_->names();

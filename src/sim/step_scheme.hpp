@@ -53,6 +53,11 @@ class StepScheme {
   virtual void end_step() {}
   // The run is over: the contact names of the result.
   virtual void finish() {}
+  // What the run records at (q, v) when the scheme's last detection formed it there (the loop
+  // records the state settle detected at), else nullptr: the loop asks the system.
+  virtual const RecordedState* recorded(const Vector& /*q*/, const Vector& /*v*/) const {
+    return nullptr;
+  }
   // Appended to the run's "K of N steps ended without reaching the solver tolerance".
   virtual std::string failure_note() const { return ""; }
 

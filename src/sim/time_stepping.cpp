@@ -36,7 +36,9 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
 
 TimeSteppingRun::~TimeSteppingRun() = default;
 
-void TimeSteppingRun::record() { detail::record_state(res_, sys_, t_, q_, v_, emin_); }
+void TimeSteppingRun::record() {
+  detail::record_state(res_, sys_, t_, q_, v_, emin_, scheme_->recorded(q_, v_));
+}
 
 // One step of the loop: the scheme's v_{k+1}, then q_{k+1} = q_k + h q̇(q_k, (1−θ)v_k + θv_{k+1})
 // (Jean 1999; Acary & Brogliato 2008 §10.1), the checks, the scheme's events and detection, and

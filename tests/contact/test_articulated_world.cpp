@@ -88,6 +88,23 @@ TEST(ArticulatedWorld, RecordedStateIsTheFourRecords) {
   EXPECT_NEAR(r.potential, sys.potential_energy(q), 1e-14 * (1 + std::abs(r.potential)));
 }
 
+// A step's state carries the record of its (q, v) (the loop records the state a step ends at,
+// which the next step detects at): the same numbers as recorded_state's own walk; a contact
+// state carries none.
+TEST(ArticulatedWorld, StepStateCarriesTheRecordOfItsState) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  Vector q = sys.initial_q, v = Vector::LinSpaced(sys.velocity_size(), -1.0, 2.0);
+  q[0] = 0.3, q[1] = -0.2;
+  const ContactState s = sys.step_state(q, v, 0.0, 1e-3, 1e-6);
+  ASSERT_TRUE(s.recorded.has_value());
+  const RecordedState r = sys.recorded_state(q, v);
+  EXPECT_EQ(s.recorded->q, r.q);
+  EXPECT_EQ(s.recorded->v, r.v);
+  EXPECT_EQ(s.recorded->kinetic, r.kinetic);
+  EXPECT_EQ(s.recorded->potential, r.potential);
+  EXPECT_FALSE(sys.contact_state(q, v, 0.0).recorded.has_value());
+}
+
 // step_state leaves out exactly the shape contacts with g + reach·min(u_n, 0) > margin, u_n taken
 // from the full contact_state's mapped rows (∇hᵀv in joint coordinates), and keeps every
 // constraint that a step may activate as contact_state has it (the joint limits may stay). The box,

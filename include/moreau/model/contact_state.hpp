@@ -10,6 +10,7 @@
 // normal velocity of constraint i is ∇h_iᵀ q̇, its acceleration ∇h_iᵀ q̈ + c_n,i with
 // c_n,i = (d/dt ∇h_iᵀ) q̇; the same for the tangent block H_t,i with c_t,i.
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,14 @@ struct ContactConstraint {
   Index body_a = -1, body_b = -1;  // the second body
 };
 
+// What a run records of one state (q, v).
+struct RecordedState {
+  Vector q;                // LagrangianSystem::recorded_positions(q)
+  Vector v;                // LagrangianSystem::recorded_velocities(q, v)
+  double kinetic = 0.0;    // T(q, v), J
+  double potential = 0.0;  // V(q), J
+};
+
 // A system's state at one instant as the analysis and contact layers read it: M, F, constraints.
 struct ContactState {
   int dimension = 2;  // 2 (planar: one tangent) or 3 (spatial: two tangents)
@@ -60,6 +69,9 @@ struct ContactState {
   Matrix M;           // mass matrix, n×n, symmetric positive semidefinite (may be singular)
   Vector F;           // n, see the convention above
   std::vector<ContactConstraint> constraints;  // m constraints, unilateral and bilateral
+  // What a run records at (q, v), when the system formed it with the state from the same
+  // kinematics (a rigid world in joint coordinates does in step_state); empty otherwise.
+  std::optional<RecordedState> recorded;
 
   // n: generalized velocities (q may be longer: quaternions).
   Index dofs() const { return v.size(); }

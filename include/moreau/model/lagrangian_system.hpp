@@ -24,14 +24,6 @@ struct DryFriction {
   double bound = 0.0;     // f > 0, N·m or N
 };
 
-// What a run records of one state (q, v).
-struct RecordedState {
-  Vector q;                // LagrangianSystem::recorded_positions(q)
-  Vector v;                // LagrangianSystem::recorded_velocities(q, v)
-  double kinetic = 0.0;    // T(q, v), J
-  double potential = 0.0;  // V(q), J
-};
-
 // The interface of a Lagrangian system with constraints (see the file comment).
 class LagrangianSystem {
  public:

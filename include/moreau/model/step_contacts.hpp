@@ -174,6 +174,11 @@ class StepContacts {
   // The factorization of the step's iteration matrix M̂ that build() formed (the dense layer's;
   // its free flight's at the midpoint when the step has no constraints), or nullptr.
   virtual const MassSolver* implicit_mass() const { return nullptr; }
+  // What a run records at (q, v), when the last detection was at exactly (q, v) and its state
+  // carries the record (ContactState::recorded); else nullptr.
+  virtual const RecordedState* detected_record(const Vector& /*q*/, const Vector& /*v*/) const {
+    return nullptr;
+  }
 
   // d, 2 or 3, known after detect().
   int dimension() const { return dimension_; }

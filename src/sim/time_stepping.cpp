@@ -36,8 +36,12 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
 
 TimeSteppingRun::~TimeSteppingRun() = default;
 
+const RecordedState* TimeSteppingRun::formed_record(const Vector& q, const Vector& v) const {
+  return scheme_->recorded(q, v);
+}
+
 void TimeSteppingRun::record() {
-  detail::record_state(res_, sys_, t_, q_, v_, emin_, scheme_->recorded(q_, v_));
+  detail::record_state(res_, sys_, t_, q_, v_, emin_, formed_record(q_, v_));
 }
 
 // One step of the loop: the scheme's v_{k+1}, then q_{k+1} = q_k + h q̇(q_k, (1−θ)v_k + θv_{k+1})

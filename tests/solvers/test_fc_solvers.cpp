@@ -321,14 +321,24 @@ TEST(FcSolvers, NewtonScheduleSolvesACoupledChain) {
 }
 
 // The dense route of the Newton system (newton.hpp): a problem whose W has at most 192 rows and
-// is mostly nonzero takes it; a chain (at most three nonzero entries a row) and a dense problem
-// of 195 rows do not. On the dense route both Newton functions reach the solution NSGS finds (W =
-// Hᵀ M⁻¹ H of 8 contacts on 40 velocities: positive definite, in 2D and 3D), and the schedule
-// with the proximal term solves a redundant problem (8 contacts on 12 velocities: W of rank 12
-// for 24 rows) in few iterations: a wrong block of J would leave Newton crawling instead.
+// is mostly nonzero takes it, and so does any of at most 24 rows (a chain of 8 contacts, sparse,
+// as a robot's frictionless joint limits are, which then reaches NSGS's solution too); a chain of
+// 30 contacts and a dense problem of 195 rows do not. On the dense route both Newton functions
+// reach the solution NSGS finds (W = Hᵀ M⁻¹ H of 8 contacts on 40 velocities: positive definite, in
+// 2D and 3D), and the schedule with the proximal term solves a redundant problem (8 contacts on 12
+// velocities: W of rank 12 for 24 rows) in few iterations: a wrong block of J would leave Newton
+// crawling instead.
 TEST(FcSolvers, DenseNewtonRouteAgreesWithGaussSeidel) {
   EXPECT_FALSE(newton_system_is_dense(chain(30, 2.0, 0.9, 0.4)));
+  EXPECT_FALSE(newton_system_is_dense(chain(9, 2.0, 0.9, 0.4)));
   EXPECT_FALSE(newton_system_is_dense(condense(random_global(3, 65, 200, 5))));
+  const FrictionContactProblem small = chain(8, 2.0, 0.9, 0.4);
+  ASSERT_TRUE(newton_system_is_dense(small));
+  const FrictionContactResult gs =
+      solve_friction_contact(small, "nsgs", {.tolerance = 1e-13, .max_iterations = 100000});
+  const FrictionContactResult ns = solve_newton_ac(small, {.tolerance = 1e-12});
+  ASSERT_TRUE(gs.converged() && ns.converged()) << ns.message;
+  EXPECT_LE((ns.r - gs.r).norm(), 1e-7 * gs.r.norm());
   for (int d : {2, 3}) {
     const FrictionContactProblem p = condense(random_global(d, 8, 40, 11));
     ASSERT_TRUE(newton_system_is_dense(p));

@@ -59,6 +59,10 @@ class TimeSteppingRun {
   const SimulationResult& result() const { return res_; }
   // Ends the run and hands over its result: contact names, events in time order, the message.
   SimulationResult finish();
+  // The record of (q, v) (what LagrangianSystem::recorded_state gives) when the scheme's last
+  // detection was at (q, v) and formed it with its contact state; else nullptr. Valid until
+  // the next step.
+  const RecordedState* formed_record(const Vector& q, const Vector& v) const;
   // Whether a recorded step keeps its state (t, q, v, energies) beside its contact records
   // (default true); a driver that records states itself turns it off (the Simulator).
   void record_states(bool on) { record_states_ = on; }

@@ -439,7 +439,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
 
 bool newton_system_is_dense(const FrictionContactProblem& problem) {
   const Index m = problem.W.rows();
-  return m <= kDenseNewtonRows && 2 * problem.W.nonZeros() >= m * m;
+  return m <= kSmallNewtonRows || (m <= kDenseNewtonRows && 2 * problem.W.nonZeros() >= m * m);
 }
 
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,

@@ -57,13 +57,19 @@ struct NewtonSettings {
 };
 
 // The Newton system J δ = −Φ is formed and factorized dense (LU with partial pivoting) when W
-// has at most kDenseNewtonRows rows and at least half of its entries are nonzero; else sparse
-// (sparse LU, its ordering kept across the stages of the "newton" schedule). Then the sparse
+// has at most kSmallNewtonRows rows, or at most kDenseNewtonRows rows and at least half of its
+// entries nonzero; else sparse (sparse LU, its ordering kept across the stages of the "newton"
+// schedule). Then the sparse
 // route's symbolic work (the products B·W, the sums, the ordering, the supernodes) costs more than
 // the O(m³) factorization: a mechanism's contacts all share its tree (the humanoid of bench/models:
 // 6–42 rows, W full: 11 µs an iteration dense, 22 µs sparse), or one object is touched at many
 // points.
 inline constexpr Index kDenseNewtonRows = 192;
+// Below this, dense whatever the fill: a robot's joint limits in a 3D world are frictionless
+// contacts whose tangent rows are zero, so their W is sparse, but the sparse route's ordering and
+// symbolic analysis of a few rows cost more than their LU (the published Panda at its limits:
+// ~20 µs a Newton iteration sparse).
+inline constexpr Index kSmallNewtonRows = 24;
 // Whether solve_newton_ac and solve_newton_fb take the dense route on this problem (above).
 bool newton_system_is_dense(const FrictionContactProblem& problem);
 

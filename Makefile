@@ -48,7 +48,7 @@ bench-fclib: peers build
 bench-sim: peers build
 	$(BUILD)/bin/bench_sim
 	$(BUILD)/bin/bench_multibody
-	$(BUILD)/bin/bench_columns
+	/usr/bin/python3 bench/plot_columns.py --build $(BUILD)
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/control.py --build $(BUILD)
 	/usr/bin/python3 bench/robots.py --build $(BUILD)
 	/usr/bin/python3 bench/gradients.py --build $(BUILD)

@@ -8,7 +8,9 @@
 // Per height, one line: steps/s of each; moreau's steps above tolerance, solver work per step and
 // row (bench/README.md §Work), the top cube's drift and the deepest penetration; MuJoCo's top
 // cube sag (its soft contacts let a column sink) and whether it stayed up (top cube above half
-// its start height). The last line is the same as JSON.
+// its start height). The last line is the same as JSON, with the solver iterations per step of
+// each (moreau: sweeps and Newton iterations; MuJoCo: mjData::solver_iter), which
+// bench/plot_columns.py draws against the height.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +72,8 @@ nlohmann::json run_moreau(int cubes, long steps) {
   out["moreau_steps_per_s"] = static_cast<double>(steps) / w.seconds();
   const SimulationResult r = sim.stop_recording();
   out["moreau_steps_above_tolerance"] = r.solver_failures;
+  out["moreau_iterations_per_step"] =
+      static_cast<double>(r.solver_iterations) / static_cast<double>(steps);
   out["moreau_work_per_step_row"] =
       r.solver_work / (static_cast<double>(steps) * 12.0 * static_cast<double>(cubes));
   out["moreau_top_drift_m"] = (sim.q().segment<3>(top) - start).norm();
@@ -101,9 +105,14 @@ void run_mujoco(int cubes, long steps, nlohmann::json& out) {
   }
   mjData* d = mj_makeData(m);
   const double z0 = d->qpos[7 * (cubes - 1) + 2];
+  long iterations = 0;  // mjData::solver_iter: the iterations of the last step's solve
   Stopwatch w;
-  for (long k = 0; k < steps; ++k) mj_step(m, d);
+  for (long k = 0; k < steps; ++k) {
+    mj_step(m, d);
+    iterations += d->solver_iter;
+  }
   out["mujoco_steps_per_s"] = static_cast<double>(steps) / w.seconds();
+  out["mujoco_iterations_per_step"] = static_cast<double>(iterations) / static_cast<double>(steps);
   const double z = d->qpos[7 * (cubes - 1) + 2];
   out["mujoco_top_sag_m"] = z0 - z;
   out["mujoco_stands"] = z > 0.5 * z0;

@@ -296,7 +296,8 @@ std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
 Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const Vector& q,
                                             const Vector& v) const {
   const MultibodyModel& m = forest_->model;
-  Vector F = m.bias_forces(k, v) - m.passive_forces(q, v);
+  Vector F = m.bias_forces(k, v);
+  if (joint_springs_) F -= m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   if (!world_->actuators().empty()) F -= actuator_forces(q, v);
   if (!constant_loads_) return F;
@@ -348,26 +349,30 @@ Vector RigidWorldSystem::difference(const Vector& q0, const Vector& q1) const {
   return forest_ ? forest_->model.difference(q0, q1) : world_->difference_position(q0, q1);
 }
 
-bool RigidWorldSystem::passive_diagonals(const Vector& q, const Vector& v, Vector& K,
-                                         Vector& D) const {
-  if (!forest_) return false;
+void RigidWorldSystem::index_joint_springs() {
   const MultibodyModel& m = forest_->model;
-  K = Vector::Zero(m.velocity_size());
-  D = Vector::Zero(m.velocity_size());
-  bool any = false;
+  joint_stiffness_ = Vector::Zero(m.velocity_size());
+  joint_damping_ = Vector::Zero(m.velocity_size());
   for (Index b = 0; b < m.body_count(); ++b)
     for (size_t k = 0; k < m.body(b).joints.size(); ++k) {
       const MultibodyJoint& j = m.body(b).joints[k];
       const Index ov = m.velocity_offset(b, static_cast<Index>(k)), n = j.velocity_size();
-      if (j.type != JointType::free) K.segment(ov, n).setConstant(j.stiffness);
-      D.segment(ov, n).setConstant(j.damping);
-      any = any || j.stiffness > 0.0 || j.damping > 0.0;
+      if (j.type != JointType::free) joint_stiffness_.segment(ov, n).setConstant(j.stiffness);
+      joint_damping_.segment(ov, n).setConstant(j.damping);
+      joint_springs_ = joint_springs_ || j.stiffness > 0.0 || j.damping > 0.0;
     }
-  if (!world_->actuators().empty()) {
-    actuator_forces(q, v, &K, &D);
-    any = any || !K.isZero(0.0) || !D.isZero(0.0);
-  }
-  return any;
+}
+
+bool RigidWorldSystem::passive_diagonals(const Vector& q, const Vector& v, Vector& K,
+                                         Vector& D) const {
+  if (!forest_) return false;
+  const bool actuated = !world_->actuators().empty();
+  if (!joint_springs_ && !actuated) return false;  // a passive arm: nothing to form
+  K = joint_stiffness_;
+  D = joint_damping_;
+  if (!actuated) return true;
+  actuator_forces(q, v, &K, &D);
+  return joint_springs_ || !K.isZero(0.0) || !D.isZero(0.0);
 }
 
 namespace {

@@ -37,6 +37,7 @@ RigidWorldSystem::RigidWorldSystem(std::shared_ptr<const RigidWorld> world,
   initial_q = forest_->q0;
   initial_v = forest_->v0;
   index_recorded_joints();
+  index_joint_springs();
   // actuators, fixed tendons and joint couplings act on coordinates of the forest's joints
   auto require_tree_joint = [&](Index j, const std::string& entry) {
     MOREAU_REQUIRE(forest_->joint_body[j] >= 0,

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "moreau/model/multibody/multibody_model.hpp"
+#include "moreau/model/multibody/spatial_algebra.hpp"
 #include "moreau/model/multibody/tree_factorization.hpp"
 #include "moreau/model/velocity_level.hpp"
 #include "random_frames.hpp"
@@ -81,6 +82,44 @@ Matrix body_mass(const MultibodyModel& m, const MultibodyKinematics& k, Index b)
 // CRBA's M equals Σ_b J_bᵀ M_b J_b + diag(armature), J_b = ∂(v_G; ω)/∂v from body_jacobian and
 // M_b = diag(m 1, R I Rᵀ): the kinetic energy ½ Σ (m|v_G|² + ωᵀI_Gω) in the joint velocities,
 // which kinetic_energy computes from the twists.
+// The ten-number inertia (spatial::CompactInertia) acts as the 6×6 matrix it stands for,
+// [[I_G − m[c]×², m[c]×], [−m[c]×, m 1]] (multibody_dynamics.cpp), sums as matrices do, and gives
+// ½ VᵀI V = ½ m |v_G|² + ½ ωᵀ I_G ω with v_G = v_O + ω × c.
+TEST(SpatialAlgebra, CompactInertiaActsAsItsMatrix) {
+  std::mt19937 rng(17);
+  auto make = [&](spatial::CompactInertia& I, Eigen::Matrix<double, 6, 6>& M, Matrix3& I_G,
+                  Vector3& c) {
+    const double m = 0.3 + random_vector(rng, 1.0).cwiseAbs().sum();
+    c = random_vector(rng, 0.7);
+    const Matrix3 R = random_rotation(rng).toRotationMatrix();
+    I_G = R * (Vector3(0.1, 0.2, 0.25) + random_vector(rng, 0.05).cwiseAbs()).asDiagonal() *
+          R.transpose();
+    const Matrix3 C = skew(c);
+    M << I_G - m * C * C, m * C, -m * C, m * Matrix3::Identity();
+    I.m = m;
+    I.h = m * c;
+    I.I_O = I_G - m * C * C;
+    return m;
+  };
+  spatial::CompactInertia A, B;
+  Eigen::Matrix<double, 6, 6> MA, MB;
+  Matrix3 IG;
+  Vector3 c;
+  make(B, MB, IG, c);
+  const double m = make(A, MA, IG, c);
+  for (int trial = 0; trial < 5; ++trial) {
+    Eigen::Matrix<double, 6, 1> V;
+    V << random_vector(rng, 2.0), random_vector(rng, 2.0);
+    EXPECT_LE((A * V - MA * V).norm(), 1e-13 * (MA * V).norm());
+    spatial::CompactInertia S = A;
+    S += B;
+    EXPECT_LE((S * V - (MA + MB) * V).norm(), 1e-13 * ((MA + MB) * V).norm());
+    const Vector3 w = V.head<3>(), vG = Vector3(V.tail<3>()) + w.cross(c);
+    const double T = 0.5 * m * vG.squaredNorm() + 0.5 * w.dot(IG * w);
+    EXPECT_NEAR(0.5 * V.dot(A * V), T, 1e-12 * T);
+  }
+}
+
 TEST(MultibodyModel, CrbaEqualsSumOfBodyJacobianProducts) {
   for (unsigned seed = 1; seed <= 12; ++seed) {
     const double armature = seed % 2 ? 0.0 : 0.05;

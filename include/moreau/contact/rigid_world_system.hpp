@@ -246,6 +246,8 @@ class RigidWorldSystem : public LagrangianSystem {
                                const std::string& what) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
+  // joint_stiffness_, joint_damping_ and joint_springs_ from the forest's joints.
+  void index_joint_springs();
   // Steps 1 and 3–4 of the start pose (see start_notes; rigid_world_start_pose.cpp).
   void clamp_model_pose();
   void settle_start_pose();
@@ -257,6 +259,10 @@ class RigidWorldSystem : public LagrangianSystem {
   // per body of the world: max over its shapes of |offset| + bounding radius, m (∞ with a plane);
   // every point of its shapes is within this distance of its frame's origin (articulated_state)
   std::vector<double> shape_radius_;
+  // the joints' own stiffness and damping on each velocity (a free joint's stiffness 0), formed
+  // once; joint_springs_ says whether any is nonzero (passive_diagonals)
+  Vector joint_stiffness_, joint_damping_;
+  bool joint_springs_ = false;
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)

@@ -21,15 +21,17 @@ using spatial::cross_motion;
 using spatial::Matrix6;
 using spatial::Vector6;
 
-// I_O of body b at the pose of the kinematics (file comment).
-Matrix6 spatial_inertia(const MultibodyBody& body, const Pose& pose, const Vector3& c) {
+// I_O of body b at the pose of the kinematics (file comment), in its ten numbers:
+// −m [c]×² = m (|c|² 1 − c cᵀ).
+spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Pose& pose,
+                                        const Vector3& c) {
   const Matrix3 R = pose.rotation();
-  const Matrix3 C = skew(c);
-  Matrix6 I;
-  I.topLeftCorner<3, 3>() = R * body.inertia * R.transpose() - body.mass * C * C;
-  I.topRightCorner<3, 3>() = body.mass * C;
-  I.bottomLeftCorner<3, 3>() = -body.mass * C;
-  I.bottomRightCorner<3, 3>() = body.mass * Matrix3::Identity();
+  spatial::CompactInertia I;
+  I.m = body.mass;
+  I.h = body.mass * c;
+  I.I_O.noalias() = R * body.inertia * R.transpose();
+  I.I_O.noalias() -= I.h * c.transpose();
+  I.I_O.diagonal().array() += I.h.dot(c);
   return I;
 }
 
@@ -55,15 +57,22 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
   out.with_velocities = false;
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
-    Pose X = body.parent < 0 ? body.offset : out.pose[body.parent].compose(body.offset);
+    // products of unit quaternions (the offsets' and the hinges' are unit by construction) are
+    // unit to round-off, which grows with the depth, not with time (q is read afresh each call)
+    Pose X = body.offset;
+    if (body.parent >= 0) {
+      const Pose& P = out.pose[body.parent];
+      X = Pose{P.apply(body.offset.position), P.orientation * body.offset.orientation};
+    }
     for (size_t k = 0; k < body.joints.size(); ++k) {
       const MultibodyJoint& j = body.joints[k];
       const Index o = layout_[b].q[k], ov = layout_[b].v[k];
       switch (j.type) {
         case JointType::hinge: {  // rotation by q about the axis through the anchor
           const Vector3 u = X.orientation * j.axis, a = X.apply(j.anchor);
+          const double half = 0.5 * q[o], c = std::cos(half), sn = std::sin(half);
           X.orientation =
-              (X.orientation * Quaternion(Eigen::AngleAxisd(q[o], j.axis))).normalized();
+              X.orientation * Quaternion(c, sn * j.axis.x(), sn * j.axis.y(), sn * j.axis.z());
           X.position = a - X.orientation * j.anchor;
           out.S.col(ov) << u, a.cross(u);
           break;
@@ -119,14 +128,14 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
         V = out.S.middleCols(ov, 6) * v.segment<6>(ov);
         continue;
       }
-      V += out.S.middleCols(ov, n) * v.segment(ov, n);
+      for (Index c = 0; c < n; ++c) V += out.S.col(ov + c) * v[ov + c];
       for (Index c = 0; c < n; ++c) out.Sdot.col(ov + c) = cross_motion(V, out.S.col(ov + c));
     }
     out.twist[b] = V;
   }
   out.inertia.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    out.inertia[b] = spatial_inertia(bodies_[b], out.pose[b], out.com[b]);
+    out.inertia[b] = compact_inertia(bodies_[b], out.pose[b], out.com[b]);
   out.with_velocities = true;
 }
 
@@ -134,9 +143,10 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
 // then M_ij = S_jᵀ I^c_{body(i)} S_i for every j on the way from i to the root.
 Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   const Index nb = body_count();
-  std::vector<Matrix6> Ic(static_cast<size_t>(nb));
-  for (Index b = 0; b < nb; ++b)
-    Ic[b] = k.with_velocities ? k.inertia[b] : spatial_inertia(bodies_[b], k.pose[b], k.com[b]);
+  std::vector<spatial::CompactInertia> Ic =
+      k.with_velocities ? k.inertia : std::vector<spatial::CompactInertia>(nb);
+  if (!k.with_velocities)
+    for (Index b = 0; b < nb; ++b) Ic[b] = compact_inertia(bodies_[b], k.pose[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   Matrix M = Matrix::Zero(nv_, nv_);
@@ -173,7 +183,7 @@ Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const
         if (a) Ab += k.S.col(i) * (*a)[i];
       }
     A[b] = Ab;
-    const Matrix6& I = k.inertia[b];
+    const spatial::CompactInertia& I = k.inertia[b];
     f[b] = I * Ab + cross_force(k.twist[b], I * k.twist[b]);
   }
   for (Index b = nb - 1; b >= 0; --b)

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "moreau/model/multibody/spatial_algebra.hpp"
 #include "moreau/model/rigid/pose.hpp"
 
 namespace moreau {
@@ -77,13 +78,13 @@ struct MultibodyBody {
 // Spatial vectors are Plücker coordinates in world axes about the world origin, angular first:
 // a motion (ω; v_O) moves a point p at v_O + ω × p, a force is (n_O; f).
 struct MultibodyKinematics {
-  std::vector<Pose> pose;                            // per body: body frame → world
-  std::vector<Vector3> com;                          // per body: centre of mass, world, m
-  Eigen::Matrix<double, 6, Eigen::Dynamic> S;        // 6 × nv: motion axis of every dof
-  Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;     // 6 × nv: its rate Ṡ (with velocities)
-  std::vector<Eigen::Matrix<double, 6, 1>> twist;    // per body: (ω; v_O) (with velocities)
-  std::vector<Eigen::Matrix<double, 6, 6>> inertia;  // per body: I_O, world (with velocities)
-  bool with_velocities = false;                      // twist and Sdot filled
+  std::vector<Pose> pose;                          // per body: body frame → world
+  std::vector<Vector3> com;                        // per body: centre of mass, world, m
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S;      // 6 × nv: motion axis of every dof
+  Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;   // 6 × nv: its rate Ṡ (with velocities)
+  std::vector<Eigen::Matrix<double, 6, 1>> twist;  // per body: (ω; v_O) (with velocities)
+  std::vector<spatial::CompactInertia> inertia;    // per body: I_O, world (with velocities)
+  bool with_velocities = false;                    // twist and Sdot filled
 };
 
 // A forest of kinematic trees in joint coordinates (see the file comment).

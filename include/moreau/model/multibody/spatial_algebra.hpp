@@ -20,6 +20,31 @@ inline Vector6 cross_motion(const Vector6& a, const Vector6& b) {
   return out;
 }
 
+// A rigid body's (or a composite's) inertia about O in its ten numbers (Featherstone 2008, §2.13):
+// mass m, first moment h = m c and rotational inertia about O, I_O = I_G − m [c]×², which stand
+// for the 6×6 [[I_O, [h]×], [−[h]×, m 1]]. Sums and products cost a fraction of the matrix's.
+struct CompactInertia {
+  double m = 0.0;                                 // mass, kg
+  Eigen::Vector3d h = Eigen::Vector3d::Zero();    // first moment m c about O, kg·m
+  Eigen::Matrix3d I_O = Eigen::Matrix3d::Zero();  // rotational inertia about O, kg·m²
+
+  // I m = (I_O ω + h × v; m v − h × ω) for the motion m = (ω; v).
+  Vector6 operator*(const Vector6& motion) const {
+    const Eigen::Vector3d w = motion.head<3>(), v = motion.tail<3>();
+    Vector6 out;
+    out.head<3>() = I_O * w + h.cross(v);
+    out.tail<3>() = m * v - h.cross(w);
+    return out;
+  }
+  // The inertia of the union of two bodies: each of the ten numbers adds.
+  CompactInertia& operator+=(const CompactInertia& o) {
+    m += o.m;
+    h += o.h;
+    I_O += o.I_O;
+    return *this;
+  }
+};
+
 // m ×_f f = (ω × n + v × f; ω × f): the rate of a force vector carried at m (§2.9).
 inline Vector6 cross_force(const Vector6& m, const Vector6& f) {
   Vector6 out;

@@ -44,6 +44,7 @@ soak: build
 
 bench-fclib: peers build
 	$(BUILD)/bin/bench_fclib
+	/usr/bin/python3 bench/fclib_first_solve.py --build $(BUILD)
 
 bench-sim: peers build
 	$(BUILD)/bin/bench_sim

@@ -13,6 +13,7 @@
 //
 // Usage: bench_fclib [--data DIR] [--filter REGEX] [--time-cap S] [--tol T]
 //                    [--max-contacts N] [--markdown FILE] [--no-siconos] [--no-moreau]
+//        bench_fclib --siconos-worker SOLVER FILE [--tol T]   (see siconos_worker)
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -286,6 +287,41 @@ Outcome run_siconos(const Problem& pb, const SiconosSolver& s, const Options& op
       opt.time_cap, timed_out);
   return judge(pb, "siconos", s.name, res, timed_out, opt.tolerance, opt.time_cap);
 }
+
+// `bench_fclib --siconos-worker SOLVER FILE [--tol T]` (bench/fclib_first_solve.py): Siconos'
+// side of the first solve in a fresh process, timed as `moreau solve FILE` times moreau's: the
+// file read and converted first (a global problem condensed, as load_problems does), then one
+// fc3d_driver call from r = u = 0 on the clock. Prints one JSON line: seconds, iterations,
+// Siconos' info, and moreau's residual of the r it returned.
+int siconos_worker(const std::string& solver, const fs::path& file, double tolerance) {
+  const SiconosSolver* s = nullptr;
+  for (const SiconosSolver& c : kSiconosSolvers)
+    if (solver == c.name) s = &c;
+  if (s == nullptr) {
+    std::fprintf(stderr, "bench_fclib: no Siconos solver '%s'\n", solver.c_str());
+    return 2;
+  }
+  moreau::FclibFile f = moreau::read_fclib(file);
+  const moreau::FrictionContactProblem p = f.is_global() ? moreau::condense(f.global) : f.local;
+  numerics_set_verbose(0);
+  ::FrictionContactProblem* fc = to_siconos(p);
+  SolverOptions* options = solver_options_create(s->id);
+  options->iparam[SICONOS_IPARAM_MAX_ITER] = 1000000;
+  options->dparam[SICONOS_DPARAM_TOL] = tolerance;
+  const std::size_t m = static_cast<std::size_t>(p.q.size());
+  std::vector<double> r(m, 0.0), u(m, 0.0);
+  const moreau::Stopwatch clock;
+  const int info = fc3d_driver(fc, r.data(), u.data(), options);
+  const double seconds = clock.seconds();
+  const double residual =
+      moreau::friction_contact_residual(p, Eigen::Map<const Vector>(r.data(), p.q.size()));
+  std::printf(
+      "{\"seconds\": %.9g, \"iterations\": %d, \"info\": %d, \"residual\": %.6g, "
+      "\"contacts\": %ld}\n",
+      seconds, options->iparam[SICONOS_IPARAM_ITER_DONE], info,
+      std::isfinite(residual) ? residual : 1e300, static_cast<long>(p.contacts()));
+  return 0;
+}
 #endif
 
 // ---- problems -----------------------------------------------------------------------------
@@ -353,6 +389,15 @@ std::string ratio_text(double m, double s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 4 && std::string(argv[1]) == "--siconos-worker") {
+#ifdef MOREAU_HAVE_SICONOS
+    const double tol = argc >= 6 && std::string(argv[4]) == "--tol" ? std::stod(argv[5]) : 1e-8;
+    return siconos_worker(argv[2], argv[3], tol);
+#else
+    std::fprintf(stderr, "bench_fclib: Siconos not installed\n");
+    return 2;
+#endif
+  }
   Options opt;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];

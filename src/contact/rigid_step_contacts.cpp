@@ -252,7 +252,7 @@ class BodyBlockStepContacts final : public StepContacts {
 
  private:
   Index id_of(const Contact& c) {
-    const auto [it, added] = ids_.emplace(key_of(c), static_cast<Index>(names_.size()));
+    const auto [it, added] = ids_.try_emplace(key_of(c), static_cast<Index>(names_.size()));
     if (added) names_.push_back(contact_name(world_, c));
     return it->second;
   }

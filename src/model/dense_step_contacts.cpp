@@ -195,7 +195,8 @@ class DenseStepContacts final : public StepContacts {
 
  private:
   Index id_of(const std::string& name) {
-    const auto [it, added] = ids_.emplace(name, static_cast<Index>(names_.size()));
+    // try_emplace: no node (a copy of the name) is built for a name already known
+    const auto [it, added] = ids_.try_emplace(name, static_cast<Index>(names_.size()));
     if (added) names_.push_back(name);
     return it->second;
   }

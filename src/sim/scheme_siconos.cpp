@@ -89,7 +89,7 @@ class SiconosScheme final : public StepScheme {
  private:
   // The contact id of a constraint name (new names are appended to the result's names).
   Index id_of(const std::string& name) {
-    const auto [it, added] = ids_.emplace(name, static_cast<Index>(res_.contact_names.size()));
+    const auto [it, added] = ids_.try_emplace(name, static_cast<Index>(res_.contact_names.size()));
     if (added) {
       res_.contact_names.push_back(name);
       mode_.push_back(ContactMode::separate);

@@ -230,7 +230,7 @@ std::string Simulator::run_contact_name(Index id) const {
 
 Index Simulator::recorded_id(const std::string& name) {
   const auto [it, added] =
-      recorded_ids_.emplace(name, static_cast<Index>(recording_->contact_names.size()));
+      recorded_ids_.try_emplace(name, static_cast<Index>(recording_->contact_names.size()));
   if (added) recording_->contact_names.push_back(name);
   return it->second;
 }

@@ -30,7 +30,7 @@ bool TreeFactorization::factor(const Matrix& M, const std::vector<Index>& parent
 }
 
 // M x = b as Lᵀ z = b (from the leaves up), y = D⁻¹ z, L x = y (from the roots down).
-void TreeFactorization::solve_in_place(Vector& x) const {
+void TreeFactorization::solve_in_place(Eigen::Ref<Vector> x) const {
   const Index n = LD_.rows();
   for (Index k = n - 1; k >= 0; --k)
     for (Index j = parent_[k]; j >= 0; j = parent_[j]) x[j] -= LD_(k, j) * x[k];
@@ -41,11 +41,7 @@ void TreeFactorization::solve_in_place(Vector& x) const {
 
 Matrix TreeFactorization::solve(const Matrix& B) const {
   Matrix X = B;
-  for (Index c = 0; c < X.cols(); ++c) {
-    Vector x = X.col(c);
-    solve_in_place(x);
-    X.col(c) = x;
-  }
+  for (Index c = 0; c < X.cols(); ++c) solve_in_place(X.col(c));
   return X;
 }
 

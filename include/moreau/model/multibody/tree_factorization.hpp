@@ -18,8 +18,8 @@ class TreeFactorization {
   // λ (n entries, λ(i) < i). Returns false, and keeps nothing, when a pivot D_k is not positive
   // (M not positive definite: a massless leaf without armature); pivot() then names it.
   bool factor(const Matrix& M, const std::vector<Index>& parent);
-  // x ← M⁻¹ x (x: n).
-  void solve_in_place(Vector& x) const;
+  // x ← M⁻¹ x (x: n; a vector or a column of a matrix).
+  void solve_in_place(Eigen::Ref<Vector> x) const;
   // M⁻¹ B (B: n × k).
   Matrix solve(const Matrix& B) const;
   // n, the size of the factorized matrix.

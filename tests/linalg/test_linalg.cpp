@@ -11,6 +11,9 @@
 #include "moreau/linalg/linear_program.hpp"
 #include "moreau/linalg/matrix_class.hpp"
 #include "moreau/linalg/pseudo_inverse.hpp"
+#include "moreau/linalg/small_lu.hpp"
+
+#include <Eigen/LU>
 
 using namespace moreau;
 
@@ -197,4 +200,30 @@ TEST(ConeFeasibility, ThreeDimensionalDisk) {
   EXPECT_LE(r.r.tail(2).norm(), 0.41 * r.r[0] + 1e-9);
   r = coulomb_cone_feasibility(3, r0, B, Vector::Constant(1, 0.39));
   EXPECT_EQ(r.status, ConeFeasibility::infeasible);
+}
+
+// SmallLU (linalg/small_lu.hpp) solves as Eigen's PartialPivLU does, on random systems of the
+// dense Newton route's sizes and on one whose first pivot is zero (the row swap is needed), and
+// leaves non-finite entries for a singular matrix, which the Newton step then retries shifted.
+TEST(SmallLU, SolvesAsEigensPartialPivotingDoes) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const Index n : {1, 3, 6, 24, 42, 100}) {
+    Matrix A(n, n);
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < n; ++j) A(i, j) = u(rng);
+    A.diagonal().array() += 0.1;
+    if (n > 1) A(0, 0) = 0.0;  // the first step must swap rows
+    Vector b(n);
+    for (Index i = 0; i < n; ++i) b[i] = u(rng);
+    SmallLU lu;
+    lu.compute(A);
+    const Vector x = lu.solve(b), y = Eigen::PartialPivLU<Matrix>(A).solve(b);
+    EXPECT_LE((A * x - b).norm(), 1e-12 * (A.norm() * x.norm() + b.norm())) << n;
+    EXPECT_LE((x - y).norm(), 1e-9 * y.norm()) << n;
+  }
+  Matrix S = Matrix::Ones(4, 4);  // rank 1
+  SmallLU lu;
+  lu.compute(S);
+  EXPECT_FALSE(lu.solve(Vector::LinSpaced(4, 1.0, 2.0)).allFinite());
 }

@@ -1,5 +1,7 @@
 #include "moreau/solvers/fc/newton.hpp"
 
+#include "moreau/linalg/small_lu.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseLU>
 #include <algorithm>
@@ -290,10 +292,11 @@ bool sparse_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Spar
 }
 
 // The dense route (newton_system_is_dense): row block i of J is B_i (W_i,: + ε e_i) + A_i e_i,
-// formed in place, then LU with partial pivoting.
+// formed in place, then LU with partial pivoting (linalg/small_lu.hpp: unblocked; Eigen's
+// blocked PartialPivLU packed panels for its product kernel at these sizes, a sixth of the
+// humanoid's step).
 bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matrix& W, double eps,
-                       int d, const Vector& phi, Matrix& J, Eigen::PartialPivLU<Matrix>& lu,
-                       Vector& delta) {
+                       int d, const Vector& phi, Matrix& J, SmallLU& lu, Vector& delta) {
   const Index m = phi.size();
   J.resize(m, m);
   Matrix3 Ai = Matrix3::Zero(), Bi = Matrix3::Zero();
@@ -306,7 +309,10 @@ bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matri
         Ai(row, col) = a[row * d + col];
         Bi(row, col) = b[row * d + col];
       }
-    J.middleRows(d * i, d).noalias() = Bi.topLeftCorner(d, d) * W.middleRows(d * i, d);
+    if (d == 3)  // fixed-size rows: the dynamic-size product was most of this function
+      J.middleRows<3>(3 * i).noalias() = Bi * W.middleRows<3>(3 * i);
+    else
+      J.middleRows(d * i, d).noalias() = Bi.topLeftCorner(d, d) * W.middleRows(d * i, d);
     J.block(d * i, d * i, d, d) += Ai.topLeftCorner(d, d) + eps * Bi.topLeftCorner(d, d);
   }
   lu.compute(J);
@@ -351,7 +357,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   const bool dense = newton_system_is_dense(problem);
   if (dense && ws.W.rows() != m) ws.W = Matrix(problem.W);
   Matrix J_dense;
-  Eigen::PartialPivLU<Matrix> dense_lu;
+  SmallLU dense_lu;
   Vector u = problem.W * r + problem.q, phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
          Wdelta(m);
   double e = friction_contact_residual(problem, r, u);

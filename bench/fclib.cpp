@@ -316,7 +316,7 @@ int siconos_worker(const std::string& solver, const fs::path& file, double toler
   const double residual =
       moreau::friction_contact_residual(p, Eigen::Map<const Vector>(r.data(), p.q.size()));
   std::printf(
-      "{\"seconds\": %.9g, \"iterations\": %d, \"info\": %d, \"residual\": %.6g, "
+      "{\"seconds\": %.9g, \"iterations\": %d, \"info\": %d, \"residual\": %.17g, "
       "\"contacts\": %ld}\n",
       seconds, options->iparam[SICONOS_IPARAM_ITER_DONE], info,
       std::isfinite(residual) ? residual : 1e300, static_cast<long>(p.contacts()));

@@ -86,6 +86,7 @@ class DenseStepContacts final : public StepContacts {
   const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
                                         double h) override {
     step_ = std::move(s_);
+    s_.recorded.reset();  // what the move left in s_ is no detection: no record until the next
     const ContactState& s = step_;
     h_ = h;
     std::vector<Index> entry(names_.size(), -1);  // history entry by contact id

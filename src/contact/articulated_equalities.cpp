@@ -156,9 +156,9 @@ void RigidWorldSystem::append_tendon_limit_constraints(const Vector& q, const Ve
     const Tendon& tendon = world_->tendons()[t];
     if (!tendon.limited) continue;
     const ScalarRow r = tendon_row(*world_, *forest_, t, q, v, k);
-    detail::push_bound_constraint(out, tendon.name + "/lower", r.value - tendon.lower, band, r.J,
+    detail::push_bound_constraint(out, tendon.name, "/lower", r.value - tendon.lower, band, r.J,
                                   r.c, tendon.limit_restitution, d, n, dense);
-    detail::push_bound_constraint(out, tendon.name + "/upper", tendon.upper - r.value, band, -r.J,
+    detail::push_bound_constraint(out, tendon.name, "/upper", tendon.upper - r.value, band, -r.J,
                                   -r.c, tendon.limit_restitution, d, n, dense);
   }
 }

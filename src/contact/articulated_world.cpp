@@ -212,13 +212,11 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
     const Joint& wj = world_->joints()[l.index];
     const MultibodyJoint& mj = *l.joint;
     const Index o = l.q, ov = l.v;
-    // a bound farther than the band is not stated: nothing is formed for it (a robot's joints are
-    // mostly far from their limits, and this runs every step)
     auto push = [&](const char* side, double gap, const Vector& row, double c) {
-      if (!(gap <= band)) return;
-      detail::push_bound_constraint(out, wj.name + side, gap, band, row, c, wj.limit_restitution, d,
+      detail::push_bound_constraint(out, wj.name, side, gap, band, row, c, wj.limit_restitution, d,
                                     n, dense);
     };
+    // a hinge or slide far from both bounds: no row to form (a robot's joints mostly are)
     if (mj.type != JointType::ball && !(q[o] - mj.lower <= band) && !(mj.upper - q[o] <= band))
       continue;
     Vector row = Vector::Zero(n);

@@ -27,14 +27,16 @@ inline void push_joint_constraints(std::vector<ContactConstraint>& out, const st
   }
 }
 
-// A unilateral, frictionless bound g ≥ 0 named `name` with row J (n, used when dense), c and
-// restitution e, stated while g is within `band` (the joint limits' rule, world_contacts.cpp).
-inline void push_bound_constraint(std::vector<ContactConstraint>& out, const std::string& name,
-                                  double gap, double band, const Vector& row, double c,
-                                  double restitution, int d, Index n, bool dense) {
+// A unilateral, frictionless bound g ≥ 0 named owner + side (e.g. "elbow" + "/upper") with row J
+// (n, used when dense), c and restitution e, stated while g is within `band` (the joint limits'
+// rule, world_contacts.cpp); the name is formed only for a bound that is stated (this runs for
+// every limited joint and tendon at every step).
+inline void push_bound_constraint(std::vector<ContactConstraint>& out, const std::string& owner,
+                                  const char* side, double gap, double band, const Vector& row,
+                                  double c, double restitution, int d, Index n, bool dense) {
   if (!(gap <= band)) return;
   ContactConstraint cc;
-  cc.name = name;
+  cc.name = owner + side;
   cc.kind = ConstraintKind::unilateral;
   cc.restitution = restitution;
   cc.gap = gap;

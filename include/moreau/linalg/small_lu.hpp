@@ -18,11 +18,9 @@ class SmallLU {
   void compute(const Matrix& A);
   // x with A x = b.
   Vector solve(const Vector& b) const;
-  // The factors, L below the diagonal (unit diagonal implied) and U on and above it, of P A.
-  const Matrix& factors() const { return lu_; }
 
  private:
-  Matrix lu_;
+  Matrix lu_;  // L below the diagonal (unit diagonal implied), U on and above it, of P A
   std::vector<Index> row_;  // row_[k]: the row swapped with k at step k
 };
 

@@ -256,14 +256,15 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
 // Both routes retry a factorization that fails (a zero pivot, or a non-finite δ) once with
 // J + shift·I, shift = 1e-10 max(1, max|J_ij|). Returns false when that fails too.
 
-// The sparse route: sparse LU, with the ordering kept in the workspace.
-bool sparse_newton_step(const SparseMatrix& A, const SparseMatrix& B, const SparseMatrix& W,
-                        double eps, const Vector& phi, fc_detail::NewtonWorkspace& ws,
+// The sparse route: J formed in place on its block pattern (newton_block_system.hpp), sparse LU
+// with the ordering kept in the workspace.
+bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const SparseMatrix& B,
+                        double eps, int d, const Vector& phi, fc_detail::NewtonWorkspace& ws,
                         Vector& delta) {
-  const Index m = phi.size();
-  const SparseMatrix BW = B * W;
-  const SparseMatrix Jr = eps > 0.0 ? SparseMatrix(A + BW + eps * B) : SparseMatrix(A + BW);
-  ColMajorSparse J = Jr;
+  if (!ws.system) ws.system.emplace(W, d);
+  fc_detail::NewtonBlockSystem& system = *ws.system;
+  system.form(A, B, eps);
+  const ColMajorSparse& J = system.matrix();
   if (!ws.analyzed || J.nonZeros() != ws.pattern_nnz) {
     ws.lu.analyzePattern(J);
     ws.analyzed = true;
@@ -274,18 +275,14 @@ bool sparse_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Spar
     delta = ws.lu.solve(-phi);
     if (delta.allFinite()) return true;
   }
-  // J holds its diagonal (A's full blocks), so J + shift I has J's pattern and the ordering
-  // already computed serves (re-analysing it had been a third of a Capsules-i101-404 solve: two
-  // orderings per singular J).
-  ColMajorSparse I(m, m);
-  I.setIdentity();
-  const double shift = 1e-10 * std::max(1.0, J.coeffs().cwiseAbs().maxCoeff());
-  ColMajorSparse Js = J + shift * I;
-  if (Js.nonZeros() != ws.pattern_nnz) {
-    ws.lu.analyzePattern(Js);
-    ws.analyzed = false;
-  }
-  ws.lu.factorize(Js);
+  // J holds its diagonal (the diagonal blocks are in its pattern), so J + shift I has J's
+  // pattern and the ordering already computed serves (re-analysing it had been a third of a
+  // Capsules-i101-404 solve: two orderings per singular J).
+  const double shift =
+      1e-10 *
+      std::max(1.0, Eigen::Map<const Vector>(J.valuePtr(), J.nonZeros()).cwiseAbs().maxCoeff());
+  system.shift_diagonal(shift);
+  ws.lu.factorize(J);
   if (ws.lu.info() != Eigen::Success) return false;
   delta = ws.lu.solve(-phi);
   return delta.allFinite();
@@ -380,7 +377,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     const double eps = s.proximal * w_bar * std::min(1.0, e);
     const bool step_ok = dense
                              ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta)
-                             : sparse_newton_step(A, B, problem.W, eps, phi, ws, delta);
+                             : sparse_newton_step(problem.W, A, B, eps, d, phi, ws, delta);
     bool accepted = false;
     if (step_ok) {
       Wdelta = problem.W * delta;

@@ -2,8 +2,10 @@
 // The sparse LU of the semismooth Newton solvers (newton.cpp), kept across the stages of a
 // schedule (friction_contact_solver.cpp, run_newton). Private to src/solvers/fc.
 #include <Eigen/SparseLU>
+#include <optional>
 
 #include "moreau/solvers/fc/newton.hpp"
+#include "newton_block_system.hpp"
 
 namespace moreau::fc_detail {
 
@@ -14,9 +16,11 @@ namespace moreau::fc_detail {
 // nonzero count, not against a different pattern with the same count.
 // A small problem whose W is mostly nonzero is solved dense instead (newton_system_is_dense).
 struct NewtonWorkspace {
-  Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>> lu;  // J's factors
+  Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>, KeptColamdOrdering>
+      lu;                 // J's factors
   bool analyzed = false;  // lu holds the ordering of a matrix with pattern_nnz nonzeros
   Index pattern_nnz = -1;
+  std::optional<NewtonBlockSystem> system;  // J formed in place (sparse route only)
   Matrix W;  // the dense copy of W (dense route only; formed by the first stage)
 };
 

@@ -42,11 +42,12 @@ class NewtonBlockSystem {
   std::vector<Index> diagonal_;  // the position of J_cc among J's values, per column c
 };
 
-// A fill-reducing ordering (Eigen's COLAMD or AMD functor), kept for the last pattern ordered
-// on this thread: a step's contact problem keeps its pattern from step to step while its
-// contacts persist (a stack's), and its Newton solves and polishes would order the same pattern
-// again each time (a tenth of a 160-cube column's step). The ordering is a function of the
-// pattern alone, so a result does not depend on whether it was kept.
+// A fill-reducing ordering (an Eigen ordering functor: COLAMD for the LU), kept for the last
+// pattern ordered on this thread (its arrays stay allocated with the thread): a step's contact
+// problem keeps its pattern from step to step while its contacts persist (a stack's), and its
+// Newton solves and polishes would order the same pattern again each time (a tenth of a 160-cube
+// column's step). The ordering is a function of the pattern alone, so a result does not depend on
+// whether it was kept.
 template <class Ordering>
 struct KeptOrdering {
   using PermutationType = Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>;
@@ -73,6 +74,5 @@ struct KeptOrdering {
   }
 };
 using KeptColamdOrdering = KeptOrdering<Eigen::COLAMDOrdering<int>>;
-using KeptAmdOrdering = KeptOrdering<Eigen::AMDOrdering<int>>;
 
 }  // namespace moreau::fc_detail

@@ -1,9 +1,9 @@
 // Frictional contact solvers through the registry: analytic 2-contact problems, random
 // problems W = Hᵀ M⁻¹ H where all solvers must agree, warm starts, the global form, bad input.
-#include <thread>
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/solvers/fc/newton.hpp"

@@ -265,10 +265,9 @@ bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const Spar
   fc_detail::NewtonBlockSystem& system = *ws.system;
   system.form(A, B, eps);
   const ColMajorSparse& J = system.matrix();
-  if (!ws.analyzed || J.nonZeros() != ws.pattern_nnz) {
+  if (!ws.analyzed) {  // the pattern is the system's, fixed for the workspace's problem
     ws.lu.analyzePattern(J);
     ws.analyzed = true;
-    ws.pattern_nnz = J.nonZeros();
   }
   ws.lu.factorize(J);
   if (ws.lu.info() == Eigen::Success) {

@@ -2,7 +2,6 @@
 #include "newton_block_system.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace moreau::fc_detail {
 
@@ -17,12 +16,10 @@ struct BlockPattern {
   std::vector<Index> w_place;         // the position in J of W's k-th stored value
 };
 
-bool same_pattern(const BlockPattern& p, const SparseMatrix& W, int d) {
-  const Index n = W.outerSize(), nnz = W.nonZeros();
-  return p.d == d && W.isCompressed() && static_cast<Index>(p.w_outer.size()) == n + 1 &&
-         static_cast<Index>(p.w_inner.size()) == nnz &&
-         std::memcmp(p.w_outer.data(), W.outerIndexPtr(), (n + 1) * sizeof(int)) == 0 &&
-         std::memcmp(p.w_inner.data(), W.innerIndexPtr(), nnz * sizeof(int)) == 0;
+bool is_kept(const BlockPattern& p, const SparseMatrix& W, int d) {
+  return p.d == d && W.isCompressed() &&
+         same_pattern(p.w_outer, p.w_inner, W.outerIndexPtr(), W.innerIndexPtr(), W.outerSize(),
+                      W.nonZeros());
 }
 
 // Two passes over W's block rows i in increasing order, so that each block column's list of
@@ -96,7 +93,7 @@ NewtonBlockSystem::NewtonBlockSystem(const SparseMatrix& W, int d) : d_(d) {
     compressed.makeCompressed();
     w = &compressed;
   }
-  if (!same_pattern(kept, *w, d)) build_pattern(*w, d, kept);
+  if (!is_kept(kept, *w, d)) build_pattern(*w, d, kept);
   const Index m = w->rows(), nnz = static_cast<Index>(kept.inner.size());
   J_.resize(m, m);
   J_.resizeNonZeros(nnz);

@@ -48,6 +48,15 @@ class NewtonBlockSystem {
 // Newton solves and polishes would order the same pattern again each time (a tenth of a 160-cube
 // column's step). The ordering is a function of the pattern alone, so a result does not depend on
 // whether it was kept.
+// Whether a kept compressed pattern (outer, inner) is the one of the arrays given (n + 1 outer
+// indices, nnz inner ones).
+inline bool same_pattern(const std::vector<int>& outer, const std::vector<int>& inner,
+                         const int* outer_of, const int* inner_of, Index n, Index nnz) {
+  return static_cast<Index>(outer.size()) == n + 1 && static_cast<Index>(inner.size()) == nnz &&
+         std::equal(outer.begin(), outer.end(), outer_of) &&
+         std::equal(inner.begin(), inner.end(), inner_of);
+}
+
 template <class Ordering>
 struct KeptOrdering {
   using PermutationType = Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>;
@@ -58,10 +67,9 @@ struct KeptOrdering {
     };
     thread_local Kept kept;
     const Index n = mat.cols(), nnz = mat.nonZeros();
-    const bool same = mat.isCompressed() && static_cast<Index>(kept.outer.size()) == n + 1 &&
-                      static_cast<Index>(kept.inner.size()) == nnz &&
-                      std::equal(kept.outer.begin(), kept.outer.end(), mat.outerIndexPtr()) &&
-                      std::equal(kept.inner.begin(), kept.inner.end(), mat.innerIndexPtr());
+    const bool same =
+        mat.isCompressed() &&
+        same_pattern(kept.outer, kept.inner, mat.outerIndexPtr(), mat.innerIndexPtr(), n, nnz);
     if (!same) {
       Ordering()(mat, kept.perm);
       kept.outer.clear();

@@ -10,16 +10,14 @@
 namespace moreau::fc_detail {
 
 // J = A + B W has the same pattern at every iteration of Alart–Curnier and of Fischer–Burmeister
-// on one problem (A and B are stored as full diagonal blocks), so its COLAMD ordering is computed
-// once and reused by the next stage; on Capsules-i101-404 one analysis took 4 ms of a 30 ms
-// two-stage solve. Reuse it only for the same problem: `pattern_nnz` guards against a changed
-// nonzero count, not against a different pattern with the same count.
+// on one problem (the block pattern of newton_block_system.hpp, set once from W by `system`), so
+// its COLAMD ordering is computed once and reused by the next stage; on Capsules-i101-404 one
+// analysis took 4 ms of a 30 ms two-stage solve. Reuse it only for the same problem.
 // A small problem whose W is mostly nonzero is solved dense instead (newton_system_is_dense).
 struct NewtonWorkspace {
   Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>, KeptColamdOrdering>
-      lu;                 // J's factors
-  bool analyzed = false;  // lu holds the ordering of a matrix with pattern_nnz nonzeros
-  Index pattern_nnz = -1;
+      lu;                                   // J's factors
+  bool analyzed = false;                    // lu holds the ordering of system's pattern
   std::optional<NewtonBlockSystem> system;  // J formed in place (sparse route only)
   Matrix W;  // the dense copy of W (dense route only; formed by the first stage)
 };

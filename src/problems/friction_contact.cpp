@@ -6,6 +6,7 @@
 #include "moreau/common/error.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
 #include "moreau/problems/relative_error.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
@@ -17,7 +18,7 @@ void validate_mu(const Vector& mu) {
 }
 }  // namespace
 
-void FrictionContactProblem::validate() const {
+MOREAU_FIRST_SOLVE_PATH void FrictionContactProblem::validate() const {
   MOREAU_REQUIRE(dimension == 2 || dimension == 3,
                  "frictional contact dimension must be 2 or 3, got {}", dimension);
   const Index m = dimension * contacts();
@@ -46,7 +47,8 @@ void GlobalFrictionContactProblem::validate() const {
   validate_mu(mu);
 }
 
-double friction_contact_local_error(int dimension, double mu, const double* r, const double* u) {
+MOREAU_FIRST_SOLVE_PATH double friction_contact_local_error(int dimension, double mu,
+                                                            const double* r, const double* u) {
   if (dimension == 3) {
     const Vector3 ri(r[0], r[1], r[2]);
     const double ut = std::sqrt(u[1] * u[1] + u[2] * u[2]);
@@ -56,6 +58,16 @@ double friction_contact_local_error(int dimension, double mu, const double* r, c
   const Vector2 ri(r[0], r[1]);
   const Vector2 uhat(u[0] + mu * std::abs(u[1]), u[1]);
   return (ri - project_on_coulomb_cone(Vector2(ri - uhat), mu)).norm();
+}
+
+MOREAU_FIRST_SOLVE_PATH Vector local_velocity(const FrictionContactProblem& p, const Vector& r) {
+  Vector u(p.W.rows());
+  for (Index j = 0; j < p.W.outerSize(); ++j) {
+    double sum = 0.0;
+    for (SparseMatrix::InnerIterator it(p.W, j); it; ++it) sum += it.value() * r[it.index()];
+    u[j] = sum + p.q[j];
+  }
+  return u;
 }
 
 namespace {
@@ -69,8 +81,8 @@ double natural_map_error(int d, const Vector& mu, const Vector& r, const Vector&
 }
 }  // namespace
 
-double friction_contact_residual(const FrictionContactProblem& p, const Vector& r,
-                                 const Vector& u) {
+MOREAU_FIRST_SOLVE_PATH double friction_contact_residual(const FrictionContactProblem& p,
+                                                         const Vector& r, const Vector& u) {
   MOREAU_REQUIRE(r.size() == p.q.size() && u.size() == p.q.size(),
                  "frictional contact residual: r, u have {}, {} entries, the problem has {}",
                  r.size(), u.size(), p.q.size());
@@ -79,12 +91,12 @@ double friction_contact_residual(const FrictionContactProblem& p, const Vector& 
   return relative_error(err, scale);
 }
 
-double friction_contact_residual(const FrictionContactProblem& p, const Vector& r) {
+MOREAU_FIRST_SOLVE_PATH double friction_contact_residual(const FrictionContactProblem& p,
+                                                         const Vector& r) {
   MOREAU_REQUIRE(r.size() == p.q.size(),
                  "frictional contact residual: r has {} entries, the problem has {}", r.size(),
                  p.q.size());
-  const Vector u = p.W * r + p.q;
-  return friction_contact_residual(p, r, u);
+  return friction_contact_residual(p, r, local_velocity(p, r));
 }
 
 double global_friction_contact_residual(const GlobalFrictionContactProblem& p, const Vector& v,

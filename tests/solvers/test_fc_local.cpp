@@ -112,3 +112,36 @@ TEST(FcLocalSolver, DecoupledIsotropicClosedFormIsExact) {
   }
   EXPECT_GT(sliding, 200);  // the slide case was exercised
 }
+
+// The slide solve's Newton from a warm start (local_solver.cpp, newton_slide) stops as soon as
+// the next step would be below 1e-16: the root it returns must still be exact to round-off. On
+// random anisotropic blocks whose solution slides, a warm start turned 1e-4 to 3e-2 rad off the
+// cold solution's direction comes back to that solution, certified by the natural-map error at
+// 1e-13 (a stop one step too early, an error of the order of the last step, fails both).
+TEST(FcLocalSolver, WarmStartedSlidesStopAtTheRootToRoundOff) {
+  std::mt19937 rng(29);
+  std::normal_distribution<double> n01;
+  std::uniform_real_distribution<double> mu_dist(0.05, 1.5), turn_dist(1e-4, 3e-2);
+  int slides = 0;
+  for (int k = 0; k < 2000; ++k) {
+    Matrix3 A;
+    for (int i = 0; i < 9; ++i) A(i / 3, i % 3) = n01(rng);
+    const Matrix3 W = A * A.transpose() + 0.05 * Matrix3::Identity();
+    const Vector3 q(-std::abs(n01(rng)), 3.0 * n01(rng), 3.0 * n01(rng));
+    const double mu = mu_dist(rng);
+    const ContactBlock block = make_contact_block(3, W);
+    Vector3 cold = Vector3::Zero();
+    ASSERT_TRUE(solve_one_contact_3d(block, q, mu, cold)) << "case " << k;
+    const double tn = std::hypot(cold[1], cold[2]);
+    if (!(cold[0] > 0.0 && tn >= mu * cold[0] * (1.0 - 1e-12))) continue;  // not sliding
+    ++slides;
+    const double turn = (k % 2 ? 1.0 : -1.0) * turn_dist(rng);
+    const double c = std::cos(turn), s = std::sin(turn);
+    Vector3 warm(cold[0], c * cold[1] - s * cold[2], s * cold[1] + c * cold[2]);
+    ASSERT_TRUE(solve_one_contact_3d(block, q, mu, warm)) << "case " << k;
+    const double scale = std::max({q.norm(), warm.norm(), (W * warm + q).norm()});
+    EXPECT_LE(local_error3(W, q, mu, warm), 1e-13 * scale) << "case " << k;
+    EXPECT_LE((warm - cold).norm(), 1e-11 * scale) << "case " << k;
+  }
+  EXPECT_GT(slides, 500);
+}

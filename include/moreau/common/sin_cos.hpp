@@ -19,7 +19,7 @@ struct SinCos {
 };
 
 // cos θ and sin θ to a few ulps for |θ| ≤ 8π, by the header's reduction and series.
-inline SinCos sin_cos(double theta) {
+constexpr SinCos sin_cos(double theta) {
   // π/2 = p1 + p2 + p3, p1 and p2 with 33 significant bits: n p1 and n p2 are exact for |n| < 2²⁰
   constexpr double p1 = 1.57079632673412561417e+00, p2 = 6.07710050630396597660e-11,
                    p3 = 2.02226624879595063154e-21;

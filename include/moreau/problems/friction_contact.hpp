@@ -48,6 +48,10 @@ struct FrictionContactResult : SolverReport {
   Vector v;  // n, global velocities (global problems only, empty otherwise)
 };
 
+// u = W r + q, row by row of W (CSR): the same sums in the same order as Eigen's product
+// (each row's terms from zero, then q added), without its temporary.
+Vector local_velocity(const FrictionContactProblem& problem, const Vector& r);
+
 // The one residual of the frictional contact family (the natural-map error Siconos reports):
 //   e = ‖r − P_K(r − û)‖₂ / max(‖q‖₂, ‖r‖₂, ‖u‖₂)   with u = W r + q,
 // the norm taken over all contacts; the division is skipped when the max is below 1e-300, and

@@ -8,6 +8,7 @@
 #include "moreau/common/timer.hpp"
 #include "moreau/problems/friction_contact.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau::fc_detail {
 
@@ -19,7 +20,8 @@ std::string choose_solver_of_valid_problem(const FrictionContactProblem& p);
 inline constexpr Index kSmallDenseContacts = 64;
 
 // Starting impulses: the guess if given (checked), zero otherwise.
-inline Vector initial_r(const FrictionContactProblem& p, const Vector& guess) {
+MOREAU_FIRST_SOLVE_PATH inline Vector initial_r(const FrictionContactProblem& p,
+                                                const Vector& guess) {
   const Index m = p.q.size();
   if (guess.size() == 0) return Vector::Zero(m);
   MOREAU_REQUIRE(guess.size() == m,
@@ -29,7 +31,8 @@ inline Vector initial_r(const FrictionContactProblem& p, const Vector& guess) {
   return guess;
 }
 
-inline void check_common(double tolerance, int max_iterations, double time_limit) {
+MOREAU_FIRST_SOLVE_PATH inline void check_common(double tolerance, int max_iterations,
+                                                 double time_limit) {
   MOREAU_REQUIRE(tolerance >= 0.0, "tolerance must be ≥ 0, got {}", tolerance);
   MOREAU_REQUIRE(max_iterations >= 0, "max_iterations must be ≥ 0, got {}", max_iterations);
   MOREAU_REQUIRE(time_limit > 0.0, "time_limit must be > 0 s, got {}", time_limit);
@@ -38,7 +41,8 @@ inline void check_common(double tolerance, int max_iterations, double time_limit
 // The start of every solver: the problem validated, the settings' tolerance, max_iterations and
 // time_limit checked, and a result named after the solver.
 template <typename Problem, typename Settings>
-FrictionContactResult start(const Problem& problem, const Settings& settings, const char* solver) {
+MOREAU_FIRST_SOLVE_PATH FrictionContactResult start(const Problem& problem,
+                                                    const Settings& settings, const char* solver) {
   problem.validate();
   check_common(settings.tolerance, settings.max_iterations, settings.time_limit);
   FrictionContactResult res;
@@ -47,7 +51,8 @@ FrictionContactResult start(const Problem& problem, const Settings& settings, co
 }
 
 // Diagonal blocks W_ii of every contact, read from the CSR rows.
-inline std::vector<ContactBlock> diagonal_blocks(const FrictionContactProblem& p) {
+MOREAU_FIRST_SOLVE_PATH inline std::vector<ContactBlock> diagonal_blocks(
+    const FrictionContactProblem& p) {
   const int d = p.dimension;
   std::vector<ContactBlock> blocks(p.contacts());
   for (Index i = 0; i < p.contacts(); ++i) {
@@ -63,9 +68,10 @@ inline std::vector<ContactBlock> diagonal_blocks(const FrictionContactProblem& p
 }
 
 // Fills u = W r + q, the residual and the timing of a finished result.
-inline void finish(FrictionContactResult& res, const FrictionContactProblem& p, Vector r,
-                   const Stopwatch& clock) {
-  res.u = p.W * r + p.q;
+MOREAU_FIRST_SOLVE_PATH inline void finish(FrictionContactResult& res,
+                                           const FrictionContactProblem& p, Vector r,
+                                           const Stopwatch& clock) {
+  res.u = local_velocity(p, r);
   res.r = std::move(r);
   res.residual = friction_contact_residual(p, res.r, res.u);
   res.seconds = clock.seconds();

@@ -7,10 +7,11 @@
 
 #include "moreau/common/sin_cos.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
-ContactBlock make_contact_block(int dimension, const Matrix3& W) {
+MOREAU_FIRST_SOLVE_PATH ContactBlock make_contact_block(int dimension, const Matrix3& W) {
   ContactBlock b;
   b.W = W;
   if (dimension == 3) {
@@ -41,7 +42,7 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
-// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header) and its derivative dF/dθ,
+// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header), dF/dθ and d²F/dθ²,
 // both taken at (c, s) = (cos θ, sin θ), which the callers already hold.
 struct SlideFunction {
   double ac, as, bcc, bss, bcs;
@@ -51,36 +52,36 @@ struct SlideFunction {
   double derivative(double c, double s) const {
     return -ac * s + as * c + 2.0 * (bss - bcc) * s * c + bcs * (c * c - s * s);
   }
+  double second_derivative(double c, double s) const {
+    return -ac * c - as * s + 2.0 * (bss - bcc) * (c * c - s * s) - 4.0 * bcs * c * s;
+  }
 };
 
 // (The grids and root refinements below turn by sin_cos, common/sin_cos.hpp, not libm's cos: its
 // first call in a process costs 80 µs, and the grids made 1,057 calls.)
-// (cos, sin) of the scan's grid angles 2πk/N, k = 0 … N, computed once per N (32 and 1024):
-// the scan evaluates F there on every slide solve, and the cosines cost more than F itself.
+// (cos, sin) of the scan's grid angles 2πk/N, k = 0 … N, for N = 32 and 1024: the scan evaluates
+// F there on every slide solve, and the cosines cost more than F itself. Both tables are computed
+// by the compiler (sin_cos is constexpr), so a first solve neither builds them nor takes the guard
+// of a function-local static, whose symbols the dynamic linker resolves on first use (a few µs of
+// a 1-contact problem's first solve); the fine table (16 KB of read-only data) is paged in only
+// when a coarse scan finds no root.
+template <int N>
 struct AngleGrid {
-  std::vector<double> c, s;
-  explicit AngleGrid(int N) : c(N + 1), s(N + 1) {
+  std::array<double, N + 1> c{}, s{};
+  constexpr AngleGrid() {
     for (int k = 0; k <= N; ++k) {
       const SinCos x = sin_cos(kTwoPi * k / N);
       c[k] = x.c, s[k] = x.s;
     }
   }
 };
-// Each grid is built when first needed: the fine one (16 KB) only when the coarse scan finds no
-// root, so that a first solve does not page in memory it does not use (4 fresh pages: 100 µs).
-const AngleGrid& angle_grid(int N) {
-  if (N == 32) {
-    static const AngleGrid coarse(32);
-    return coarse;
-  }
-  static const AngleGrid fine(1024);
-  return fine;
-}
+constexpr AngleGrid<32> kCoarseGrid;
+constexpr AngleGrid<1024> kFineGrid;
 
 // Candidate slide solution at the direction (c, s) = (cos θ, sin θ); true when admissible
 // (W_n·d > 0, u_T·(c, s) ≤ 0).
-bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double c, double s, double utol,
-                     Vector3& r) {
+MOREAU_FIRST_SOLVE_PATH bool slide_candidate(const Matrix3& W, const Vector3& q, double mu,
+                                             double c, double s, double utol, Vector3& r) {
   const Vector3 d(1.0, mu * c, mu * s);
   const double D = W.row(0).dot(d);
   if (!(D > 0.0)) return false;
@@ -92,7 +93,7 @@ bool slide_candidate(const Matrix3& W, const Vector3& q, double mu, double c, do
 }
 
 // Safeguarded Newton on [a, b] with F(a)·F(b) < 0.
-double refine_root(const SlideFunction& F, double a, double b, double fa) {
+MOREAU_FIRST_SOLVE_PATH double refine_root(const SlideFunction& F, double a, double b, double fa) {
   double x = 0.5 * (a + b);
   for (int k = 0; k < 80; ++k) {
     const auto [c, s] = sin_cos(x);
@@ -118,6 +119,45 @@ double refine_root(const SlideFunction& F, double a, double b, double fa) {
   return x;
 }
 
+// Newton on F from the direction (c, s) = (cos θ, sin θ), carried as that unit vector and turned
+// by each step δ = F/F′: (c, s) ← (c cos δ + s sin δ, s cos δ − c sin δ), θ ← θ − δ. Small turns
+// (|δ| < 1e-3) use the Taylor series of cos and sin to δ⁵ (error below δ⁷/5040 < 1e-24), so a
+// converging solve calls no trigonometric function. It stops at a step below 4e-15 (|θ| ≤ π, so
+// the angle test 1e-15·(1 + |θ|)), or as soon as the next step, |F″/(2F′)| δ² by Newton's
+// quadratic convergence, would be below 1e-16: that saves the step which only confirmed the root
+// (3 evaluations of F became 2 on most slide solves of FCLIB's Rover problems). True with r set
+// when the root is an admissible slide solution (slide_candidate).
+MOREAU_FIRST_SOLVE_PATH bool newton_slide(const SlideFunction& F, const Matrix3& W,
+                                          const Vector3& q, double mu, double utol, double c,
+                                          double s, Vector3& r) {
+  for (int k = 0; k < 12; ++k) {
+    const double f = F.value(c, s), df = F.derivative(c, s);
+    if (df == 0.0) return false;
+    const double step = f / df;
+    if (std::abs(step) > 0.5) return false;
+    double cd, sd;
+    if (std::abs(step) < 1e-3) {
+      const double d2 = step * step;
+      cd = 1.0 - 0.5 * d2 * (1.0 - d2 / 12.0);
+      sd = step * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0));
+    } else {
+      const SinCos x = sin_cos(step);
+      cd = x.c, sd = x.s;
+    }
+    const double next = std::abs(F.second_derivative(c, s) / (2.0 * df)) * step * step;
+    const double cn = c * cd + s * sd, sn = s * cd - c * sd;
+    const double inv_norm = 1.0 / std::sqrt(cn * cn + sn * sn);
+    c = cn * inv_norm, s = sn * inv_norm;
+    if (std::abs(step) <= 4e-15 || (std::abs(step) < 1e-3 && next <= 1e-16)) {
+      Vector3 cand;
+      if (!slide_candidate(W, q, mu, c, s, utol, cand)) return false;
+      r = cand;
+      return true;
+    }
+  }
+  return false;
+}
+
 // A measure increasing with the angle between the directions (c, s) and (c0, s0) over [0, π]:
 // 1 − cos of that angle (no atan2, whose first call in a process costs as cos's does).
 double direction_distance(double c, double s, double c0, double s0) {
@@ -125,16 +165,18 @@ double direction_distance(double c, double s, double c0, double s0) {
 }
 
 // Scans N grid angles for admissible roots of F; keeps the one nearest the direction (c0, s0).
-bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, double mu, double utol,
-                int N, double c0, double s0, bool have_theta0, Vector3& r) {
+MOREAU_FIRST_SOLVE_PATH bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q,
+                                        double mu, double utol, int N, double c0, double s0,
+                                        bool have_theta0, Vector3& r) {
   double best = std::numeric_limits<double>::infinity();
   bool found = false;
   Vector3 cand;
-  const AngleGrid& grid = angle_grid(N);
-  double t_prev = 0.0, f_prev = F.value(grid.c[0], grid.s[0]);
+  const double* grid_c = N == 32 ? kCoarseGrid.c.data() : kFineGrid.c.data();
+  const double* grid_s = N == 32 ? kCoarseGrid.s.data() : kFineGrid.s.data();
+  double t_prev = 0.0, f_prev = F.value(grid_c[0], grid_s[0]);
   for (int k = 1; k <= N; ++k) {
     const double t = kTwoPi * k / N;
-    const double f = F.value(grid.c[k], grid.s[k]);
+    const double f = F.value(grid_c[k], grid_s[k]);
     double root;
     bool has = false;
     if (f_prev == 0.0) {
@@ -166,7 +208,8 @@ bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q, doub
 // u_T ∥ −(cos θ, sin θ) with r_n eliminated by u_n = 0; expanding
 //   D(θ)·(u_T1 s − u_T2 c),  D = a + μ(b1 c + b2 s),  W = [a b1 b2; c1 e11 e12; c2 e21 e22],
 // gives the coefficients below.
-bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu, Vector3& r) {
+MOREAU_FIRST_SOLVE_PATH bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q,
+                                                  double mu, Vector3& r) {
   const Matrix3& W = block.W;
   if (q[0] >= 0.0) {  // separation
     r.setZero();
@@ -202,38 +245,18 @@ bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q, double mu
   const double utol = 1e-11 * (q.norm() + W.norm() * std::abs(qn) / a);
   const double tn0 = std::sqrt(r[1] * r[1] + r[2] * r[2]);
   const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
-  Vector3 cand;
-  if (have_theta0) {
-    // Fast path: Newton on F from the previous sliding direction, carried as the unit vector
-    // (c, s) = (cos θ, sin θ) and turned by each step δ: (c, s) ← (c cos δ + s sin δ,
-    // s cos δ − c sin δ), θ ← θ − δ. Small turns (|δ| < 1e-3) use the Taylor series of cos and
-    // sin to δ⁵ (error below δ⁷/5040 < 1e-24), so a converging solve calls no trigonometric
-    // function; |θ| ≤ π, so the step test 4e-15 is the angle test 1e-15·(1 + |θ|).
-    double c = r[1] / tn0, s = r[2] / tn0;
-    for (int k = 0; k < 12; ++k) {
-      const double f = F.value(c, s), df = F.derivative(c, s);
-      if (df == 0.0) break;
-      const double step = f / df;
-      if (std::abs(step) > 0.5) break;
-      double cd, sd;
-      if (std::abs(step) < 1e-3) {
-        const double d2 = step * step;
-        cd = 1.0 - 0.5 * d2 * (1.0 - d2 / 12.0);
-        sd = step * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0));
-      } else {
-        const SinCos x = sin_cos(step);
-        cd = x.c, sd = x.s;
-      }
-      const double cn = c * cd + s * sd, sn = s * cd - c * sd;
-      const double inv_norm = 1.0 / std::sqrt(cn * cn + sn * sn);
-      c = cn * inv_norm, s = sn * inv_norm;
-      if (std::abs(step) <= 4e-15) {
-        if (slide_candidate(W, q, mu, c, s, utol, cand)) {
-          r = cand;
-          return true;
-        }
-        break;
-      }
+  if (have_theta0 && newton_slide(F, W, q, mu, utol, r[1] / tn0, r[2] / tn0, r)) return true;
+  // no previous sliding direction (a first sweep): Newton from the stick solution's tangential
+  // direction when it lies outside the cone, else from −q_T (friction against the velocity that
+  // r = 0 leaves). Where several slide solutions exist, the scan below gives the first from θ = 0
+  // and this path the one Newton reaches: each is a solution (slide_candidate certifies it).
+  if (!have_theta0) {
+    const double st = std::sqrt(stick[1] * stick[1] + stick[2] * stick[2]);
+    const double qt = std::sqrt(q[1] * q[1] + q[2] * q[2]);
+    if (stick[0] > 0.0 && st > 0.0) {
+      if (newton_slide(F, W, q, mu, utol, stick[1] / st, stick[2] / st, r)) return true;
+    } else if (qt > 0.0 && newton_slide(F, W, q, mu, utol, -q[1] / qt, -q[2] / qt, r)) {
+      return true;
     }
   }
   // the previous sliding direction, to which the scans keep the nearest root

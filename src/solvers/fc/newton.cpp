@@ -354,7 +354,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   if (dense && ws.W.rows() != m) ws.W = Matrix(problem.W);
   Matrix J_dense;
   SmallLU dense_lu;
-  Vector u = problem.W * r + problem.q, phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
+  Vector u = local_velocity(problem, r), phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
          Wdelta(m);
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
@@ -411,7 +411,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       r = g.r;
       u = g.u;
     }
-    if (k % 16 == 0) u = problem.W * r + problem.q;
+    if (k % 16 == 0) u = local_velocity(problem, r);
     e = friction_contact_residual(problem, r, u);
     res.residual_history.push_back(e);
     res.iterations = k;
@@ -421,7 +421,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
       break;
     }
     if (e <= s.tolerance) {
-      u = problem.W * r + problem.q;
+      u = local_velocity(problem, r);
       e = friction_contact_residual(problem, r, u);
       if (e <= s.tolerance) res.status = Status::converged;
     }

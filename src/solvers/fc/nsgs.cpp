@@ -1,6 +1,8 @@
 #include "moreau/solvers/fc/nsgs.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -15,8 +17,9 @@ using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
 // One-contact update of contact i; returns true if r_i changed. u is kept equal to W r + q.
 template <int D>
-bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc, double mu, double omega,
-                    Index i, Vector& r, Vector& u, int& failures) {
+MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc,
+                                            double mu, double omega, Index i, Vector& r, Vector& u,
+                                            int& failures) {
   using Vec = Eigen::Matrix<double, D, 1>;
   const Index o = D * i;
   Vec ri = r.segment<D>(o);
@@ -45,8 +48,9 @@ bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc, double 
 
 // Algorithm: see the header. Stopping test: friction_contact_residual(r, u) ≤ tolerance with u
 // freshly recomputed as W r + q.
-FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const NsgsSettings& s,
-                                 const Vector& guess) {
+MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactProblem& problem,
+                                                         const NsgsSettings& s,
+                                                         const Vector& guess) {
   const Stopwatch clock;
   FrictionContactResult res = fc_detail::start(problem, s, "nsgs");
   MOREAU_REQUIRE(s.relaxation > 0.0 && s.relaxation < 2.0,
@@ -57,7 +61,7 @@ FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const Ns
   const int d = problem.dimension;
   const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
   const ColMajorSparse Wc = problem.W;
-  Vector u = problem.W * r + problem.q;
+  Vector u = local_velocity(problem, r);
   std::vector<Index> order(nc);
   std::iota(order.begin(), order.end(), Index{0});
   // seeded only for a shuffled order: seeding a Mersenne twister fills 624 words, which was most
@@ -68,6 +72,9 @@ FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const Ns
     std::shuffle(order.begin(), order.end(), *rng);
   }
 
+  // the clock is read once a sweep only under a time limit (on a sweep of 5 contacts, a read
+  // was 3 % of it)
+  const bool timed = std::isfinite(s.time_limit);
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
   int failures = 0;
@@ -83,11 +90,11 @@ FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const Ns
           update_contact<2>(blocks[i], Wc, problem.mu[i], s.relaxation, i, r, u, failures);
       }
       res.iterations = k;
-      if (k % 64 == 0) u = problem.W * r + problem.q;  // cancel the drift of the updates
+      if (k % 64 == 0) u = local_velocity(problem, r);  // cancel the drift of the updates
       if (k % s.check_every == 0 || k == s.max_iterations) {
         e = friction_contact_residual(problem, r, u);
         if (e <= s.tolerance) {
-          u = problem.W * r + problem.q;
+          u = local_velocity(problem, r);
           e = friction_contact_residual(problem, r, u);
         }
         res.residual_history.push_back(e);
@@ -101,7 +108,7 @@ FrictionContactResult solve_nsgs(const FrictionContactProblem& problem, const Ns
           break;
         }
       }
-      if (clock.seconds() > s.time_limit) {
+      if (timed && clock.seconds() > s.time_limit) {
         res.status = Status::time_limit;
         break;
       }

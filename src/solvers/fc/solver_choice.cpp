@@ -10,6 +10,7 @@
 
 #include "detail.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 namespace {
@@ -20,7 +21,8 @@ namespace {
 // template parameter so that the two block indices per nonzero are a multiply and a shift, not
 // two integer divisions (those were 37 % of `moreau solve` on NESpheres_30_1, 1900 nonzeros).
 template <int D>
-void measure_blocks(const FrictionContactProblem& p, FrictionContactSolverChoice& c) {
+MOREAU_FIRST_SOLVE_PATH void measure_blocks(const FrictionContactProblem& p,
+                                            FrictionContactSolverChoice& c) {
   const Index nc = p.contacts();
   std::vector<double> diag(static_cast<size_t>(nc), 0.0), off(static_cast<size_t>(nc), 0.0);
   std::vector<Index> seen_in(static_cast<size_t>(nc), -1);  // block row → last block column
@@ -42,7 +44,8 @@ void measure_blocks(const FrictionContactProblem& p, FrictionContactSolverChoice
         std::max(c.coupling, diag[i] > 0.0 ? off[i] / diag[i] : (off[i] > 0.0 ? INFINITY : 0.0));
 }
 
-void measure(const FrictionContactProblem& p, FrictionContactSolverChoice& c) {
+MOREAU_FIRST_SOLVE_PATH void measure(const FrictionContactProblem& p,
+                                     FrictionContactSolverChoice& c) {
   const Index nc = p.contacts();
   c.contacts = nc;
   c.mu_max = nc > 0 ? p.mu.maxCoeff() : 0.0;
@@ -107,7 +110,8 @@ std::string choose_velocity_level_solver(const FrictionContactProblem& p) {
   return fc_detail::choose_solver_of_valid_problem(p);
 }
 
-std::string fc_detail::choose_solver_of_valid_problem(const FrictionContactProblem& p) {
+MOREAU_FIRST_SOLVE_PATH std::string fc_detail::choose_solver_of_valid_problem(
+    const FrictionContactProblem& p) {
   if (p.contacts() <= 1) return "hybrid";  // pick's first case, without measuring W
   FrictionContactSolverChoice c;
   measure(p, c);

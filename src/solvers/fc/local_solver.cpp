@@ -183,6 +183,14 @@ MOREAU_FIRST_SOLVE_PATH bool scan_slide(const SlideFunction& F, const Matrix3& W
       root = t_prev;
       has = true;
     } else if ((f < 0.0) != (f_prev < 0.0) && f != 0.0) {
+      // the first admissible root will do: Newton from the bracket's middle direction (within
+      // π/N of the root, no trigonometric call once its steps are small), refine_root's
+      // safeguarded iteration (a sine and cosine per step) when that fails
+      if (!have_theta0) {
+        const double mc = grid_c[k - 1] + grid_c[k], ms = grid_s[k - 1] + grid_s[k];
+        const double mn = std::sqrt(mc * mc + ms * ms);
+        if (mn > 0.0 && newton_slide(F, W, q, mu, utol, mc / mn, ms / mn, r)) return true;
+      }
       root = refine_root(F, t_prev, t, f_prev);
       has = true;
     }

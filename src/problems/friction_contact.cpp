@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "moreau/common/error.hpp"
+#include "moreau/common/first_solve_path.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
 #include "moreau/problems/relative_error.hpp"
-#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
@@ -61,6 +61,9 @@ MOREAU_FIRST_SOLVE_PATH double friction_contact_local_error(int dimension, doubl
 }
 
 MOREAU_FIRST_SOLVE_PATH Vector local_velocity(const FrictionContactProblem& p, const Vector& r) {
+  MOREAU_REQUIRE(r.size() == p.W.cols() && p.q.size() == p.W.rows(),
+                 "local velocity u = W r + q: r has {} entries and q {}, W is {} × {}", r.size(),
+                 p.q.size(), p.W.rows(), p.W.cols());
   Vector u(p.W.rows());
   for (Index j = 0; j < p.W.outerSize(); ++j) {
     double sum = 0.0;

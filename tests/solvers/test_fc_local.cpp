@@ -113,11 +113,11 @@ TEST(FcLocalSolver, DecoupledIsotropicClosedFormIsExact) {
   EXPECT_GT(sliding, 200);  // the slide case was exercised
 }
 
-// The slide solve's Newton from a warm start (local_solver.cpp, newton_slide) stops as soon as
-// the next step would be below 1e-16: the root it returns must still be exact to round-off. On
-// random anisotropic blocks whose solution slides, a warm start turned 1e-4 to 3e-2 rad off the
-// cold solution's direction comes back to that solution, certified by the natural-map error at
-// 1e-13 (a stop one step too early, an error of the order of the last step, fails both).
+// The slide solve's Newton from a warm start (local_solver.cpp, newton_slide) must return the
+// root exact to round-off, as the scan does from no warm start. On random anisotropic blocks whose
+// solution slides, a warm start turned 1e-4 to 3e-2 rad off the cold solution's direction comes
+// back to that solution, certified by the natural-map error at 1e-13 (a stop one Newton step early,
+// once the next step would be below 1e-12, fails it).
 TEST(FcLocalSolver, WarmStartedSlidesStopAtTheRootToRoundOff) {
   std::mt19937 rng(29);
   std::normal_distribution<double> n01;

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "moreau/common/error.hpp"
+#include "moreau/common/first_solve_path.hpp"
 #include "moreau/common/timer.hpp"
 #include "moreau/problems/friction_contact.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
-#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau::fc_detail {
 

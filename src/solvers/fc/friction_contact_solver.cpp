@@ -7,15 +7,15 @@
 
 #include "detail.hpp"
 #include "newton_workspace.hpp"
+#include "moreau/common/first_solve_path.hpp"
+#include "moreau/problems/friction_contact.hpp"
+#include "moreau/problems/relative_error.hpp"
 #include "moreau/solvers/fc/admm.hpp"
 #include "moreau/solvers/fc/lemke_pyramid.hpp"
 #include "moreau/solvers/fc/local_solver.hpp"
 #include "moreau/solvers/fc/newton.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
-#include "moreau/problems/friction_contact.hpp"
 #include "moreau/solvers/lcp/lemke.hpp"
-#include "moreau/problems/relative_error.hpp"
-#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
@@ -333,8 +333,9 @@ FrictionContactResult run_newton(const FrictionContactProblem& p, const Friction
 }
 
 // A constant table of plain function pointers: nothing is constructed on the first call. (It was
-// a static vector of std::function, whose construction on a process's first solve called each
-// entry's manager, scattered over the binary: 12 µs of a 1-contact problem's 26 µs first solve.)
+// a function-local static vector of std::function: its guard's symbols were bound by the dynamic
+// linker on a process's first solve, and copying each entry called a manager elsewhere in the
+// binary; docs/benchmarks.md §The first solve's fixed cost, found and cut.)
 constexpr Entry kRegistry[] = {
     {"hybrid", true, true,
      "NSGS, then Alart-Curnier Newton from its iterate when NSGS stalls, alternating", run_hybrid},

@@ -3,11 +3,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <vector>
 
+#include "moreau/common/first_solve_path.hpp"
 #include "moreau/common/sin_cos.hpp"
 #include "moreau/problems/coulomb_cone.hpp"
-#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
@@ -42,7 +41,7 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
-// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header), dF/dθ and d²F/dθ²,
+// F(θ) = α_c c + α_s s + β_cc c² + β_ss s² + β_cs c s (see the header) and its derivative dF/dθ,
 // both taken at (c, s) = (cos θ, sin θ), which the callers already hold.
 struct SlideFunction {
   double ac, as, bcc, bss, bcs;
@@ -52,19 +51,15 @@ struct SlideFunction {
   double derivative(double c, double s) const {
     return -ac * s + as * c + 2.0 * (bss - bcc) * s * c + bcs * (c * c - s * s);
   }
-  double second_derivative(double c, double s) const {
-    return -ac * c - as * s + 2.0 * (bss - bcc) * (c * c - s * s) - 4.0 * bcs * c * s;
-  }
 };
 
-// (The grids and root refinements below turn by sin_cos, common/sin_cos.hpp, not libm's cos: its
-// first call in a process costs 80 µs, and the grids made 1,057 calls.)
 // (cos, sin) of the scan's grid angles 2πk/N, k = 0 … N, for N = 32 and 1024: the scan evaluates
 // F there on every slide solve, and the cosines cost more than F itself. Both tables are computed
-// by the compiler (sin_cos is constexpr), so a first solve neither builds them nor takes the guard
-// of a function-local static, whose symbols the dynamic linker resolves on first use (a few µs of
-// a 1-contact problem's first solve); the fine table (16 KB of read-only data) is paged in only
-// when a coarse scan finds no root.
+// by the compiler (sin_cos, common/sin_cos.hpp, is constexpr; its values are those of a call at
+// run time), so a first solve neither builds them nor takes the guard of a function-local static,
+// whose symbols the dynamic linker binds on their first call; the fine table (16 KB of read-only
+// data) is paged in only when a coarse scan finds no root. sin_cos also turns refine_root and
+// newton_slide's large steps, instead of libm (its first call in a process costs ~80 µs here).
 template <int N>
 struct AngleGrid {
   std::array<double, N + 1> c{}, s{};
@@ -119,14 +114,19 @@ MOREAU_FIRST_SOLVE_PATH double refine_root(const SlideFunction& F, double a, dou
   return x;
 }
 
-// Newton on F from the direction (c, s) = (cos θ, sin θ), carried as that unit vector and turned
-// by each step δ = F/F′: (c, s) ← (c cos δ + s sin δ, s cos δ − c sin δ), θ ← θ − δ. Small turns
-// (|δ| < 1e-3) use the Taylor series of cos and sin to δ⁵ (error below δ⁷/5040 < 1e-24), so a
-// converging solve calls no trigonometric function. It stops at a step below 4e-15 (|θ| ≤ π, so
-// the angle test 1e-15·(1 + |θ|)), or as soon as the next step, |F″/(2F′)| δ² by Newton's
-// quadratic convergence, would be below 1e-16: that saves the step which only confirmed the root
-// (3 evaluations of F became 2 on most slide solves of FCLIB's Rover problems). True with r set
-// when the root is an admissible slide solution (slide_candidate).
+// Newton on F from the direction (c, s) = (cos θ, sin θ) (the previous sliding direction),
+// carried as that unit vector and turned by each step δ = F/F′: (c, s) ← (c cos δ + s sin δ,
+// s cos δ − c sin δ), θ ← θ − δ. Small turns (|δ| < 1e-3) use the Taylor series of sin to δ⁵ and
+// of cos to δ⁴ (errors below δ⁷/5040 and δ⁶/720, < 1e-20), so a converging solve calls no
+// trigonometric function. It stops at a step below 4e-15 (|θ| ≤ π, so the angle test
+// 1e-15·(1 + |θ|)). True with r set when the root is an admissible slide solution
+// (slide_candidate); r untouched otherwise.
+// (Tried and left out, 29 Nov 2026: stopping one step earlier, once |F″/(2F′)| δ² < 1e-16. Exact
+// to round-off and 10–25 % faster on FCLIB's Rover problems, but its round-off changed the paths
+// of the newton schedule, whose stalls NSGS sweeps handle: CubesStack-6x6x6 135 → 26 iterations,
+// fclib-api-test/local_problem_test 151 → 250, below Fischer–Burmeister alone, which the
+// schedule's regression test forbids. Seeding a first sweep's Newton from the stick direction and
+// from the scan's brackets moved them too: CubesStack-6x6x6 to 1911.)
 MOREAU_FIRST_SOLVE_PATH bool newton_slide(const SlideFunction& F, const Matrix3& W,
                                           const Vector3& q, double mu, double utol, double c,
                                           double s, Vector3& r) {
@@ -144,11 +144,10 @@ MOREAU_FIRST_SOLVE_PATH bool newton_slide(const SlideFunction& F, const Matrix3&
       const SinCos x = sin_cos(step);
       cd = x.c, sd = x.s;
     }
-    const double next = std::abs(F.second_derivative(c, s) / (2.0 * df)) * step * step;
     const double cn = c * cd + s * sd, sn = s * cd - c * sd;
     const double inv_norm = 1.0 / std::sqrt(cn * cn + sn * sn);
     c = cn * inv_norm, s = sn * inv_norm;
-    if (std::abs(step) <= 4e-15 || (std::abs(step) < 1e-3 && next <= 1e-16)) {
+    if (std::abs(step) <= 4e-15) {
       Vector3 cand;
       if (!slide_candidate(W, q, mu, c, s, utol, cand)) return false;
       r = cand;
@@ -164,33 +163,25 @@ double direction_distance(double c, double s, double c0, double s0) {
   return 1.0 - (c * c0 + s * s0);
 }
 
-// Scans N grid angles for admissible roots of F; keeps the one nearest the direction (c0, s0).
-MOREAU_FIRST_SOLVE_PATH bool scan_slide(const SlideFunction& F, const Matrix3& W, const Vector3& q,
-                                        double mu, double utol, int N, double c0, double s0,
-                                        bool have_theta0, Vector3& r) {
+// Scans the N angles of a grid for admissible roots of F: the one nearest the direction (c0, s0)
+// when have_theta0, else the first from θ = 0.
+template <int N>
+MOREAU_FIRST_SOLVE_PATH bool scan_slide(const AngleGrid<N>& grid, const SlideFunction& F,
+                                        const Matrix3& W, const Vector3& q, double mu, double utol,
+                                        double c0, double s0, bool have_theta0, Vector3& r) {
   double best = std::numeric_limits<double>::infinity();
   bool found = false;
   Vector3 cand;
-  const double* grid_c = N == 32 ? kCoarseGrid.c.data() : kFineGrid.c.data();
-  const double* grid_s = N == 32 ? kCoarseGrid.s.data() : kFineGrid.s.data();
-  double t_prev = 0.0, f_prev = F.value(grid_c[0], grid_s[0]);
+  double t_prev = 0.0, f_prev = F.value(grid.c[0], grid.s[0]);
   for (int k = 1; k <= N; ++k) {
     const double t = kTwoPi * k / N;
-    const double f = F.value(grid_c[k], grid_s[k]);
+    const double f = F.value(grid.c[k], grid.s[k]);
     double root;
     bool has = false;
     if (f_prev == 0.0) {
       root = t_prev;
       has = true;
     } else if ((f < 0.0) != (f_prev < 0.0) && f != 0.0) {
-      // the first admissible root will do: Newton from the bracket's middle direction (within
-      // π/N of the root, no trigonometric call once its steps are small), refine_root's
-      // safeguarded iteration (a sine and cosine per step) when that fails
-      if (!have_theta0) {
-        const double mc = grid_c[k - 1] + grid_c[k], ms = grid_s[k - 1] + grid_s[k];
-        const double mn = std::sqrt(mc * mc + ms * ms);
-        if (mn > 0.0 && newton_slide(F, W, q, mu, utol, mc / mn, ms / mn, r)) return true;
-      }
       root = refine_root(F, t_prev, t, f_prev);
       has = true;
     }
@@ -254,23 +245,10 @@ MOREAU_FIRST_SOLVE_PATH bool solve_one_contact_3d(const ContactBlock& block, con
   const double tn0 = std::sqrt(r[1] * r[1] + r[2] * r[2]);
   const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
   if (have_theta0 && newton_slide(F, W, q, mu, utol, r[1] / tn0, r[2] / tn0, r)) return true;
-  // no previous sliding direction (a first sweep): Newton from the stick solution's tangential
-  // direction when it lies outside the cone, else from −q_T (friction against the velocity that
-  // r = 0 leaves). Where several slide solutions exist, the scan below gives the first from θ = 0
-  // and this path the one Newton reaches: each is a solution (slide_candidate certifies it).
-  if (!have_theta0) {
-    const double st = std::sqrt(stick[1] * stick[1] + stick[2] * stick[2]);
-    const double qt = std::sqrt(q[1] * q[1] + q[2] * q[2]);
-    if (stick[0] > 0.0 && st > 0.0) {
-      if (newton_slide(F, W, q, mu, utol, stick[1] / st, stick[2] / st, r)) return true;
-    } else if (qt > 0.0 && newton_slide(F, W, q, mu, utol, -q[1] / qt, -q[2] / qt, r)) {
-      return true;
-    }
-  }
   // the previous sliding direction, to which the scans keep the nearest root
   const double c0 = have_theta0 ? r[1] / tn0 : 1.0, s0 = have_theta0 ? r[2] / tn0 : 0.0;
-  if (scan_slide(F, W, q, mu, utol, 32, c0, s0, have_theta0, r)) return true;
-  if (scan_slide(F, W, q, mu, utol, 1024, c0, s0, have_theta0, r)) return true;
+  if (scan_slide(kCoarseGrid, F, W, q, mu, utol, c0, s0, have_theta0, r)) return true;
+  if (scan_slide(kFineGrid, F, W, q, mu, utol, c0, s0, have_theta0, r)) return true;
   // No certified case: return the projection of the stick solution (or keep r).
   if (block.invertible) r = project_on_coulomb_cone(stick, mu);
   return false;

@@ -1,5 +1,4 @@
 #include "moreau/solvers/fc/nsgs.hpp"
-#include "moreau/common/first_solve_path.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,7 @@
 #include <random>
 
 #include "detail.hpp"
+#include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 

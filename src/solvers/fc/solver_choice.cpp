@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "detail.hpp"
-#include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/common/first_solve_path.hpp"
+#include "moreau/solvers/fc/friction_contact_solver.hpp"
 
 namespace moreau {
 namespace {

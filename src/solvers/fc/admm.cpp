@@ -79,7 +79,7 @@ FrictionContactResult solve_admm(const FrictionContactProblem& problem, const Ad
   const int d = problem.dimension;
   const Index m = problem.q.size();
   Vector z = fc_detail::initial_r(problem, guess);
-  Vector u = problem.W * z + problem.q;
+  Vector u = local_velocity(problem, z);
   double e = friction_contact_residual(problem, z, u);
   res.status = Status::max_iterations;
   if (e <= st.tolerance || m == 0) {
@@ -111,7 +111,7 @@ FrictionContactResult solve_admm(const FrictionContactProblem& problem, const Ad
     xi_old = xi;
     project_all(d, problem.mu, Vector(r + xih), z);
     xi = xih + r - z;
-    u = problem.W * z + problem.q;
+    u = local_velocity(problem, z);
     de_saxce(d, problem.mu, u, s);
     e = friction_contact_residual(problem, z, u);
     if (fc_detail::end_of_iteration(res, k, e, st.tolerance, st.time_limit, clock,

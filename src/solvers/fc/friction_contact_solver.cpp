@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <span>
 
 #include "detail.hpp"
 #include "newton_workspace.hpp"
@@ -169,7 +168,7 @@ MOREAU_FIRST_SOLVE_PATH bool solve_single_contact(const FrictionContactProblem& 
   res.u = u.head(d);
   res.residual = residual;
   res.residual_history.assign(1, residual);
-  return true;  // (res.seconds: the caller, solve_friction_contact, times the whole call)
+  return true;
 }
 
 // Sweeps NSGS still needs to reach `tolerance`, predicted from the linear rate of its last
@@ -369,10 +368,8 @@ constexpr Entry kRegistry[] = {
      run_exact},
 };
 
-constexpr std::span<const Entry> registry() { return kRegistry; }
-
 MOREAU_FIRST_SOLVE_PATH const Entry* find_entry(std::string_view name, int dimension) {
-  for (const Entry& e : registry())
+  for (const Entry& e : kRegistry)
     if (e.name == name && (dimension == 2 ? e.two_d : e.three_d)) return &e;
   return nullptr;
 }
@@ -392,7 +389,7 @@ std::vector<std::string> friction_contact_solver_names(int dimension) {
   MOREAU_REQUIRE(dimension == 2 || dimension == 3,
                  "frictional contact dimension must be 2 or 3, got {}", dimension);
   std::vector<std::string> names{"auto"};
-  for (const Entry& e : registry())
+  for (const Entry& e : kRegistry)
     if (dimension == 2 ? e.two_d : e.three_d) names.emplace_back(e.name);
   return names;
 }
@@ -402,7 +399,7 @@ std::string friction_contact_solver_description(std::string_view name) {
   if (name.substr(0, 10) == "condensed:")
     return "condense the global problem (W = Hᵀ M⁻¹ H) and solve with " +
            std::string(name.substr(10));
-  for (const Entry& e : registry())
+  for (const Entry& e : kRegistry)
     if (e.name == name) return std::string(e.description);
   throw_invalid("unknown frictional contact solver '{}'", name);
 }

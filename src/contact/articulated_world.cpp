@@ -8,6 +8,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
+#include "moreau/model/multibody/pooled_kinematics.hpp"
 #include "world_constraints.hpp"
 
 namespace moreau {
@@ -21,7 +22,8 @@ struct MaximalView {
   const MultibodyModel& m;
   const RigidWorldForest& f;
   bool planar = false;
-  MultibodyKinematics k;
+  PooledKinematics pooled;  // the walk's arrays, reused from step to step
+  MultibodyKinematics& k = *pooled;
   Vector q, v;                      // maximal coordinates and velocities
   const Vector* v_joint = nullptr;  // the joint velocities (nullptr: poses alone)
   mutable std::vector<Matrix> J;    // per world body: m × nv, empty until jacobian(i)
@@ -338,10 +340,10 @@ void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double 
     return;
   }
   const MultibodyModel& m = forest_->model;
-  MultibodyKinematics k;
-  m.kinematics(q, v, k);
-  M = m.mass_matrix(k);
-  F = articulated_forces(k, q, v);
+  const PooledKinematics k;
+  m.kinematics(q, v, *k);
+  M = m.mass_matrix(*k);
+  F = articulated_forces(*k, q, v);
 }
 
 Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) const {

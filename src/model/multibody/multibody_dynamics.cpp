@@ -143,10 +143,10 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
 // then M_ij = S_jᵀ I^c_{body(i)} S_i for every j on the way from i to the root.
 Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   const Index nb = body_count();
-  std::vector<spatial::CompactInertia> Ic =
-      k.with_velocities ? k.inertia : std::vector<spatial::CompactInertia>(nb);
-  if (!k.with_velocities)
-    for (Index b = 0; b < nb; ++b) Ic[b] = compact_inertia(bodies_[b], k.pose[b], k.com[b]);
+  thread_local std::vector<spatial::CompactInertia> Ic;  // scratch: no allocation per call
+  Ic.resize(static_cast<size_t>(nb));
+  for (Index b = 0; b < nb; ++b)
+    Ic[b] = k.with_velocities ? k.inertia[b] : compact_inertia(bodies_[b], k.pose[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   Matrix M = Matrix::Zero(nv_, nv_);
@@ -171,7 +171,9 @@ Matrix MultibodyModel::mass_matrix(const Vector& q) const {
 //   f_parent += f_b (leaves to root),            τ_i = S_iᵀ f_{body(i)}.
 Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a) const {
   const Index nb = body_count();
-  std::vector<Vector6> A(static_cast<size_t>(nb)), f(static_cast<size_t>(nb));
+  thread_local std::vector<Vector6> A, f;  // scratch: no allocation per call
+  A.resize(static_cast<size_t>(nb));
+  f.resize(static_cast<size_t>(nb));
   Vector6 base;
   base << Vector3::Zero(), -gravity_;
   for (Index b = 0; b < nb; ++b) {

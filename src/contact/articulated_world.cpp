@@ -346,6 +346,20 @@ void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double 
   F = articulated_forces(*k, q, v);
 }
 
+void RigidWorldSystem::mass_then_forces(const Vector& q, double t, Matrix& M,
+                                        const std::function<const Vector&(Matrix&)>& velocity,
+                                        Vector& F) const {
+  if (!forest_) return LagrangianSystem::mass_then_forces(q, t, M, velocity, F);
+  const MultibodyModel& m = forest_->model;
+  const PooledKinematics k;
+  m.kinematics(q, *k);
+  m.world_inertias(*k);  // shared by CRBA and RNEA
+  M = m.mass_matrix(*k);
+  const Vector& v = velocity(M);
+  m.velocity_kinematics(v, *k);
+  F = articulated_forces(*k, q, v);
+}
+
 Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) const {
   return forest_ ? forest_->model.integrate(q, v, h) : world_->integrate_position(q, v, h);
 }

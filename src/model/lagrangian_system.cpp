@@ -88,4 +88,13 @@ void LagrangianSystem::mass_and_forces(const Vector& q, const Vector& v, double 
   F = std::move(s.F);
 }
 
+void LagrangianSystem::mass_then_forces(const Vector& q, double t, Matrix& M,
+                                        const std::function<const Vector&(Matrix&)>& velocity,
+                                        Vector& F) const {
+  mass_and_forces(q, Vector::Zero(velocity_size()), t, M, F);
+  const Vector& v = velocity(M);
+  Matrix unused;
+  mass_and_forces(q, v, t, unused, F);
+}
+
 }  // namespace moreau

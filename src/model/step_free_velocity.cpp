@@ -5,12 +5,9 @@
 namespace moreau {
 namespace {
 
-// M̂ = M + hθD + h²θ²K, with K and D the system's passive diagonals (false: none).
-bool add_implicit_terms(const LagrangianSystem& sys, const Vector& q, const Vector& v, double h,
-                        double theta, Matrix& M, Vector& K, Vector& D) {
-  const bool passive = sys.passive_diagonals(q, v, K, D);
-  if (passive) M.diagonal() += h * theta * D + h * h * theta * theta * K;
-  return passive;
+// M̂ = M + hθD + h²θ²K in place, with K and D the system's passive diagonals.
+void add_implicit_terms(double h, double theta, const Vector& K, const Vector& D, Matrix& M) {
+  M.diagonal() += h * theta * D + h * h * theta * theta * K;
 }
 
 }  // namespace
@@ -19,7 +16,8 @@ Vector step_momentum(const LagrangianSystem& sys, const Matrix& M, const Vector&
                      const Vector& v, double h, double theta, Matrix& implicit_mass) {
   implicit_mass = M;
   Vector K, D;
-  const bool passive = add_implicit_terms(sys, q, v, h, theta, implicit_mass, K, D);
+  const bool passive = sys.passive_diagonals(q, v, K, D);
+  if (passive) add_implicit_terms(h, theta, K, D, implicit_mass);
   Vector momentum = implicit_mass * v - h * F;
   if (passive) momentum -= h * h * theta * K.cwiseProduct(v);
   return momentum;
@@ -28,25 +26,40 @@ Vector step_momentum(const LagrangianSystem& sys, const Matrix& M, const Vector&
 Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Vector& F,
                           const Vector& q, const Vector& v, double t, double h, double theta,
                           bool constrained, MassSolver& mass, Matrix* implicit_mass) {
-  Matrix M_hat = M;
   Vector K, D;
-  const bool passive = add_implicit_terms(sys, q, v, h, theta, M_hat, K, D);
-  mass.factorize(M_hat, sys.mass_tree());
-  const Vector F_hat = passive ? Vector(F + h * theta * K.cwiseProduct(v)) : F;
-  Vector v_free = v - mass.solve(h * F_hat);
+  const bool passive = sys.passive_diagonals(q, v, K, D);
+  // h F̂ = h (F + hθ K v), then M̂⁻¹ of it in place
+  auto impulse = [&](double step) {
+    return passive ? Vector(step * (F + h * theta * K.cwiseProduct(v))) : Vector(step * F);
+  };
   if (constrained || !sys.midpoint_free_flight()) {
+    Matrix M_hat = M;
+    if (passive) add_implicit_terms(h, theta, K, D, M_hat);
+    mass.factorize(M_hat, sys.mass_tree());
+    Vector dv = impulse(h);
+    mass.solve_in_place(dv);
     if (implicit_mass != nullptr) *implicit_mass = std::move(M_hat);
-    return v_free;
+    return v - dv;
   }
-  const Vector v_m = 0.5 * (v + v_free);
+  // the midpoint rule: M̂_m at q_m, factorized once for both halves of the step
   Matrix M_m;
-  Vector F_m;
-  sys.mass_and_forces(sys.integrate(q, v, 0.5 * h), v_m, t + 0.5 * h, M_m, F_m);
+  Vector F_m, v_m;
+  sys.mass_then_forces(
+      sys.integrate(q, v, 0.5 * h), t + 0.5 * h, M_m,
+      [&](Matrix& M_mid) -> const Vector& {
+        if (passive) add_implicit_terms(h, theta, K, D, M_mid);
+        mass.factorize(M_mid, sys.mass_tree());
+        v_m = impulse(0.5 * h);
+        mass.solve_in_place(v_m);
+        v_m = v - v_m;
+        return v_m;
+      },
+      F_m);
   if (passive) F_m += D.cwiseProduct(v - v_m) + (theta - 0.5) * h * K.cwiseProduct(v);
-  add_implicit_terms(sys, q, v, h, theta, M_m, K, D);
-  mass.factorize(M_m, sys.mass_tree());
+  F_m *= h;
+  mass.solve_in_place(F_m);
   if (implicit_mass != nullptr) *implicit_mass = std::move(M_m);
-  return v - mass.solve(h * F_m);
+  return v - F_m;
 }
 
 }  // namespace moreau

@@ -56,12 +56,16 @@ void MassSolver::factorize(const Matrix& M) {
 }
 
 Vector MassSolver::solve(const Vector& b) const {
-  if (tree_used_) {
-    Vector x = b;
-    tree_.solve_in_place(x);
-    return x;
-  }
-  return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
+  Vector x = b;
+  solve_in_place(x);
+  return x;
+}
+
+void MassSolver::solve_in_place(Vector& b) const {
+  if (tree_used_)
+    tree_.solve_in_place(b);
+  else
+    b = symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
 }
 
 Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>& B) const {

@@ -85,7 +85,8 @@ TEST(JointCoordinates, DampedRotorWithArmatureDecaysExponentially) {
 // A passive six-link arm (hinges about alternating axes, fixed base, no contacts, no damping)
 // released horizontal: the free flight is taken at the step's midpoint, so the energy error is
 // second order. The largest |E(t) − E(0)| over 1 s at h = 1, 0.5, 0.25 ms: each halving divides it
-// by 3.5 at least (4 for h²; measured 3.51e-4, 8.73e-5, 2.18e-5 J).
+// by 3.5 at least (4 for h²; measured 3.32e-4, 8.24e-5, 2.05e-5 J since M̂ is taken at the
+// midpoint for both halves of the step, 3.51e-4, 8.73e-5, 2.18e-5 J before).
 TEST(JointCoordinates, PassiveArmEnergyErrorFallsWithTheStep) {
   auto arm = [] {
     auto w = std::make_shared<RigidWorld>(3);
@@ -121,7 +122,7 @@ TEST(JointCoordinates, PassiveArmEnergyErrorFallsWithTheStep) {
 
 // The same arm hanging down, set swinging gently about both axes (every link moving at 0.3 and
 // 0.2 rad/s), for 60 s at h = 1 ms: no secular energy drift. The error oscillates about a constant
-// mean (measured −1.95e-7 J in every 10 s window, largest 3.9e-7 J); a drift would make the last
+// mean (measured −1.97e-7 J in every 10 s window, largest 3.6e-7 J); a drift would make the last
 // window's error grow past the first's. Checked: the last 10 s's largest error is within 1.25 × the
 // first 10 s's, and the two windows' mean errors differ by less than a tenth of it.
 TEST(JointCoordinates, PassiveArmHasNoSecularEnergyDrift) {

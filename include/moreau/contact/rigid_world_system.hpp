@@ -90,6 +90,11 @@ class RigidWorldSystem : public LagrangianSystem {
   // contact_state has them, without detecting contacts).
   void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                        Vector& F) const override;
+  // One walk of the forest for both (a world with joints): the poses and M, then the velocities
+  // and F.
+  void mass_then_forces(const Vector& q, double t, Matrix& M,
+                        const std::function<const Vector&(Matrix&)>& velocity,
+                        Vector& F) const override;
   // Exact: in joint coordinates from RNEA's derivatives with the bodies' loads (applied and
   // xfrc) fixed in the world, the joint springs and dampers and the unsaturated actuators'
   // b₁, b₂ terms; for loose bodies from the gyroscopic term and the turning inertia.

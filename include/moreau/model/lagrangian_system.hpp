@@ -7,6 +7,7 @@
 // not), so that a simulator can locate closings by root finding on the gaps.
 //
 // Generalized velocities v may differ from q̇ (quaternions for spatial bodies): q̇ = position_rate.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,14 @@ class LagrangianSystem {
   // M(q) and F(q, v, t) alone, without the constraints (from contact_state unless overridden).
   virtual void mass_and_forces(const Vector& q, const Vector& v, double t, Matrix& M,
                                Vector& F) const;
+  // M(q), then F(q, v, t) at the velocity v = velocity(M) that M decides (the midpoint free
+  // flight of model/step_free_velocity.hpp takes v_m from M(q_m)). velocity may change M in place
+  // (M is left as it leaves it) and returns a reference that stays valid until F is formed. By
+  // default mass_and_forces at (q, 0), then at (q, v); a system whose M and F share a walk of its
+  // kinematics (joint coordinates) overrides it with one walk.
+  virtual void mass_then_forces(const Vector& q, double t, Matrix& M,
+                                const std::function<const Vector&(Matrix&)>& velocity,
+                                Vector& F) const;
   // ∂/∂q and ∂/∂v of M(q) a + F(q, v, t) at (q, v, t, a), n × n each, q moved in the tangent
   // space (column j: q ⊕ δ e_j = integrate(q, δ e_j, 1)); what the implicit differentiation of a
   // step needs (sim/step_derivatives.hpp). Central differences of mass_and_forces (δ = q_step in q,

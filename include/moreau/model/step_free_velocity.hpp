@@ -9,10 +9,13 @@
 //   v_free = v − h M̂⁻¹ F̂,   F̂ = F + hθ K v.
 // A step without constraints of a system with midpoint_free_flight() takes its free flight at
 // the midpoint instead (explicit midpoint rule, second order with q⁺ = q + h(v + v⁺)/2):
-//   q_m = q ⊕ ½h v, v_m = v − ½h M̂⁻¹F̂,
+//   q_m = q ⊕ ½h v, v_m = v − ½h M̂_m⁻¹F̂,
 //   v_free = v − h M̂_m⁻¹ (F(q_m, v_m) + D (v − v_m) + (θ − ½) h K v),  M̂_m = M(q_m) + hθD + h²θ²K
 // (the springs and dampers stay linearly implicit: at θ = ½ the spring terms −½hKv + hθKv of
-// moving them to q_m cancel, and the damper keeps D v).
+// moving them to q_m cancel, and the damper keeps D v). v_m enters only through F(q_m, v_m),
+// which is multiplied by h, so an O(h²) error in it leaves the step second order: M̂_m, formed and
+// factorized once, serves both halves (M(q) is not needed, and M(q_m) comes from the same walk
+// of the kinematics as F: LagrangianSystem::mass_then_forces).
 #include "moreau/model/lagrangian_system.hpp"
 #include "moreau/model/velocity_level.hpp"
 

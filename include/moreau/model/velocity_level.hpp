@@ -44,6 +44,8 @@ class MassSolver {
   void factorize(const Matrix& M, const std::vector<Index>* parent);
   // M⁻¹ b.
   Vector solve(const Vector& b) const;
+  // b ← M⁻¹ b (along the tree without a copy).
+  void solve_in_place(Vector& b) const;
   // M⁻¹ B for a sparse right-hand side B (n × k).
   Eigen::SparseMatrix<double> solve(const Eigen::SparseMatrix<double>& B) const;
 

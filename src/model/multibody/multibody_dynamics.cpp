@@ -35,6 +35,11 @@ spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Pose& p
   return I;
 }
 
+// Whether r is exactly the identity rotation (1, 0, 0, 0): composing with it is a no-op.
+bool is_identity(const Quaternion& r) {
+  return r.w() == 1.0 && r.x() == 0.0 && r.y() == 0.0 && r.z() == 0.0;
+}
+
 Quaternion quat_at(const Vector& q, Index o) {
   return Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]);
 }
@@ -54,7 +59,7 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
   out.pose.resize(static_cast<size_t>(nb));
   out.com.resize(static_cast<size_t>(nb));
   out.S.resize(6, nv_);
-  out.with_velocities = false;
+  out.with_velocities = out.with_inertias = false;
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
     // products of unit quaternions (the offsets' and the hinges' are unit by construction) are
@@ -62,18 +67,24 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
     Pose X = body.offset;
     if (body.parent >= 0) {
       const Pose& P = out.pose[body.parent];
-      X = Pose{P.apply(body.offset.position), P.orientation * body.offset.orientation};
+      X.position = P.apply(body.offset.position);
+      // an offset without rotation (the common case) leaves the parent's orientation as it is
+      X.orientation = is_identity(body.offset.orientation)
+                          ? P.orientation
+                          : P.orientation * body.offset.orientation;
     }
     for (size_t k = 0; k < body.joints.size(); ++k) {
       const MultibodyJoint& j = body.joints[k];
       const Index o = layout_[b].q[k], ov = layout_[b].v[k];
       switch (j.type) {
         case JointType::hinge: {  // rotation by q about the axis through the anchor
-          const Vector3 u = X.orientation * j.axis, a = X.apply(j.anchor);
+          // (an anchor at the frame's origin, MJCF's default, leaves p where it is: a = p)
+          const bool at_origin = j.anchor.isZero(0.0);
+          const Vector3 u = X.orientation * j.axis, a = at_origin ? X.position : X.apply(j.anchor);
           const double half = 0.5 * q[o], c = std::cos(half), sn = std::sin(half);
           X.orientation =
               X.orientation * Quaternion(c, sn * j.axis.x(), sn * j.axis.y(), sn * j.axis.z());
-          X.position = a - X.orientation * j.anchor;
+          if (!at_origin) X.position = a - X.orientation * j.anchor;
           out.S.col(ov) << u, a.cross(u);
           break;
         }
@@ -110,6 +121,10 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
 
 void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinematics& out) const {
   kinematics(q, out);
+  velocity_kinematics(v, out);
+}
+
+void MultibodyModel::velocity_kinematics(const Vector& v, MultibodyKinematics& out) const {
   const Index nb = body_count();
   out.twist.assign(static_cast<size_t>(nb), Vector6::Zero());
   out.Sdot.resize(6, nv_);
@@ -133,10 +148,17 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
     }
     out.twist[b] = V;
   }
+  world_inertias(out);
+  out.with_velocities = true;
+}
+
+void MultibodyModel::world_inertias(MultibodyKinematics& out) const {
+  if (out.with_inertias) return;
+  const Index nb = body_count();
   out.inertia.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
     out.inertia[b] = compact_inertia(bodies_[b], out.pose[b], out.com[b]);
-  out.with_velocities = true;
+  out.with_inertias = true;
 }
 
 // CRBA (Featherstone §6.2) in world coordinates: composite inertias I^c_b = I_b + Σ children,
@@ -146,7 +168,7 @@ Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   thread_local std::vector<spatial::CompactInertia> Ic;  // scratch: no allocation per call
   Ic.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    Ic[b] = k.with_velocities ? k.inertia[b] : compact_inertia(bodies_[b], k.pose[b], k.com[b]);
+    Ic[b] = k.with_inertias ? k.inertia[b] : compact_inertia(bodies_[b], k.pose[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   Matrix M = Matrix::Zero(nv_, nv_);

@@ -83,8 +83,9 @@ struct MultibodyKinematics {
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;      // 6 × nv: motion axis of every dof
   Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;   // 6 × nv: its rate Ṡ (with velocities)
   std::vector<Eigen::Matrix<double, 6, 1>> twist;  // per body: (ω; v_O) (with velocities)
-  std::vector<spatial::CompactInertia> inertia;    // per body: I_O, world (with velocities)
+  std::vector<spatial::CompactInertia> inertia;    // per body: I_O, world (with_inertias)
   bool with_velocities = false;                    // twist and Sdot filled
+  bool with_inertias = false;                      // inertia filled (always with velocities)
 };
 
 // A forest of kinematic trees in joint coordinates (see the file comment).
@@ -135,6 +136,11 @@ class MultibodyModel {
   void kinematics(const Vector& q, MultibodyKinematics& out) const;
   // The same, with the twists V_b and the rates Ṡ at (q, v).
   void kinematics(const Vector& q, const Vector& v, MultibodyKinematics& out) const;
+  // Adds the twists and the rates Ṡ at v, and the world inertias unless there, to kinematics at
+  // q (out, filled by kinematics(q, out)): kinematics(q, v, out) is kinematics(q, out) then this.
+  void velocity_kinematics(const Vector& v, MultibodyKinematics& out) const;
+  // Adds the bodies' world inertias I_O to kinematics at q (nothing when they are there).
+  void world_inertias(MultibodyKinematics& out) const;
 
   // M(q), nv × nv: CRBA plus the armature (dense storage, zero across trees and non-ancestors).
   Matrix mass_matrix(const Vector& q) const;

@@ -28,7 +28,9 @@ class PooledKinematics {
   PooledKinematics(const PooledKinematics&) = delete;
   PooledKinematics& operator=(const PooledKinematics&) = delete;
 
+  /// The borrowed kinematics.
   MultibodyKinematics& operator*() const { return *held_; }
+  /// The borrowed kinematics' members.
   MultibodyKinematics* operator->() const { return held_.get(); }
 
  private:

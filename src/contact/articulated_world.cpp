@@ -379,6 +379,7 @@ void RigidWorldSystem::index_joint_springs() {
       if (j.type != JointType::free) joint_stiffness_.segment(ov, n).setConstant(j.stiffness);
       joint_damping_.segment(ov, n).setConstant(j.damping);
       joint_springs_ = joint_springs_ || j.stiffness > 0.0 || j.damping > 0.0;
+      joint_friction_ = joint_friction_ || j.frictionloss > 0.0;
     }
 }
 
@@ -560,7 +561,6 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   s.t = t;
   s.q = q;
   s.v = v;
-  if (dense) s.M = m.mass_matrix(view.k);
   s.F = articulated_forces(view.k, q, v);
   Matrix J;
   Vector c;
@@ -613,6 +613,10 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   }
   append_limit_constraints(q, v, dense, s.constraints);
   append_tendon_limit_constraints(q, v, view.k, dense, s.constraints);
+  // A step's state without constraints or dry friction leaves M out: the step's free flight
+  // forms M̂ at its midpoint (model/step_free_velocity.hpp), and nothing else reads it.
+  const bool free_flight = reach >= 0.0 && s.constraints.empty() && !joint_friction_;
+  if (dense && !free_flight) s.M = m.mass_matrix(view.k);
   // a step's state carries its record: the run records the state a step ends at, which is the
   // state the next step detects at (sim/time_stepping.cpp), and the view already walked the tree
   if (reach >= 0.0) s.recorded = record_of(view.q, view.v, view.k, q, v);

@@ -251,7 +251,7 @@ class RigidWorldSystem : public LagrangianSystem {
                                const std::string& what) const;
   // The recorded joint entries: (index in q or v, name), hinge, slide and ball joints.
   void index_recorded_joints();
-  // joint_stiffness_, joint_damping_ and joint_springs_ from the forest's joints.
+  // joint_stiffness_, joint_damping_, joint_springs_ and joint_friction_ from the forest's joints.
   void index_joint_springs();
   // Steps 1 and 3–4 of the start pose (see start_notes; rigid_world_start_pose.cpp).
   void clamp_model_pose();
@@ -268,6 +268,7 @@ class RigidWorldSystem : public LagrangianSystem {
   // once; joint_springs_ says whether any is nonzero (passive_diagonals)
   Vector joint_stiffness_, joint_damping_;
   bool joint_springs_ = false;
+  bool joint_friction_ = false;  // some joint has frictionloss > 0 (dry_friction is not empty)
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)

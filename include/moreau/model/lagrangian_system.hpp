@@ -65,8 +65,9 @@ class LagrangianSystem {
   // What a Moreau–Jean step reads at (q, v, t): contact_state, less (some of) the unilateral
   // constraints with g + reach·min(u_n, 0) > margin, u_n = ∇hᵀv their gap rate (a step of length
   // h ≤ reach/c, c the activation factor, never activates them, so their rows need not be formed;
-  // a rigid world in joint coordinates leaves out such shape contacts). contact_state itself
-  // unless overridden.
+  // a rigid world in joint coordinates leaves out such shape contacts, and leaves M empty when no
+  // constraint and no dry friction is left, since the step's free flight then forms M̂ at its
+  // midpoint: model/step_free_velocity.hpp). contact_state itself unless overridden.
   virtual ContactState step_state(const Vector& q, const Vector& v, double t, double /*reach*/,
                                   double /*margin*/) const {
     return contact_state(q, v, t);

@@ -21,11 +21,10 @@ using spatial::cross_motion;
 using spatial::Matrix6;
 using spatial::Vector6;
 
-// I_O of body b at the pose of the kinematics (file comment), in its ten numbers:
+// I_O of body b at the pose of the kinematics (file comment; R its rotation), in its ten numbers:
 // −m [c]×² = m (|c|² 1 − c cᵀ).
-spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Pose& pose,
+spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3& R,
                                         const Vector3& c) {
-  const Matrix3 R = pose.rotation();
   spatial::CompactInertia I;
   I.m = body.mass;
   I.h = body.mass * c;
@@ -57,21 +56,32 @@ Vector3 rotation_log(Quaternion r) {
 void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const {
   const Index nb = body_count();
   out.pose.resize(static_cast<size_t>(nb));
+  out.rotation.resize(static_cast<size_t>(nb));
   out.com.resize(static_cast<size_t>(nb));
   out.S.resize(6, nv_);
   out.with_velocities = out.with_inertias = false;
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
     // products of unit quaternions (the offsets' and the hinges' are unit by construction) are
-    // unit to round-off, which grows with the depth, not with time (q is read afresh each call)
+    // unit to round-off, which grows with the depth, not with time (q is read afresh each call);
+    // R is the frame's orientation as a matrix, kept in step with it (a matrix turns a vector in
+    // half the operations of a quaternion)
     Pose X = body.offset;
+    Matrix3 R;
     if (body.parent >= 0) {
       const Pose& P = out.pose[body.parent];
-      X.position = P.apply(body.offset.position);
+      const Matrix3& R_P = out.rotation[body.parent];
+      X.position = P.position + R_P * body.offset.position;
       // an offset without rotation (the common case) leaves the parent's orientation as it is
-      X.orientation = is_identity(body.offset.orientation)
-                          ? P.orientation
-                          : P.orientation * body.offset.orientation;
+      if (is_identity(body.offset.orientation)) {
+        X.orientation = P.orientation;
+        R = R_P;
+      } else {
+        X.orientation = P.orientation * body.offset.orientation;
+        R = X.orientation.toRotationMatrix();
+      }
+    } else {
+      R = X.orientation.toRotationMatrix();
     }
     for (size_t k = 0; k < body.joints.size(); ++k) {
       const MultibodyJoint& j = body.joints[k];
@@ -80,31 +90,34 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
         case JointType::hinge: {  // rotation by q about the axis through the anchor
           // (an anchor at the frame's origin, MJCF's default, leaves p where it is: a = p)
           const bool at_origin = j.anchor.isZero(0.0);
-          const Vector3 u = X.orientation * j.axis, a = at_origin ? X.position : X.apply(j.anchor);
+          const Vector3 u = R * j.axis;
+          const Vector3 a = at_origin ? X.position : Vector3(X.position + R * j.anchor);
           const double half = 0.5 * q[o], c = std::cos(half), sn = std::sin(half);
           X.orientation =
               X.orientation * Quaternion(c, sn * j.axis.x(), sn * j.axis.y(), sn * j.axis.z());
-          if (!at_origin) X.position = a - X.orientation * j.anchor;
+          R = X.orientation.toRotationMatrix();
+          if (!at_origin) X.position = a - R * j.anchor;
           out.S.col(ov) << u, a.cross(u);
           break;
         }
         case JointType::slide: {
-          const Vector3 u = X.orientation * j.axis;
+          const Vector3 u = R * j.axis;
           X.position += q[o] * u;
           out.S.col(ov) << Vector3::Zero(), u;
           break;
         }
         case JointType::ball: {  // ω in the child's axes
-          const Vector3 a = X.apply(j.anchor);
+          const Vector3 a = X.position + R * j.anchor;
           X.orientation = (X.orientation * quat_at(q, o)).normalized();
-          X.position = a - X.orientation * j.anchor;
-          const Matrix3 R = X.rotation();
+          R = X.orientation.toRotationMatrix();
+          X.position = a - R * j.anchor;
           for (int c = 0; c < 3; ++c) out.S.col(ov + c) << R.col(c), a.cross(Vector3(R.col(c)));
           break;
         }
         case JointType::free: {  // (ṗ; ω world)
           X.position = q.segment<3>(o);
           X.orientation = quat_at(q, o + 3).normalized();
+          R = X.orientation.toRotationMatrix();
           for (int c = 0; c < 3; ++c) {
             const Vector3 e = Vector3::Unit(c);
             out.S.col(ov + c) << Vector3::Zero(), e;
@@ -115,7 +128,8 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
       }
     }
     out.pose[b] = X;
-    out.com[b] = X.apply(body.com);
+    out.rotation[b] = R;
+    out.com[b] = X.position + R * body.com;
   }
 }
 
@@ -157,7 +171,7 @@ void MultibodyModel::world_inertias(MultibodyKinematics& out) const {
   const Index nb = body_count();
   out.inertia.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    out.inertia[b] = compact_inertia(bodies_[b], out.pose[b], out.com[b]);
+    out.inertia[b] = compact_inertia(bodies_[b], out.rotation[b], out.com[b]);
   out.with_inertias = true;
 }
 
@@ -168,7 +182,7 @@ Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   thread_local std::vector<spatial::CompactInertia> Ic;  // scratch: no allocation per call
   Ic.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    Ic[b] = k.with_inertias ? k.inertia[b] : compact_inertia(bodies_[b], k.pose[b], k.com[b]);
+    Ic[b] = k.with_inertias ? k.inertia[b] : compact_inertia(bodies_[b], k.rotation[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   Matrix M = Matrix::Zero(nv_, nv_);
@@ -283,7 +297,7 @@ double MultibodyModel::kinetic_energy(const MultibodyKinematics& k, const Vector
     const MultibodyBody& body = bodies_[b];
     const Vector3 w = k.twist[b].head<3>();
     const Vector3 vG = Vector3(k.twist[b].tail<3>()) + w.cross(k.com[b]);
-    const Vector3 wb = k.pose[b].orientation.conjugate() * w;  // ω in body axes
+    const Vector3 wb = k.rotation[b].transpose() * w;  // ω in body axes
     T += 0.5 * (body.mass * vG.squaredNorm() + wb.dot(body.inertia * wb));
   }
   for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {

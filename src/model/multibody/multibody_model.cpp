@@ -70,13 +70,6 @@ JointType joint_type_from_string(const std::string& name) {
   throw_invalid("unknown joint type '{}' (expected hinge, slide, ball, free)", name);
 }
 
-Index MultibodyJoint::position_size() const {
-  return type == JointType::free ? 7 : type == JointType::ball ? 4 : 1;
-}
-Index MultibodyJoint::velocity_size() const {
-  return type == JointType::free ? 6 : type == JointType::ball ? 3 : 1;
-}
-
 Index MultibodyModel::find_body(const std::string& name) const {
   for (Index b = 0; b < body_count(); ++b)
     if (bodies_[b].name == name) return b;

@@ -58,9 +58,13 @@ struct MultibodyJoint {
   double frictionloss = 0.0;  // dry friction bound f ≥ 0 on the joint force, N·m or N
 
   // Entries of the joint in q: hinge, slide 1; ball 4; free 7.
-  Index position_size() const;
+  Index position_size() const {
+    return type == JointType::free ? 7 : type == JointType::ball ? 4 : 1;
+  }
   // Entries of the joint in v (its dofs): hinge, slide 1; ball 3; free 6.
-  Index velocity_size() const;
+  Index velocity_size() const {
+    return type == JointType::free ? 6 : type == JointType::ball ? 3 : 1;
+  }
 };
 
 // One body of a kinematic tree: its parent, placement, mass properties and joint chain.
@@ -79,6 +83,7 @@ struct MultibodyBody {
 // a motion (ω; v_O) moves a point p at v_O + ω × p, a force is (n_O; f).
 struct MultibodyKinematics {
   std::vector<Pose> pose;                          // per body: body frame → world
+  std::vector<Matrix3> rotation;                   // per body: pose's rotation matrix R
   std::vector<Vector3> com;                        // per body: centre of mass, world, m
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;      // 6 × nv: motion axis of every dof
   Eigen::Matrix<double, 6, Eigen::Dynamic> Sdot;   // 6 × nv: its rate Ṡ (with velocities)

@@ -1,7 +1,7 @@
 #pragma once
 // A MultibodyKinematics borrowed from a per-thread pool for the length of a scope. The hot paths
 // (a step's contact state, the free flight's mass and forces) walk the tree once or twice a step;
-// a fresh MultibodyKinematics allocated its six arrays on every walk (a fifth of a contact-free
+// a fresh MultibodyKinematics allocated its arrays on every walk (a fifth of a contact-free
 // arm's allocations). A pooled one keeps its arrays' capacity, so after the first step a walk
 // allocates nothing. The pool is per thread and grows with the nesting depth, so borrowing is
 // thread-safe and reentrant; the contents are scratch (every walk overwrites what it reads).

@@ -284,7 +284,8 @@ RecordedState RigidWorldSystem::record_of(const Vector& maximal_q, const Vector&
                                           const Vector& v) const {
   return {joint_records(maximal_q, q, recorded_q_), joint_records(maximal_v, v, recorded_v_),
           forest_->model.kinetic_energy(k, v),
-          world_->potential_energy(maximal_q) + forest_->model.spring_energy(q)};
+          world_->potential_energy(maximal_q) +
+              (joint_springs_ ? forest_->model.spring_energy(q) : 0.0)};
 }
 
 std::vector<std::string> RigidWorldSystem::recorded_position_names() const {

@@ -22,15 +22,26 @@ using spatial::Matrix6;
 using spatial::Vector6;
 
 // I_O of body b at the pose of the kinematics (file comment; R its rotation), in its ten numbers:
-// −m [c]×² = m (|c|² 1 − c cᵀ).
+// −m [c]×² = m (|c|² 1 − c cᵀ). I_G = R I Rᵀ is symmetric: its upper triangle is formed as
+// (R I)_i · R_j and mirrored, and a diagonal I (principal axes) scales R's columns.
 spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3& R,
                                         const Vector3& c) {
   spatial::CompactInertia I;
   I.m = body.mass;
   I.h = body.mass * c;
-  I.I_O.noalias() = R * body.inertia * R.transpose();
-  I.I_O.noalias() -= I.h * c.transpose();
-  I.I_O.diagonal().array() += I.h.dot(c);
+  const Matrix3& J = body.inertia;
+  const bool diagonal = J(0, 1) == 0.0 && J(0, 2) == 0.0 && J(1, 2) == 0.0;
+  Matrix3 RJ;
+  if (diagonal)
+    RJ = R * J.diagonal().asDiagonal();
+  else
+    RJ.noalias() = R * J;
+  const double hc = I.h.dot(c);
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      const double e = RJ.row(i).dot(R.row(j)) - I.h[i] * c[j] + (i == j ? hc : 0.0);
+      I.I_O(i, j) = I.I_O(j, i) = e;
+    }
   return I;
 }
 

@@ -294,6 +294,30 @@ TEST(TreeFactorization, SolvesLikeADenseFactorizationAndRefusesASingularLeaf) {
   EXPECT_EQ(f.pivot(), 1);
 }
 
+// The half solve Y = L⁻ᵀ H gives the condensed matrix of the step's contacts as Yᵀ D⁻¹ Y
+// (model/velocity_level.cpp's route along a tree): equal to Hᵀ M⁻¹ H from a dense LDLᵀ, for
+// columns of H that touch one dof, a few, or all of them.
+TEST(TreeFactorization, HalfSolveGivesTheCondensedMatrix) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const MultibodyModel m = random_forest(seed * 7, 9, 0.02);
+    Vector q, v;
+    random_state(m, seed, q, v);
+    const Matrix M = m.mass_matrix(q);
+    const Index n = M.rows();
+    Matrix H = Matrix::Zero(n, 3);
+    H(n - 1, 0) = 1.0;  // a leaf's dof
+    H(n / 2, 1) = -0.5, H(n - 2, 1) = 2.0;
+    H.col(2) = Vector::LinSpaced(n, -1.0, 1.0);
+    TreeFactorization f;
+    ASSERT_TRUE(f.factor(M, m.dof_parent()));
+    Matrix Y = H;
+    for (Index c = 0; c < Y.cols(); ++c) f.solve_lower_transpose_in_place(Y.col(c));
+    const Matrix W = Y.transpose() * f.pivots().cwiseInverse().asDiagonal() * Y;
+    const Matrix expected = H.transpose() * M.ldlt().solve(H);
+    EXPECT_LT((W - expected).norm(), 1e-10 * (1 + expected.norm())) << "seed " << seed;
+  }
+}
+
 // The step's MassSolver given M's tree (LagrangianSystem::mass_tree) solves vectors and sparse
 // right-hand sides as a dense LDLᵀ does, and a matrix that is not positive definite is refused
 // with the velocity whose pivot failed.

@@ -45,7 +45,11 @@ class MassSolver {
   // M⁻¹ b.
   Vector solve(const Vector& b) const;
   // b ← M⁻¹ b (along the tree without a copy).
-  void solve_in_place(Vector& b) const;
+  void solve_in_place(Eigen::Ref<Vector> b) const;
+  // Whether the last factorization was along a kinematic tree.
+  bool along_tree() const { return tree_used_; }
+  // The tree factorization (meaningful when along_tree()).
+  const TreeFactorization& tree() const { return tree_; }
   // M⁻¹ B for a sparse right-hand side B (n × k).
   Eigen::SparseMatrix<double> solve(const Eigen::SparseMatrix<double>& B) const;
 
@@ -57,6 +61,10 @@ class MassSolver {
   bool symmetric_ = true;
   Eigen::SparseMatrix<double> pattern_;  // the symmetric M analysed last (its pattern), or empty
 };
+
+// Largest velocity count at which solve_velocity_level forms M⁻¹H and W dense when M is
+// factorized along a tree (joint coordinates); above it, sparse.
+inline constexpr Index kDenseCondensation = 256;
 
 // What a velocity-level step problem is built from: index sets, constant terms, warm start.
 struct VelocityLevelInput {

@@ -29,11 +29,18 @@ bool TreeFactorization::factor(const Matrix& M, const std::vector<Index>& parent
   return true;
 }
 
+// Lᵀ z = b from the leaves up: z_k is final once the dofs below k are done, and it updates its
+// ancestors (nothing to do for z_k = 0).
+void TreeFactorization::solve_lower_transpose_in_place(Eigen::Ref<Vector> x) const {
+  for (Index k = LD_.rows() - 1; k >= 0; --k)
+    if (x[k] != 0.0)
+      for (Index j = parent_[k]; j >= 0; j = parent_[j]) x[j] -= LD_(k, j) * x[k];
+}
+
 // M x = b as Lᵀ z = b (from the leaves up), y = D⁻¹ z, L x = y (from the roots down).
 void TreeFactorization::solve_in_place(Eigen::Ref<Vector> x) const {
   const Index n = LD_.rows();
-  for (Index k = n - 1; k >= 0; --k)
-    for (Index j = parent_[k]; j >= 0; j = parent_[j]) x[j] -= LD_(k, j) * x[k];
+  solve_lower_transpose_in_place(x);
   for (Index k = 0; k < n; ++k) x[k] /= LD_(k, k);
   for (Index i = 0; i < n; ++i)
     for (Index j = parent_[i]; j >= 0; j = parent_[j]) x[i] -= LD_(i, j) * x[j];

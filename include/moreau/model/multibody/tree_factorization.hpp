@@ -20,6 +20,10 @@ class TreeFactorization {
   bool factor(const Matrix& M, const std::vector<Index>& parent);
   // x ← M⁻¹ x (x: n; a vector or a column of a matrix).
   void solve_in_place(Eigen::Ref<Vector> x) const;
+  // x ← L⁻ᵀ x, the first half of a solve (M⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ): from the leaves up, touching only
+  // the ancestors of x's nonzeros (a contact's column of H: the dofs from its body to the root),
+  // so that Hᵀ M⁻¹ H = Yᵀ D⁻¹ Y with Y = L⁻ᵀ H.
+  void solve_lower_transpose_in_place(Eigen::Ref<Vector> x) const;
   // M⁻¹ B (B: n × k).
   Matrix solve(const Matrix& B) const;
   // n, the size of the factorized matrix.

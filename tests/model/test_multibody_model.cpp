@@ -268,16 +268,31 @@ TEST(MultibodyModel, DoublePendulumMatchesClosedForm) {
   EXPECT_NEAR(m.potential_energy(phi), V, 1e-12);
 }
 
+// M and v at a random state of random_forest(forest_seed, bodies, armature), and M's tree
+// factorization.
+struct FactorizedForest {
+  Matrix M;
+  Vector v;
+  TreeFactorization f;
+  FactorizedForest(unsigned forest_seed, int bodies, double armature, unsigned state_seed) {
+    const MultibodyModel m = random_forest(forest_seed, bodies, armature);
+    Vector q;
+    random_state(m, state_seed, q, v);
+    M = m.mass_matrix(q);
+    factored = f.factor(M, m.dof_parent());
+  }
+  bool factored = false;
+};
+
 // The tree factorization solves M x = b as a dense LDLᵀ does, on forests with several chains per
 // body, and refuses a massless leaf without armature by naming its dof.
 TEST(TreeFactorization, SolvesLikeADenseFactorizationAndRefusesASingularLeaf) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
-    const MultibodyModel m = random_forest(seed * 13, 8, 0.01);
-    Vector q, v;
-    random_state(m, seed, q, v);
-    const Matrix M = m.mass_matrix(q);
-    TreeFactorization f;
-    ASSERT_TRUE(f.factor(M, m.dof_parent()));
+    const FactorizedForest t(seed * 13, 8, 0.01, seed);
+    ASSERT_TRUE(t.factored);
+    const Matrix& M = t.M;
+    const Vector& v = t.v;
+    const TreeFactorization& f = t.f;
     Vector x = v;
     f.solve_in_place(x);
     const Vector expected = M.ldlt().solve(v);
@@ -299,20 +314,17 @@ TEST(TreeFactorization, SolvesLikeADenseFactorizationAndRefusesASingularLeaf) {
 // columns of H that touch one dof, a few, or all of them.
 TEST(TreeFactorization, HalfSolveGivesTheCondensedMatrix) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
-    const MultibodyModel m = random_forest(seed * 7, 9, 0.02);
-    Vector q, v;
-    random_state(m, seed, q, v);
-    const Matrix M = m.mass_matrix(q);
+    const FactorizedForest t(seed * 7, 9, 0.02, seed);
+    ASSERT_TRUE(t.factored);
+    const Matrix& M = t.M;
     const Index n = M.rows();
     Matrix H = Matrix::Zero(n, 3);
     H(n - 1, 0) = 1.0;  // a leaf's dof
     H(n / 2, 1) = -0.5, H(n - 2, 1) = 2.0;
     H.col(2) = Vector::LinSpaced(n, -1.0, 1.0);
-    TreeFactorization f;
-    ASSERT_TRUE(f.factor(M, m.dof_parent()));
     Matrix Y = H;
-    for (Index c = 0; c < Y.cols(); ++c) f.solve_lower_transpose_in_place(Y.col(c));
-    const Matrix W = Y.transpose() * f.pivots().cwiseInverse().asDiagonal() * Y;
+    for (Index c = 0; c < Y.cols(); ++c) t.f.solve_lower_transpose_in_place(Y.col(c));
+    const Matrix W = Y.transpose() * t.f.pivots().cwiseInverse().asDiagonal() * Y;
     const Matrix expected = H.transpose() * M.ldlt().solve(H);
     EXPECT_LT((W - expected).norm(), 1e-10 * (1 + expected.norm())) << "seed " << seed;
   }

@@ -56,16 +56,19 @@ void MassSolver::factorize(const Matrix& M) {
 }
 
 Vector MassSolver::solve(const Vector& b) const {
-  Vector x = b;
-  solve_in_place(x);
-  return x;
+  if (tree_used_) {
+    Vector x = b;
+    tree_.solve_in_place(x);
+    return x;
+  }
+  return symmetric_ ? Vector(ldlt_.solve(b)) : Vector(lu_.solve(b));
 }
 
 void MassSolver::solve_in_place(Eigen::Ref<Vector> b) const {
   if (tree_used_)
     tree_.solve_in_place(b);
   else
-    b = symmetric_ ? Vector(ldlt_.solve(Vector(b))) : Vector(lu_.solve(Vector(b)));
+    b = solve(Vector(b));
 }
 
 Eigen::SparseMatrix<double> MassSolver::solve(const Eigen::SparseMatrix<double>& B) const {
@@ -121,7 +124,8 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   // its contact's chain to the root only (the sparse route solved the whole tree for every
   // column, turned M⁻¹ H dense and back, and multiplied sparse by sparse: a fifth of the
   // humanoid's step). Otherwise X = M⁻¹ H sparse and W = Hᵀ X.
-  const bool dense = mass.along_tree() && v_free.size() <= kDenseCondensation;
+  const bool dense =
+      mass.along_tree() && v_free.size() <= kDenseCondensation && d * nu + nb <= kDenseCondensation;
   Matrix YU, YB;                       // dense route: L⁻ᵀ H_U, L⁻ᵀ H_B
   Vector d_inv;                        // dense route: D⁻¹
   Eigen::SparseMatrix<double> XU, XB;  // sparse route: M⁻¹ H_U, M⁻¹ H_B

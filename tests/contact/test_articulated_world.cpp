@@ -105,6 +105,55 @@ TEST(ArticulatedWorld, StepStateCarriesTheRecordOfItsState) {
   EXPECT_FALSE(sys.contact_state(q, v, 0.0).recorded.has_value());
 }
 
+// mass_then_forces gives, from one walk of the forest, the M of mass_and_forces at q and then F at
+// the velocity its callback chooses from M (which may change M in place, as the midpoint free
+// flight adds its implicit terms): the same M and F as mass_and_forces at that velocity.
+TEST(ArticulatedWorld, MassThenForcesIsMassAndForcesFromOneWalk) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  Vector q = sys.initial_q;
+  q[0] = 0.3, q[1] = -0.2;
+  const Vector v = Vector::LinSpaced(sys.velocity_size(), -1.0, 2.0);
+  Matrix M_ref, M, M_seen;
+  Vector F_ref, F;
+  sys.mass_and_forces(q, v, 0.0, M_ref, F_ref);
+  sys.mass_then_forces(
+      q, 0.0, M,
+      [&](Matrix& M_at_q) -> const Vector& {
+        M_seen = M_at_q;
+        M_at_q.diagonal().array() += 1.0;
+        return v;
+      },
+      F);
+  EXPECT_LT((M_seen - M_ref).norm(), 1e-14 * M_ref.norm());
+  EXPECT_LT((M - M_ref - Matrix::Identity(M.rows(), M.cols())).norm(), 1e-14 * M_ref.norm());
+  EXPECT_LT((F - F_ref).norm(), 1e-14 * (1 + F_ref.norm()));
+}
+
+// A step's state leaves M out only when nothing but the free flight reads it: a hanging double
+// pendulum without limits, contacts or joint friction; contact_state keeps M, and so does the
+// step state once a joint has dry friction.
+TEST(ArticulatedWorld, StepStateLeavesMOutOnlyForAFreeFlight) {
+  auto make = [](double frictionloss) {
+    auto w = std::make_shared<RigidWorld>(3);
+    w->add_body(link("upper", Vector3(0.2, 0, 0)));
+    w->add_body(link("lower", Vector3(0.6, 0, 0)));
+    w->add_joint(hinge(0, -1, Vector3(-0.2, 0, 0), Vector3::Zero(), Vector3::UnitY()));
+    Joint elbow = hinge(1, 0, Vector3(-0.2, 0, 0), Vector3(0.2, 0, 0), Vector3::UnitY());
+    elbow.frictionloss = frictionloss;
+    w->add_joint(elbow);
+    return w;
+  };
+  const RigidWorldSystem free_flight(make(0.0), CollisionSettings{});
+  const Vector v = Vector::Constant(free_flight.velocity_size(), 0.5);
+  const ContactState s = free_flight.step_state(free_flight.initial_q, v, 0.0, 1e-3, 1e-6);
+  ASSERT_TRUE(s.constraints.empty());
+  EXPECT_EQ(s.M.size(), 0);
+  EXPECT_EQ(s.F.size(), free_flight.velocity_size());
+  EXPECT_EQ(free_flight.contact_state(free_flight.initial_q, v, 0.0).M.rows(), 2);
+  const RigidWorldSystem with_friction(make(0.3), CollisionSettings{});
+  EXPECT_EQ(with_friction.step_state(with_friction.initial_q, v, 0.0, 1e-3, 1e-6).M.rows(), 2);
+}
+
 // step_state leaves out exactly the shape contacts with g + reach·min(u_n, 0) > margin, u_n taken
 // from the full contact_state's mapped rows (∇hᵀv in joint coordinates), and keeps every
 // constraint that a step may activate as contact_state has it (the joint limits may stay). The box,

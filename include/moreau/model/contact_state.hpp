@@ -66,7 +66,8 @@ struct ContactState {
   double t = 0.0;     // s
   Vector q;           // generalized coordinates, n
   Vector v;           // generalized velocities q̇, n
-  Matrix M;           // mass matrix, n×n, symmetric positive semidefinite (may be singular)
+  Matrix M;           // mass matrix, n×n, symmetric positive semidefinite (may be singular);
+                      // 0×0 in a step state that the free flight alone reads (step_state)
   Vector F;           // n, see the convention above
   std::vector<ContactConstraint> constraints;  // m constraints, unilateral and bilateral
   // What a run records at (q, v), when the system formed it with the state from the same

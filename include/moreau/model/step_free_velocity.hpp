@@ -27,7 +27,8 @@ Vector step_momentum(const LagrangianSystem& sys, const Matrix& M, const Vector&
                      const Vector& v, double h, double theta, Matrix& implicit_mass);
 
 // v_free of the step from (q, v, t) of length h with M(q), F(q, v, t) given; constrained tells
-// whether its problem has any constraint (else the midpoint rule when the system asks for it).
+// whether its problem has any constraint (else the midpoint rule when the system asks for it,
+// which reads F but not M: a step state may then leave M empty, LagrangianSystem::step_state).
 // Leaves M̂ (the midpoint's when the midpoint was taken) factorized in mass, and as a matrix in
 // implicit_mass when given.
 Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Vector& F,

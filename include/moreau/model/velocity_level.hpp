@@ -62,8 +62,10 @@ class MassSolver {
   Eigen::SparseMatrix<double> pattern_;  // the symmetric M analysed last (its pattern), or empty
 };
 
-// Largest velocity count at which solve_velocity_level forms M⁻¹H and W dense when M is
-// factorized along a tree (joint coordinates); above it, sparse.
+// Largest velocity count, and largest row count of W, at which solve_velocity_level forms W
+// dense as Yᵀ D⁻¹ Y, Y = L⁻ᵀ H, when M is factorized along a tree (joint coordinates; docs/math/
+// multibody.md §The tree factorization); above either, M⁻¹H and W sparse (a robot among many loose
+// bodies: their contacts' W is block-sparse).
 inline constexpr Index kDenseCondensation = 256;
 
 // What a velocity-level step problem is built from: index sets, constant terms, warm start.

@@ -340,11 +340,8 @@ void RigidWorldSystem::mass_and_forces(const Vector& q, const Vector& v, double 
     if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
     return;
   }
-  const MultibodyModel& m = forest_->model;
-  const PooledKinematics k;
-  m.kinematics(q, v, *k);
-  M = m.mass_matrix(*k);
-  F = articulated_forces(*k, q, v);
+  mass_then_forces(
+      q, t, M, [&](Matrix&) -> const Vector& { return v; }, F);
 }
 
 void RigidWorldSystem::mass_then_forces(const Vector& q, double t, Matrix& M,

@@ -126,35 +126,33 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   // humanoid's step). Otherwise X = M⁻¹ H sparse and W = Hᵀ X.
   const bool dense =
       mass.along_tree() && v_free.size() <= kDenseCondensation && d * nu + nb <= kDenseCondensation;
-  Matrix YU, YB;                       // dense route: L⁻ᵀ H_U, L⁻ᵀ H_B
-  Vector d_inv;                        // dense route: D⁻¹
   Eigen::SparseMatrix<double> XU, XB;  // sparse route: M⁻¹ H_U, M⁻¹ H_B
+  Eigen::SparseMatrix<double> WUU;
+  Matrix WBB, WBU;  // with bilateral rows
   if (dense) {
-    YU = Matrix(HU);
-    YB = Matrix(HB);
+    Matrix YU = Matrix(HU), YB = Matrix(HB);
     for (Index c = 0; c < YU.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YU.col(c));
     for (Index c = 0; c < YB.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YB.col(c));
-    d_inv = mass.tree().pivots().cwiseInverse();
+    const Vector d_inv = mass.tree().pivots().cwiseInverse();
+    WUU = Matrix(YU.transpose() * d_inv.asDiagonal() * YU).sparseView(0.0, 0.0);
+    if (nb > 0) {
+      WBB = YB.transpose() * d_inv.asDiagonal() * YB;
+      WBU = YB.transpose() * d_inv.asDiagonal() * YU;
+    }
   } else {
     XU = mass.solve(HU);
     XB = mass.solve(HB);
+    WUU = HU.transpose() * XU;
+    if (nb > 0) {
+      WBB = Matrix(HB.transpose() * XB);
+      WBU = Matrix(HB.transpose() * XU);
+    }
   }
-  // H_aᵀ M⁻¹ H_b of either route, dense
-  auto product = [&](const Eigen::SparseMatrix<double>& Ha, const Matrix& Ya, const Matrix& Yb,
-                     const Eigen::SparseMatrix<double>& Xb) {
-    return dense ? Matrix(Ya.transpose() * d_inv.asDiagonal() * Yb) : Matrix(Ha.transpose() * Xb);
-  };
-
-  Eigen::SparseMatrix<double> WUU =
-      dense ? Eigen::SparseMatrix<double>(product(HU, YU, YU, XU).sparseView(0.0, 0.0))
-            : Eigen::SparseMatrix<double>(HU.transpose() * XU);
   Vector qU = HU.transpose() * v_free + in.w_unilateral;
 
   Matrix G;   // W_BB⁺ W_BU (|B| × d|U|)
   Vector gB;  // W_BB⁺ q_B
   if (nb > 0) {
-    const Matrix WBB = product(HB, YB, YB, XB);
-    const Matrix WBU = product(HB, YB, YU, XU);
     const Vector qB = HB.transpose() * v_free + in.w_bilateral;
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(WBB);
     cod.setThreshold(1e-12);

@@ -103,16 +103,23 @@ struct MaximalView {
   }
 
   // J = block_a J_a + block_b J_b and c = bias + block_a J̇_a v + block_b J̇_b v of maximal rows.
+  // J_b is zero but on the dofs of b's chain to its root (MultibodyModel::last_dof, dof_parent):
+  // each row is formed on those columns only (a humanoid's foot: 9 of 27).
   void map(const BodyPairRows& r, Index mb, Index nv, Matrix& Jout, Vector& c) const {
-    Jout = Matrix::Zero(r.rows(), nv);
+    Jout.setZero(r.rows(), nv);
     c = r.bias;
     for (const auto& [offset, block] :
          {std::pair{r.offset_a, &r.block_a}, std::pair{r.offset_b, &r.block_b}}) {
       if (offset < 0) continue;
       const Index i = body_of_offset[offset / mb];
-      // a few rows of 6 (or 3) against J_b: a lazy product, not the blocked GEMM (whose packing
-      // was a tenth of a robot's step)
-      Jout.noalias() += block->lazyProduct(jacobian(i));
+      const Matrix& Jb = jacobian(i);
+      const Matrix& B = *block;  // rows × mb (6, or 3 planar): a loop, not a GEMV call each
+      for (Index col = m.last_dof(f.body_of[i]); col >= 0; col = m.dof_parent()[col])
+        for (Index row = 0; row < B.rows(); ++row) {
+          double sum = 0.0;
+          for (Index e = 0; e < mb; ++e) sum += B(row, e) * Jb(e, col);
+          Jout(row, col) += sum;
+        }
       if (v_joint) c.noalias() += *block * jdot_v(i);
     }
   }

@@ -6,6 +6,7 @@
 
 #include "moreau/contact/collision/gjk.hpp"
 #include "moreau/contact/collision/narrow_phase.hpp"
+#include "moreau/contact/collision/segment_distance.hpp"
 
 using namespace moreau;
 
@@ -275,4 +276,80 @@ TEST(CollisionNarrow, BoxBoxSeparatedMatchesGjk) {
     ++tested;
   }
   EXPECT_GT(tested, 50);
+}
+
+// Closed-form closest points of two segments (segment_distance.hpp) against GJK on the same
+// segments and against a fine search over (s, t): on random segments, nearly parallel ones and
+// points, the distance agrees, the points lie on their segments, and P(s) − Q(t) is normal to
+// each segment wherever its parameter is interior (the first-order condition of the minimum).
+TEST(CollisionNarrow, SegmentClosestPointsMatchGjkAndTheMinimum) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-1, 1);
+  auto segment_support = [](const Vector3& a, const Vector3& b) {
+    return [a, b](const Vector3& d) { return d.dot(a) >= d.dot(b) ? a : b; };
+  };
+  int separated = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    Vector3 p0(U(rng), U(rng), U(rng)), p1(U(rng), U(rng), U(rng));
+    Vector3 q0(U(rng), U(rng), U(rng)), q1(U(rng), U(rng), U(rng));
+    if (trial % 5 == 1) q1 = q0 + (p1 - p0) * 0.7 + Vector3::Constant(1e-9);  // nearly parallel
+    if (trial % 5 == 2) p1 = p0;                                              // A a point
+    if (trial % 5 == 3) q1 = q0;                                              // B a point
+    const SegmentClosestPoints c = segment_closest_points(p0, p1, q0, q1);
+    ASSERT_GE(c.s, 0.0);
+    ASSERT_LE(c.s, 1.0);
+    ASSERT_GE(c.t, 0.0);
+    ASSERT_LE(c.t, 1.0);
+    EXPECT_LT((c.on_a - (p0 + c.s * (p1 - p0))).norm(), 1e-14);
+    EXPECT_LT((c.on_b - (q0 + c.t * (q1 - q0))).norm(), 1e-14);
+    const double dist = (c.on_a - c.on_b).norm();
+    // a 201 × 201 search cannot beat it
+    double best = INFINITY;
+    for (int i = 0; i <= 200; ++i)
+      for (int j = 0; j <= 200; ++j)
+        best = std::min(best,
+                        ((p0 + (i / 200.0) * (p1 - p0)) - (q0 + (j / 200.0) * (q1 - q0))).norm());
+    EXPECT_LE(dist, best + 1e-12) << "trial " << trial;  // exact, nearly parallel pairs too
+    EXPECT_GT(dist, best - 2e-2) << "trial " << trial;   // the grid's spacing bounds its error
+    const ConvexDistance g = gjk_distance(segment_support(p0, p1), segment_support(q0, q1));
+    if (g.intersecting) continue;
+    ++separated;
+    EXPECT_NEAR(dist, g.distance, 1e-9) << "trial " << trial;  // GJK's own tolerance: 1e-10
+    const Vector3 w = c.on_a - c.on_b;
+    if (c.s > 1e-9 && c.s < 1 - 1e-9) {
+      EXPECT_NEAR(w.dot(p1 - p0), 0.0, 1e-12) << trial;
+    }
+    if (c.t > 1e-9 && c.t < 1 - 1e-9) {
+      EXPECT_NEAR(w.dot(q1 - q0), 0.0, 1e-12) << trial;
+    }
+  }
+  EXPECT_GT(separated, 250);
+}
+
+// Capsule against sphere and capsule against capsule on random poses: the narrow phase's
+// smallest gap (closed-form cores) is the GJK/EPA signed distance of the full shapes.
+TEST(CollisionNarrow, CapsulePairsMatchGjkOnRandomPoses) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> U(-1, 1);
+  const Shape cap = make_capsule(0.1, 0.3), cap2 = make_capsule(0.15, 0.2), ball = make_sphere(0.2);
+  const NarrowPhaseSettings inf{.margin = INFINITY, .dimension = 3};
+  int tested = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Pose pa = at(Vector3(U(rng), U(rng), U(rng)) * 0.5, Quaternion::UnitRandom());
+    const Pose pb = at(Vector3(U(rng), U(rng), U(rng)) * 0.5, Quaternion::UnitRandom());
+    for (const Shape* other : {&cap2, &ball}) {
+      const ConvexDistance g =
+          convex_signed_distance([&](const Vector3& d) { return world_support(cap, pa, d); },
+                                 [&](const Vector3& d) { return world_support(*other, pb, d); });
+      if (g.distance < 1e-3) continue;  // separated: the cores' distance decides
+      const auto c = collide(cap, pa, *other, pb, inf);
+      ASSERT_FALSE(c.empty());
+      double gmin = INFINITY;
+      for (const auto& p : c) gmin = std::min(gmin, p.gap);
+      EXPECT_NEAR(gmin, g.distance, 1e-8) << "trial " << trial;
+      EXPECT_LT((c[0].normal - g.normal).norm(), 1e-4) << "trial " << trial;
+      ++tested;
+    }
+  }
+  EXPECT_GT(tested, 150);
 }

@@ -6,6 +6,7 @@
 
 #include "moreau/common/error.hpp"
 #include "moreau/contact/collision/gjk.hpp"
+#include "moreau/contact/collision/segment_distance.hpp"
 #include "moreau/model/contact_frame.hpp"
 
 namespace moreau {
@@ -397,7 +398,18 @@ Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
       return pts[best];
     };
   };
-  const ConvexDistance g = gjk_distance(core_support(ca), core_support(cb));
+  // cores of at most two points (spheres, capsules): their distance in closed form, not by GJK
+  ConvexDistance g;
+  if (ca.size() <= 2 && cb.size() <= 2) {
+    const SegmentClosestPoints c =
+        segment_closest_points(ca.front(), ca.back(), cb.front(), cb.back());
+    const Vector3 ab = c.on_a - c.on_b;
+    g.distance = ab.norm();
+    g.intersecting = !(g.distance > 0.0);
+    if (!g.intersecting) g.normal = ab / g.distance;
+  } else {
+    g = gjk_distance(core_support(ca), core_support(cb));
+  }
   Vector3 n;
   if (!g.intersecting && g.distance > 1e-9 * scale) {
     if (g.distance - ra - rb > margin) return {};

@@ -212,6 +212,7 @@ std::vector<RigidWorldSystem::LimitedJoint> RigidWorldSystem::find_limited_joint
 //                  c = −u̇·ω = −½ cot(θ/2) ‖ω − (u·ω) u‖² (θ̇ = u·ω; u̇ from the rotation
 //                  vector's rate φ̇ = J_r⁻¹(φ) ω).
 void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v, bool dense,
+                                                double reach, double margin,
                                                 std::vector<ContactConstraint>& out) const {
   const MultibodyModel& m = forest_->model;
   const int d = world_->dimension();
@@ -225,8 +226,16 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
       detail::push_bound_constraint(out, wj.name, side, gap, band, row, c, wj.limit_restitution, d,
                                     n, dense);
     };
+    // a step's reach: g + reach·min(u, 0) > margin (1 nm of slack, as for the contacts in
+    // articulated_state) leaves the bound out of every step that the state serves
+    auto reached = [&](double gap, double u) {
+      return reach < 0.0 || gap + reach * std::min(u, 0.0) <= margin + 1e-9;
+    };
     // a hinge or slide far from both bounds: no row to form (a robot's joints mostly are)
     if (mj.type != JointType::ball && !(q[o] - mj.lower <= band) && !(mj.upper - q[o] <= band))
+      continue;
+    if (mj.type != JointType::ball && !reached(q[o] - mj.lower, v[ov]) &&
+        !reached(mj.upper - q[o], -v[ov]))
       continue;
     Vector row = Vector::Zero(n);
     if (mj.type == JointType::ball) {
@@ -238,12 +247,13 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
       const Vector3 w = v.segment<3>(ov);
       row.segment<3>(ov) = -u;
       const Vector3 w_perp = w - u.dot(w) * u;
-      push("/upper", mj.upper - theta, row, -0.5 / std::tan(0.5 * theta) * w_perp.squaredNorm());
+      if (reached(mj.upper - theta, -u.dot(w)))
+        push("/upper", mj.upper - theta, row, -0.5 / std::tan(0.5 * theta) * w_perp.squaredNorm());
       continue;
     }
     row[ov] = 1.0;
-    push("/lower", q[o] - mj.lower, row, 0.0);
-    push("/upper", mj.upper - q[o], -row, 0.0);
+    if (reached(q[o] - mj.lower, v[ov])) push("/lower", q[o] - mj.lower, row, 0.0);
+    if (reached(mj.upper - q[o], -v[ov])) push("/upper", mj.upper - q[o], -row, 0.0);
   }
 }
 
@@ -616,7 +626,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
     view.map(r, mb, n, J, c);
     detail::push_contact_constraint(s.constraints, *world_, ct, J, c, d, dense);
   }
-  append_limit_constraints(q, v, dense, s.constraints);
+  append_limit_constraints(q, v, dense, reach, margin, s.constraints);
   append_tendon_limit_constraints(q, v, view.k, dense, s.constraints);
   // A step's state without constraints or dry friction leaves M out: the step's free flight
   // forms M̂ at its midpoint (model/step_free_velocity.hpp), and nothing else reads it.

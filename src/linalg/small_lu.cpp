@@ -8,24 +8,35 @@
 
 namespace moreau {
 
+namespace {
+// y ← y − a x over n entries: a plain loop (the columns are short; an Eigen expression's set-up
+// per call was most of the factorization at 6–40 rows).
+inline void axpy_minus(double a, const double* __restrict x, double* __restrict y, Index n) {
+  for (Index i = 0; i < n; ++i) y[i] -= a * x[i];
+}
+}  // namespace
+
 void SmallLU::compute(const Matrix& A) {
   lu_ = A;
   const Index n = lu_.rows();
   row_.resize(static_cast<std::size_t>(n));
+  double* a = lu_.data();  // column-major: a_ij at a[i + j n]
   for (Index k = 0; k < n; ++k) {
     Index p = k;
-    double best = std::abs(lu_(k, k));
+    double best = std::abs(a[k + k * n]);
     for (Index i = k + 1; i < n; ++i)
-      if (std::abs(lu_(i, k)) > best) best = std::abs(lu_(i, k)), p = i;
+      if (std::abs(a[i + k * n]) > best) best = std::abs(a[i + k * n]), p = i;
     row_[static_cast<std::size_t>(k)] = p;
-    if (p != k) lu_.row(k).swap(lu_.row(p));
-    const double pivot = lu_(k, k);
+    if (p != k)
+      for (Index j = 0; j < n; ++j) std::swap(a[k + j * n], a[p + j * n]);
+    const double pivot = a[k + k * n];
     const Index below = n - k - 1;
     if (below == 0) break;
-    lu_.col(k).tail(below) /= pivot;  // a zero pivot leaves infinities for solve() to show
+    double* colk = a + (k + 1) + k * n;
+    for (Index i = 0; i < below; ++i) colk[i] /= pivot;  // a zero pivot leaves infinities
     for (Index j = k + 1; j < n; ++j) {
-      const double a_kj = lu_(k, j);
-      if (a_kj != 0.0) lu_.col(j).tail(below) -= a_kj * lu_.col(k).tail(below);
+      const double a_kj = a[k + j * n];
+      if (a_kj != 0.0) axpy_minus(a_kj, colk, a + (k + 1) + j * n, below);
     }
   }
 }
@@ -33,13 +44,15 @@ void SmallLU::compute(const Matrix& A) {
 // P b, then L y = P b (unit lower), then U x = y.
 Vector SmallLU::solve(const Vector& b) const {
   const Index n = lu_.rows();
+  const double* a = lu_.data();
   Vector x = b;
   for (Index k = 0; k < n; ++k) std::swap(x[k], x[row_[static_cast<std::size_t>(k)]]);
+  double* xs = x.data();
   for (Index j = 0; j < n; ++j)
-    if (x[j] != 0.0) x.tail(n - j - 1) -= x[j] * lu_.col(j).tail(n - j - 1);
+    if (xs[j] != 0.0) axpy_minus(xs[j], a + (j + 1) + j * n, xs + j + 1, n - j - 1);
   for (Index j = n - 1; j >= 0; --j) {
-    x[j] /= lu_(j, j);
-    if (x[j] != 0.0) x.head(j) -= x[j] * lu_.col(j).head(j);
+    xs[j] /= a[j + j * n];
+    if (xs[j] != 0.0) axpy_minus(xs[j], a + j * n, xs, j);
   }
   return x;
 }

@@ -154,18 +154,26 @@ TEST(ArticulatedWorld, StepStateLeavesMOutOnlyForAFreeFlight) {
   EXPECT_EQ(with_friction.step_state(with_friction.initial_q, v, 0.0, 1e-3, 1e-6).M.rows(), 2);
 }
 
-// step_state leaves out exactly the shape contacts with g + reach·min(u_n, 0) > margin, u_n taken
-// from the full contact_state's mapped rows (∇hᵀv in joint coordinates), and keeps every
-// constraint that a step may activate as contact_state has it (the joint limits may stay). The box,
-// 1 cm above the floor, falls at 20 m/s: kept with a reach of 0.5 ms, left out with 0.25 ms and at
-// rest.
+// step_state leaves out exactly the shape contacts and joint bounds with g + reach·min(u_n, 0) >
+// margin, u_n taken from the full contact_state's mapped rows (∇hᵀv in joint coordinates), and
+// keeps every constraint that a step may activate as contact_state has it. The box, 1 cm above the
+// floor, falls at 20 m/s: kept with a reach of 0.5 ms, left out with 0.25 ms and at rest. The
+// elbow, 0.05 rad below its upper bound, turns towards it at 120 rad/s (kept with 0.5 ms: 0.05 −
+// 0.06 < 0), away from it, or not at all (left out).
 TEST(ArticulatedWorld, StepStateLeavesOutOnlyContactsNoStepActivates) {
   const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 1.0});
   Vector q = sys.initial_q, v = Vector::Zero(sys.velocity_size());
-  q[1] = 0.05;  // the elbow at its upper limit
   const Index box_vz = 2 + 2;
   const double margin = 1e-6;
-  for (const auto& [speed, reach] : {std::pair{20.0, 0.5e-3}, {20.0, 0.25e-3}, {0.0, 0.5e-3}}) {
+  struct Case {
+    double speed, reach, elbow, elbow_rate;
+  };
+  for (const Case& k : {Case{20.0, 0.5e-3, 0.05, 0.0}, Case{20.0, 0.25e-3, 0.05, 0.0},
+                        Case{0.0, 0.5e-3, 0.05, 0.0}, Case{0.0, 0.5e-3, 0.0, 120.0},
+                        Case{0.0, 0.5e-3, 0.0, -120.0}, Case{0.0, 0.5e-3, 0.0, 0.0}}) {
+    const double speed = k.speed, reach = k.reach;
+    q[1] = k.elbow;  // 0.05: at the upper bound
+    v[1] = k.elbow_rate;
     v[box_vz] = -speed;
     const ContactState full = sys.contact_state(q, v, 0.0);
     const ContactState step = sys.step_state(q, v, 0.0, reach, margin);
@@ -175,9 +183,8 @@ TEST(ArticulatedWorld, StepStateLeavesOutOnlyContactsNoStepActivates) {
                                    [&](const ContactConstraint& x) { return x.name == c.name; });
       const bool activates = c.kind == ConstraintKind::bilateral || c.gap <= margin ||
                              c.gap + reach * std::min(c.normal.dot(v), 0.0) <= margin;
-      const bool shapes = c.name.find(':') != std::string::npos;  // not a joint limit
-      if (activates || shapes)
-        EXPECT_EQ(it != step.constraints.end(), activates) << c.name << " at " << speed << " m/s";
+      EXPECT_EQ(it != step.constraints.end(), activates)
+          << c.name << " at " << speed << " m/s, elbow at " << k.elbow_rate << " rad/s";
       if (it == step.constraints.end()) {
         ++left_out;
         continue;
@@ -193,6 +200,10 @@ TEST(ArticulatedWorld, StepStateLeavesOutOnlyContactsNoStepActivates) {
         std::any_of(step.constraints.begin(), step.constraints.end(),
                     [&](const ContactConstraint& c) { return c.name.rfind("box/", 0) == 0; });
     EXPECT_EQ(box_kept, speed > 0.0 && reach > 0.4e-3) << speed << " m/s, reach " << reach;
+    const bool bound_kept =
+        std::any_of(step.constraints.begin(), step.constraints.end(),
+                    [&](const ContactConstraint& c) { return c.name == "elbow/upper"; });
+    EXPECT_EQ(bound_kept, k.elbow == 0.05 || k.elbow_rate > 100.0) << k.elbow_rate << " rad/s";
   }
 }
 

@@ -230,9 +230,11 @@ class RigidWorldSystem : public LagrangianSystem {
   };
   // Every limited joint of the forest (none without joint coordinates), for limited_.
   std::vector<LimitedJoint> find_limited_joints() const;
-  // The limit constraints of the forest's joints at (q, v), appended to out.
-  void append_limit_constraints(const Vector& q, const Vector& v, bool dense,
-                                std::vector<ContactConstraint>& out) const;
+  // The limit constraints of the forest's joints at (q, v), appended to out. With a reach ≥ 0
+  // (a step's state), a bound that no step of that reach activates is left out, by the test the
+  // step's index set applies (g + reach·min(u, 0) ≤ margin, u = its row·v).
+  void append_limit_constraints(const Vector& q, const Vector& v, bool dense, double reach,
+                                double margin, std::vector<ContactConstraint>& out) const;
   // The rows of the couplings (bilateral, "coupling:<name>:0") at (q, v) with kinematics k,
   // appended to out (articulated_equalities.cpp).
   void append_coupling_constraints(const Vector& q, const Vector& v, const MultibodyKinematics& k,

@@ -226,11 +226,12 @@ Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
     Vector6 Ab = body.parent < 0 ? base : A[body.parent];
-    for (size_t c = 0; c < body.joints.size(); ++c)
-      for (Index i = layout_[b].v[c]; i < layout_[b].v[c] + body.joints[c].velocity_size(); ++i) {
-        Ab += k.Sdot.col(i) * v[i];
-        if (a) Ab += k.S.col(i) * (*a)[i];
-      }
+    if (!body.joints.empty()) {  // the body's dofs are contiguous, ending at last_dof_[b]
+      const Index first = layout_[b].v.front(), last = last_dof_[b];
+      for (Index i = first; i <= last; ++i) Ab += k.Sdot.col(i) * v[i];
+      if (a)
+        for (Index i = first; i <= last; ++i) Ab += k.S.col(i) * (*a)[i];
+    }
     A[b] = Ab;
     const spatial::CompactInertia& I = k.inertia[b];
     f[b] = I * Ab + cross_force(k.twist[b], I * k.twist[b]);

@@ -1,6 +1,7 @@
 #include "moreau/model/velocity_level.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <Eigen/QR>
 
@@ -99,6 +100,31 @@ Eigen::SparseMatrix<double> contact_jacobian(const ContactState& s, const std::v
   return H;
 }
 
+namespace {
+
+// Yᵀ V for V = D⁻¹ Y (D diagonal, so the product is symmetric): the lower triangle by column dot
+// products, mirrored, each over the rows up to the shorter column's last nonzero (a column of
+// Y = L⁻ᵀ H is nonzero on its contact's chain to the root only, whose dofs come first in the tree
+// order). At a robot's sizes (27 × 30) Eigen's general product packed its panels for its kernel.
+Matrix symmetric_product(const Matrix& Y, const Matrix& V) {
+  const Index m = Y.cols();
+  std::vector<Index> length(static_cast<size_t>(m));  // rows up to the last nonzero
+  for (Index c = 0; c < m; ++c) {
+    Index k = Y.rows();
+    while (k > 0 && Y(k - 1, c) == 0.0) --k;
+    length[static_cast<size_t>(c)] = k;
+  }
+  Matrix W(m, m);
+  for (Index j = 0; j < m; ++j)
+    for (Index i = j; i < m; ++i) {
+      const Index k = std::min(length[static_cast<size_t>(i)], length[static_cast<size_t>(j)]);
+      W(i, j) = W(j, i) = Y.col(i).head(k).dot(V.col(j).head(k));
+    }
+  return W;
+}
+
+}  // namespace
+
 // See the header: condensation W = Hᵀ M⁻¹ H, q = Hᵀ v_free + w, Schur elimination of the
 // bilateral rows, registry solve, then v⁺ = v_free + M⁻¹(H_U r + H_B p).
 VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolver& mass,
@@ -134,10 +160,12 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     for (Index c = 0; c < YU.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YU.col(c));
     for (Index c = 0; c < YB.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YB.col(c));
     const Vector d_inv = mass.tree().pivots().cwiseInverse();
-    WUU = Matrix(YU.transpose() * d_inv.asDiagonal() * YU).sparseView(0.0, 0.0);
+    const Matrix VU = d_inv.asDiagonal() * YU;  // D⁻¹ Y_U
+    WUU = symmetric_product(YU, VU).sparseView(0.0, 0.0);
     if (nb > 0) {
-      WBB = YB.transpose() * d_inv.asDiagonal() * YB;
-      WBU = YB.transpose() * d_inv.asDiagonal() * YU;
+      const Matrix VB = d_inv.asDiagonal() * YB;
+      WBB = symmetric_product(YB, VB);
+      WBU = YB.transpose() * VU;
     }
   } else {
     XU = mass.solve(HU);

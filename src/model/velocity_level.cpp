@@ -1,6 +1,7 @@
 #include "moreau/model/velocity_level.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <Eigen/QR>
@@ -123,6 +124,32 @@ Matrix symmetric_product(const Matrix& Y, const Matrix& V) {
   return W;
 }
 
+// The entries of a dense W with |w| > floor as a row-major sparse matrix, row by row (Eigen's
+// sparseView inserts entry by entry into a column-major matrix, which then had to be turned
+// row-major: a tenth of the Go2's step).
+SparseMatrix row_major_sparse(const Matrix& W, double floor) {
+  const Index rows = W.rows(), cols = W.cols();
+  Index kept = 0;
+  for (Index j = 0; j < cols; ++j)
+    for (Index i = 0; i < rows; ++i) kept += std::abs(W(i, j)) > floor;
+  SparseMatrix S(rows, cols);
+  S.resizeNonZeros(kept);
+  int* outer = S.outerIndexPtr();
+  int* inner = S.innerIndexPtr();
+  double* value = S.valuePtr();
+  Index at = 0;
+  for (Index i = 0; i < rows; ++i) {
+    outer[i] = static_cast<int>(at);
+    for (Index j = 0; j < cols; ++j)
+      if (std::abs(W(i, j)) > floor) {
+        inner[at] = static_cast<int>(j);
+        value[at++] = W(i, j);
+      }
+  }
+  outer[rows] = static_cast<int>(at);
+  return S;
+}
+
 }  // namespace
 
 // See the header: condensation W = Hᵀ M⁻¹ H, q = Hᵀ v_free + w, Schur elimination of the
@@ -153,15 +180,16 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   const bool dense =
       mass.along_tree() && v_free.size() <= kDenseCondensation && d * nu + nb <= kDenseCondensation;
   Eigen::SparseMatrix<double> XU, XB;  // sparse route: M⁻¹ H_U, M⁻¹ H_B
-  Eigen::SparseMatrix<double> WUU;
-  Matrix WBB, WBU;  // with bilateral rows
+  Eigen::SparseMatrix<double> WUU;     // sparse route
+  Matrix WUU_dense;                    // dense route: W_UU, then W̃ and the softening
+  Matrix WBB, WBU;                     // with bilateral rows
   if (dense) {
     Matrix YU = Matrix(HU), YB = Matrix(HB);
     for (Index c = 0; c < YU.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YU.col(c));
     for (Index c = 0; c < YB.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YB.col(c));
     const Vector d_inv = mass.tree().pivots().cwiseInverse();
     const Matrix VU = d_inv.asDiagonal() * YU;  // D⁻¹ Y_U
-    WUU = symmetric_product(YU, VU).sparseView(0.0, 0.0);
+    WUU_dense = symmetric_product(YU, VU);
     if (nb > 0) {
       const Matrix VB = d_inv.asDiagonal() * YB;
       WBB = symmetric_product(YB, VB);
@@ -178,8 +206,9 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   }
   Vector qU = HU.transpose() * v_free + in.w_unilateral;
 
-  Matrix G;   // W_BB⁺ W_BU (|B| × d|U|)
-  Vector gB;  // W_BB⁺ q_B
+  double dropped_below = 0.0;  // the dense route keeps W's entries with |w| above this
+  Matrix G;                    // W_BB⁺ W_BU (|B| × d|U|)
+  Vector gB;                   // W_BB⁺ q_B
   if (nb > 0) {
     const Vector qB = HB.transpose() * v_free + in.w_bilateral;
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(WBB);
@@ -189,14 +218,21 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     G = nu > 0 ? Matrix(cod.solve(WBU)) : Matrix::Zero(nb, 0);
     if (nu > 0) {
       const Matrix WUB = WBU.transpose();
-      const Matrix Wd = Matrix(WUU) - WUB * G;
-      WUU = Wd.sparseView(1e-300, 1.0);
+      if (dense) {
+        WUU_dense -= WUB * G;
+        dropped_below = 1e-300;  // as the sparse route's sparseView(1e-300, 1) below
+      } else {
+        const Matrix Wd = Matrix(WUU) - WUB * G;
+        WUU = Wd.sparseView(1e-300, 1.0);
+      }
       qU -= WUB * gB;
     }
   }
 
   const bool softened = in.compliance.size() == nu && nu > 0 && !in.compliance.isZero(0.0);
-  if (softened) {
+  if (softened && dense) {
+    for (Index k = 0; k < nu; ++k) WUU_dense(d * k, d * k) += in.compliance[k];
+  } else if (softened) {
     std::vector<Eigen::Triplet<double>> diag;
     for (Index k = 0; k < nu; ++k) diag.emplace_back(d * k, d * k, in.compliance[k]);
     Eigen::SparseMatrix<double> C(d * nu, d * nu);
@@ -206,7 +242,7 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   if (nu > 0) {
     FrictionContactProblem fc;
     fc.dimension = d;
-    fc.W = SparseMatrix(WUU);
+    fc.W = dense ? row_major_sparse(WUU_dense, dropped_below) : SparseMatrix(WUU);
     fc.q = qU;
     fc.mu.resize(nu);
     for (Index k = 0; k < nu; ++k) fc.mu[k] = s.constraints[in.unilateral[k]].mu;

@@ -470,4 +470,13 @@ TEST(ArticulatedWorld, VelocityLevelSolveAlongTheTreeMatchesTheSparseRoute) {
                                                          << b.v.transpose();
   EXPECT_NEAR(a.v[1], 0.0, 1e-6);             // the bound stops the elbow's approach
   EXPECT_LT(a.v.segment<3>(2).norm(), 1e-6);  // the box sticks
+  // softened contacts (ũ_n = u_n + c r_n): the compliance enters W's diagonal on both routes
+  VelocityLevelInput soft = in;
+  soft.compliance = Vector::Constant(static_cast<Index>(in.unilateral.size()), 0.05);
+  const VelocityLevelSolution sa = solve_velocity_level(s, tree, v, soft, "nsgs", settings);
+  const VelocityLevelSolution sb = solve_velocity_level(s, sparse, v, soft, "nsgs", settings);
+  ASSERT_TRUE(sa.report.converged());
+  ASSERT_TRUE(sb.report.converged());
+  EXPECT_LT((sa.v - sb.v).norm(), 1e-9 * (1.0 + v.norm()));
+  EXPECT_GT((sa.v - a.v).norm(), 1e-6);  // the softening changes the answer
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "moreau/contact/collision/broad_phase.hpp"
 #include "moreau/contact/collision/gjk.hpp"
 #include "moreau/contact/collision/narrow_phase.hpp"
 #include "moreau/contact/collision/segment_distance.hpp"
@@ -352,4 +353,43 @@ TEST(CollisionNarrow, CapsulePairsMatchGjkOnRandomPoses) {
     }
   }
   EXPECT_GT(tested, 150);
+}
+
+// A mesh's vertex bounds (make_convex forms them): the same radius as the vertex loop, a world
+// box that holds the tight one, and against a floor the same points as the loop's, found or
+// skipped, on random poses. A shape whose bounds are stale (vertices changed in place without
+// form_vertex_bounds) falls back to the loop.
+TEST(CollisionNarrow, MeshVertexBoundsGiveTheLoopsAnswers) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> U(-1, 1);
+  std::vector<Vector3> points;
+  for (int k = 0; k < 60; ++k) points.emplace_back(0.3 * U(rng), 0.1 * U(rng), 0.05 * U(rng));
+  const Shape bounded = make_convex(points, 0.01);
+  ASSERT_TRUE(bounded.has_vertex_bounds());
+  Shape loop = bounded;
+  loop.bounded_vertices = 0;  // as a shape made by hand
+  ASSERT_FALSE(loop.has_vertex_bounds());
+  EXPECT_EQ(bounded.bounding_radius(), loop.bounding_radius());
+  const Shape floor = make_plane(Vector3::UnitZ());
+  int touching = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Pose p = at(Vector3(U(rng), U(rng), 0.35 * std::abs(U(rng))), Quaternion::UnitRandom());
+    const Aabb a = shape_aabb(bounded, p, 1e-3), b = shape_aabb(loop, p, 1e-3);
+    EXPECT_TRUE((a.lower.array() <= b.lower.array() + 1e-15).all()) << trial;
+    EXPECT_TRUE((a.upper.array() >= b.upper.array() - 1e-15).all()) << trial;
+    const auto x = collide(bounded, p, floor, Pose{}, {.margin = 0.02, .dimension = 3});
+    const auto y = collide(loop, p, floor, Pose{}, {.margin = 0.02, .dimension = 3});
+    ASSERT_EQ(x.size(), y.size()) << trial;
+    for (size_t k = 0; k < x.size(); ++k) {
+      EXPECT_EQ(x[k].gap, y[k].gap);
+      EXPECT_EQ(x[k].feature, y[k].feature);
+    }
+    touching += !x.empty();
+  }
+  EXPECT_GT(touching, 30);
+  EXPECT_LT(touching, 270);  // both sides of the test are exercised
+  Shape stale = bounded;
+  stale.vertices.push_back(Vector3(0, 0, -1));  // changed after the bounds were formed
+  EXPECT_FALSE(stale.has_vertex_bounds());
+  EXPECT_NEAR(stale.bounding_radius(), 1.01, 1e-15);
 }

@@ -36,6 +36,16 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
         s.kind == ShapeKind::box ? s.half_extents : Vector3(s.radius, s.radius, s.half_length);
     const Vector3 e = p.rotation().cwiseAbs() * h;
     lo = p.position - e, hi = p.position + e;
+  } else if (s.has_vertex_bounds()) {
+    // a mesh: the box of its vertex bounds turned, c ± |R| e (c, e the bounds' centre and half
+    // extents), which holds every vertex (the Go2's 563-vertex base: its loop below was a seventh
+    // of the robot's step)
+    const Vector3 c = 0.5 * (s.vertex_lower + s.vertex_upper);
+    const Vector3 e = 0.5 * (s.vertex_upper - s.vertex_lower);
+    const Matrix3 R = p.rotation();
+    const Vector3 centre = p.position + R * c, extent = R.cwiseAbs() * e;
+    lo = centre - extent, hi = centre + extent;
+    lo.array() -= s.core_radius(), hi.array() += s.core_radius();
   } else {
     // the extremes of R x over the core points, then + t: R as a matrix (9 flops a point, not a
     // quaternion's ~30), a convex shape's vertices read in place (core_points() copies them; the

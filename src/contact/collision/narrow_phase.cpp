@@ -68,6 +68,12 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
     // only the vertices within the margin mapped to the world (a mesh has hundreds)
     const Vector3 n_local = pa.orientation.conjugate() * N;
     const double offset = N.dot(pa.position - p0), r = a.core_radius();
+    // the vertex bounds' lowest corner along n, n·c − |n|·e: above the margin, no vertex is
+    if (a.has_vertex_bounds()) {
+      const Vector3 c = 0.5 * (a.vertex_lower + a.vertex_upper);
+      const Vector3 e = 0.5 * (a.vertex_upper - a.vertex_lower);
+      if (n_local.dot(c) - n_local.cwiseAbs().dot(e) + offset - r > margin) return out;
+    }
     for (size_t k = 0; k < a.vertices.size(); ++k)
       if (n_local.dot(a.vertices[k]) + offset - r <= margin)
         add(pa.apply(a.vertices[k]), r, static_cast<int>(k));
@@ -503,6 +509,7 @@ Shape extruded(const Shape& s, double depth) {
       out.vertices.emplace_back(v.x(), v.y(), -depth);
       out.vertices.emplace_back(v.x(), v.y(), depth);
     }
+    out.form_vertex_bounds();
   }
   return out;
 }

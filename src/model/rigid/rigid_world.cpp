@@ -59,6 +59,7 @@ Index RigidWorld::add_body(RigidBody body) {
   MOREAU_REQUIRE(find_body(body.name) < 0, "bodies[{}].name = '{}': name already used", i,
                  body.name);
   body.validate(fmt::format("bodies[{}]", i), dimension_);
+  for (Shape& shape : body.shapes) shape.form_vertex_bounds();  // the world's copies stay as made
   if (dimension_ == 2) body.inertia = Matrix3(Vector3::Constant(body.inertia(2, 2)).asDiagonal());
   body_index_.emplace(body.name, i);
   bodies_.push_back(std::move(body));

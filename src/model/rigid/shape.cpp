@@ -184,6 +184,7 @@ double Shape::bounding_radius() const {
     case ShapeKind::ellipsoid:
       return half_extents.maxCoeff();
     case ShapeKind::convex: {
+      if (has_vertex_bounds()) return vertex_radius + radius;
       double r = 0;
       for (const auto& v : vertices) r = std::max(r, v.norm());
       return r + radius;
@@ -230,6 +231,18 @@ Shape make_plane(const Vector3& normal, double offset_distance) {
 // A vertex given twice is kept once, at its first place: a mesh file lists each triangle's corners
 // (an STL file repeats every vertex about six times), and each copy would be one more contact
 // point, and one more redundant row, wherever the hull touches.
+void Shape::form_vertex_bounds() {
+  if (kind != ShapeKind::convex || vertices.empty()) return;
+  vertex_lower = vertex_upper = vertices.front();
+  vertex_radius = 0.0;
+  for (const Vector3& v : vertices) {
+    vertex_lower = vertex_lower.cwiseMin(v);
+    vertex_upper = vertex_upper.cwiseMax(v);
+    vertex_radius = std::max(vertex_radius, v.norm());
+  }
+  bounded_vertices = vertices.size();
+}
+
 Shape make_convex(std::vector<Vector3> vertices, double radius, const Pose& offset) {
   std::vector<size_t> order(vertices.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -249,6 +262,7 @@ Shape make_convex(std::vector<Vector3> vertices, double radius, const Pose& offs
   Shape s;
   s.kind = ShapeKind::convex, s.vertices = std::move(vertices), s.radius = radius,
   s.offset = offset;
+  s.form_vertex_bounds();
   return s;
 }
 

@@ -76,6 +76,22 @@ struct Shape {
   Vector3 support(const Vector3& d) const;
   // Radius of a sphere about the shape origin that contains the shape (∞ for planes), m.
   double bounding_radius() const;
+
+  // A convex shape's vertex bounds, formed by make_convex and RigidWorld::add_body (a mesh has
+  // hundreds of vertices, and detection asked for its box, radius and lowest point on every
+  // call): the componentwise least and greatest vertex and the largest |vertex|. They count only
+  // while `bounded_vertices` equals the vertex count; a shape whose vertices are changed in place
+  // afterwards must call form_vertex_bounds() again.
+  Vector3 vertex_lower = Vector3::Zero();  // convex: min over vertices, shape frame, m
+  Vector3 vertex_upper = Vector3::Zero();  // convex: max over vertices, shape frame, m
+  double vertex_radius = 0.0;              // convex: max |vertex|, m
+  std::size_t bounded_vertices = 0;        // the vertex count the bounds were formed for
+  // Forms the bounds above from `vertices` (a convex shape; others are left as they are).
+  void form_vertex_bounds();
+  // Whether the bounds above hold for `vertices` (a convex shape with bounds formed for them).
+  bool has_vertex_bounds() const {
+    return kind == ShapeKind::convex && !vertices.empty() && bounded_vertices == vertices.size();
+  }
 };
 
 // True when detection may pair shapes a and b: (contype_a & conaffinity_b) ≠ 0 or

@@ -3,7 +3,8 @@
 // loaded by `moreau simulate`'s loader with its own settings (default solver and tolerance), and
 // by mj_loadXML with MuJoCo's defaults. Prints a table (docs/benchmarks.md §Joint coordinates):
 // steps per second, steps above moreau's solver tolerance, the largest penetration, and the
-// energy drift |E(T) − E(0)| / E(0) of a passive run (contact-free models only).
+// energy drift |E(T) − E(0)| / E(0) of a passive run (contact-free models only; these also run
+// MuJoCo's RK4 integrator, as its default Euler is first order where moreau's step is second).
 //   arm6      six capsule links on hinges about alternating axes, fixed base, no contacts, dt 1 ms,
 //             released horizontal, 2 s;
 //   humanoid  bench/models/humanoid.xml: capsules, 2–3 hinges per body, joint springs and dampers,
@@ -76,16 +77,21 @@ Row run_moreau(const std::string& name, const std::string& path, double t_end, b
 }
 
 #ifdef MOREAU_HAVE_MUJOCO
-Row run_mujoco(const std::string& name, const std::string& path, double t_end, bool passive) {
+// rk4: MuJoCo's fourth-order Runge–Kutta integrator instead of its default semi-implicit Euler
+// (first order), for a passive model: a comparison at a like order of accuracy (moreau's free
+// flight is second order, docs/simulation.md).
+Row run_mujoco(const std::string& name, const std::string& path, double t_end, bool passive,
+               bool rk4 = false) {
   Row row;
   row.model = name;
-  row.engine = "MuJoCo " + std::string(mj_versionString()) + " (defaults)";
+  row.engine = "MuJoCo " + std::string(mj_versionString()) + (rk4 ? " (RK4)" : " (defaults)");
   char err[1000] = "";
   mjModel* m = mj_loadXML(path.c_str(), nullptr, err, sizeof err);
   if (!m) {
     row.note = std::string("load failed: ") + err;
     return row;
   }
+  if (rk4) m->opt.integrator = mjINT_RK4;
   mjData* d = mj_makeData(m);
   m->opt.enableflags |= mjENBL_ENERGY;
   mj_forward(m, d);
@@ -138,6 +144,7 @@ int main() {
     print_row(run_moreau(m.name, m.path, m.t_end, m.passive));
 #ifdef MOREAU_HAVE_MUJOCO
     print_row(run_mujoco(m.name, m.path, m.t_end, m.passive));
+    if (m.passive) print_row(run_mujoco(m.name, m.path, m.t_end, m.passive, true));
 #else
     print_row(Row{m.name, "MuJoCo", 0, 0, 0, 0, NAN, -1, "skipped: not installed"});
 #endif

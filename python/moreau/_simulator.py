@@ -4,6 +4,7 @@ import functools
 import json
 import numbers
 import os
+import types
 import warnings
 
 import numpy as np
@@ -165,6 +166,10 @@ class Simulator:
         integrator = _integrator_overrides(who, integrator)
         self._sim, notes, self._format, self._plot = _moreau._Simulator.load(
             text, is_path, start, json.dumps(integrator) if integrator else "")
+        # step(n)'s compiled call without the argument check of _errors.install: n is checked
+        # here, and that check's Python wrapper was most of a control loop's sim.step()
+        raw_step = getattr(_moreau._Simulator.step, "__wrapped__", _moreau._Simulator.step)
+        self._raw_step = types.MethodType(raw_step, self._sim)
         self._source = (text, is_path, start)  # for step_derivatives' parameters
         for message in notes:
             warnings.warn(message, ModelWarning, stacklevel=2)
@@ -217,14 +222,23 @@ class Simulator:
     def v(self, value):
         self._sim.set_state(self._sim.q, np.asarray(value, dtype=float))
 
-    @_input_errors
     def step(self, n=1, dt=None):
         """Takes n time steps (n ≥ 0) with the inputs held; with dt (s) instead, advances by dt:
         dt/h time steps, or for an event-driven scene its integrator to t + dt through every
         event on the way (its contacts then hold forces, N)."""
         if dt is None and type(n) is int:  # the control loop's call: nothing more to check here
-            self._sim.step(n)
+            try:
+                self._raw_step(n)
+            except InputError:
+                raise
+            except ValueError as e:  # a bad input, named by the C++ message (as _input_errors)
+                raise InputError(str(e)) from None
             return
+        self._checked_step(n, dt)
+
+    @_input_errors
+    def _checked_step(self, n, dt):
+        """step() with n of another type than int, or with dt."""
         if dt is not None:
             if n != 1:
                 raise InputError("Simulator.step(): give n (steps) or dt (seconds), not both")

@@ -379,7 +379,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
                              : sparse_newton_step(problem.W, A, B, eps, d, phi, ws, delta);
     bool accepted = false;
     if (step_ok) {
-      Wdelta = problem.W * delta;
+      if (dense)  // the dense W of the Newton system: a vectorized product, not a sparse one
+        Wdelta.noalias() = ws.W * delta;
+      else
+        Wdelta = problem.W * delta;
       double t = 1.0;
       for (int b = 0; b <= s.max_backtracks; ++b, t *= 0.5) {
         r_trial = r + t * delta;

@@ -233,6 +233,8 @@ class Simulator:
                 raise
             except ValueError as e:  # a bad input, named by the C++ message (as _input_errors)
                 raise InputError(str(e)) from None
+            except TypeError:  # an int beyond the compiled call's range: named as before
+                self._checked_step(n, dt)
             return
         self._checked_step(n, dt)
 

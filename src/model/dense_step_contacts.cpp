@@ -37,6 +37,7 @@ class DenseStepContacts final : public StepContacts {
   }
 
   double detect(const Vector& q, const Vector& v, double t, double& penetration) override {
+    ++detections_;
     s_ = st_.max_step > 0.0
              ? sys_.step_state(q, v, t, st_.activation_factor * st_.max_step, st_.activation_margin)
              : sys_.contact_state(q, v, t);
@@ -86,6 +87,7 @@ class DenseStepContacts final : public StepContacts {
   const std::vector<StepContact>& build(const Vector& q, const Vector& v, double t,
                                         double h) override {
     step_ = std::move(s_);
+    ++detections_;        // s_ holds no detection now: names_after_ must not index it
     s_.recorded.reset();  // what the move left in s_ is no detection: no record until the next
     const ContactState& s = step_;
     h_ = h;
@@ -176,10 +178,24 @@ class DenseStepContacts final : public StepContacts {
 
   ContactPlace place_after(Index a) const override {
     const Index i = in_.unilateral[a];
-    // after the step: the same constraint of the new detection when it has it at the same place
-    const bool same =
-        s_.size() == step_.size() && s_.constraints[i].name == step_.constraints[i].name;
-    const ContactConstraint& c = same ? s_.constraints[i] : step_.constraints[i];
+    // after the step: the same constraint of the new detection, found by name (at the same index
+    // in the common case, else through an index of the new detection's names, formed once per
+    // detection: a joint bound entering or leaving a step's reach shifts the indices); the
+    // step's own when the new detection does not have it
+    const std::string& name = step_.constraints[i].name;
+    const ContactConstraint* after = nullptr;
+    if (i < s_.size() && s_.constraints[i].name == name) {
+      after = &s_.constraints[i];
+    } else {
+      if (names_after_of_ != detections_) {
+        names_after_.clear();
+        for (Index k = 0; k < s_.size(); ++k) names_after_.emplace(s_.constraints[k].name, k);
+        names_after_of_ = detections_;
+      }
+      const auto it = names_after_.find(name);
+      if (it != names_after_.end()) after = &s_.constraints[it->second];
+    }
+    const ContactConstraint& c = after ? *after : step_.constraints[i];
     return {.gap = c.gap,
             .point = c.point,
             .normal = c.world_normal,
@@ -216,6 +232,9 @@ class DenseStepContacts final : public StepContacts {
   std::vector<int> friction_modes_;  // their modes after the last step (dry_friction_step.hpp)
   std::vector<StepContact> active_;
   bool newton_led_ = false;  // "auto": the last step went through Newton (solve_contacts)
+  long detections_ = 0;      // changes of s_ so far (detect, build)
+  mutable std::unordered_map<std::string, Index> names_after_;  // s_'s names (place_after)
+  mutable long names_after_of_ = -1;  // the detection names_after_ indexes
 };
 
 }  // namespace

@@ -124,14 +124,15 @@ Matrix symmetric_product(const Matrix& Y, const Matrix& V) {
   return W;
 }
 
-// The entries of a dense W with |w| > floor as a row-major sparse matrix, row by row (Eigen's
+// The entries of a dense W with |w| > floor (and any NaN, which the solver's checks then name)
+// as a row-major sparse matrix, row by row (Eigen's
 // sparseView inserts entry by entry into a column-major matrix, which then had to be turned
 // row-major: a tenth of the Go2's step).
 SparseMatrix row_major_sparse(const Matrix& W, double floor) {
   const Index rows = W.rows(), cols = W.cols();
   Index kept = 0;
   for (Index j = 0; j < cols; ++j)
-    for (Index i = 0; i < rows; ++i) kept += std::abs(W(i, j)) > floor;
+    for (Index i = 0; i < rows; ++i) kept += !(std::abs(W(i, j)) <= floor);
   SparseMatrix S(rows, cols);
   S.resizeNonZeros(kept);
   int* outer = S.outerIndexPtr();
@@ -141,7 +142,7 @@ SparseMatrix row_major_sparse(const Matrix& W, double floor) {
   for (Index i = 0; i < rows; ++i) {
     outer[i] = static_cast<int>(at);
     for (Index j = 0; j < cols; ++j)
-      if (std::abs(W(i, j)) > floor) {
+      if (!(std::abs(W(i, j)) <= floor)) {
         inner[at] = static_cast<int>(j);
         value[at++] = W(i, j);
       }

@@ -252,6 +252,9 @@ def test_keyframes_start_and_reset_the_simulator(tmp_path):
     with pytest.raises(moreau.InputError, match=r"ctrl\[0\] = nan"):
         plain.step()
     assert (plain.q == before).all()
+    with pytest.raises(moreau.InputError):  # an int the compiled step cannot take
+        plain.step(2**63)
+    assert (plain.q == before).all()
     plain.reset("turned")
     assert plain.t == 0 and dict(zip(names, plain.q))["box.y"] == pytest.approx(2.1, abs=1e-12)
     with pytest.raises(ValueError, match="keyframe 'home'"):

@@ -72,7 +72,8 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
     if (a.has_vertex_bounds()) {
       const Vector3 c = 0.5 * (a.vertex_lower + a.vertex_upper);
       const Vector3 e = 0.5 * (a.vertex_upper - a.vertex_lower);
-      if (n_local.dot(c) - n_local.cwiseAbs().dot(e) + offset - r > margin) return out;
+      const double slack = 1e-12 * (1.0 + a.vertex_radius);  // round-off of the corner's height
+      if (n_local.dot(c) - n_local.cwiseAbs().dot(e) + offset - r > margin + slack) return out;
     }
     for (size_t k = 0; k < a.vertices.size(); ++k)
       if (n_local.dot(a.vertices[k]) + offset - r <= margin)

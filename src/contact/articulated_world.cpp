@@ -231,14 +231,18 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
     auto reached = [&](double gap, double u) {
       return reach < 0.0 || gap + reach * std::min(u, 0.0) <= margin + 1e-9;
     };
-    // a hinge or slide far from both bounds: no row to form (a robot's joints mostly are)
-    if (mj.type != JointType::ball && !(q[o] - mj.lower <= band) && !(mj.upper - q[o] <= band))
-      continue;
-    if (mj.type != JointType::ball && !reached(q[o] - mj.lower, v[ov]) &&
-        !reached(mj.upper - q[o], -v[ov]))
-      continue;
+    // a hinge or slide far from both bounds, or out of reach of both: no row to form (a robot's
+    // joints mostly are)
+    const bool ball = mj.type == JointType::ball;
+    bool lower = false, upper = false;  // a hinge's or slide's bounds to state
+    if (!ball) {
+      if (!(q[o] - mj.lower <= band) && !(mj.upper - q[o] <= band)) continue;
+      lower = reached(q[o] - mj.lower, v[ov]);
+      upper = reached(mj.upper - q[o], -v[ov]);
+      if (!lower && !upper) continue;
+    }
     Vector row = Vector::Zero(n);
-    if (mj.type == JointType::ball) {
+    if (ball) {
       const Quaternion r = Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]).normalized();
       const double sin_half = r.vec().norm();
       if (sin_half < 1e-12) continue;  // θ = 0: far from upper > 0, and no axis
@@ -252,8 +256,8 @@ void RigidWorldSystem::append_limit_constraints(const Vector& q, const Vector& v
       continue;
     }
     row[ov] = 1.0;
-    if (reached(q[o] - mj.lower, v[ov])) push("/lower", q[o] - mj.lower, row, 0.0);
-    if (reached(mj.upper - q[o], -v[ov])) push("/upper", mj.upper - q[o], -row, 0.0);
+    if (lower) push("/lower", q[o] - mj.lower, row, 0.0);
+    if (upper) push("/upper", mj.upper - q[o], -row, 0.0);
   }
 }
 

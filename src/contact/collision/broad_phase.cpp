@@ -82,6 +82,14 @@ bool cell_of(const Vector3& p, double c, std::int64_t out[3]) {
 // Up to this many boxes the pairs are tested all against all (broad_phase_pairs).
 constexpr Index kAllPairsBoxes = 32;
 
+// Every pair (i, j), i < j, of overlapping boxes, in (i, j) order, appended to pairs.
+void append_all_pairs(const std::vector<Aabb>& boxes, std::vector<std::pair<Index, Index>>& pairs) {
+  const Index n = static_cast<Index>(boxes.size());
+  for (Index i = 0; i < n; ++i)
+    for (Index j = i + 1; j < n; ++j)
+      if (boxes[i].overlaps(boxes[j])) pairs.emplace_back(i, j);
+}
+
 constexpr std::int64_t kCellSpan = std::int64_t{1} << 21;  // cells per axis a key can hold
 
 // The key of cell (x, y, z) counted from the lowest cell `base`, 21 bits per axis.
@@ -114,9 +122,7 @@ void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
   // a few boxes (a robot's links): every pair tested costs less than entering the grid's cells
   // (the 20 capsules of bench/models/humanoid.xml: 3.5k instructions against 72k)
   if (n <= kAllPairsBoxes) {
-    for (Index i = 0; i < n; ++i)
-      for (Index j = i + 1; j < n; ++j)
-        if (boxes[i].overlaps(boxes[j])) pairs.emplace_back(i, j);
+    append_all_pairs(boxes, pairs);
     return;
   }
   auto& finite = buf.finite;
@@ -228,10 +234,7 @@ void broad_phase_pairs(const std::vector<Aabb>& boxes, BroadPhaseBuffers& buf,
 
 std::vector<std::pair<Index, Index>> brute_force_pairs(const std::vector<Aabb>& boxes) {
   std::vector<std::pair<Index, Index>> pairs;
-  const Index n = static_cast<Index>(boxes.size());
-  for (Index i = 0; i < n; ++i)
-    for (Index j = i + 1; j < n; ++j)
-      if (boxes[i].overlaps(boxes[j])) pairs.emplace_back(i, j);
+  append_all_pairs(boxes, pairs);
   return pairs;
 }
 

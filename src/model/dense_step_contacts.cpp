@@ -138,6 +138,16 @@ class DenseStepContacts final : public StepContacts {
   }
 
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override {
+    if (in_.unilateral.empty() && in_.bilateral.empty() && friction_.empty()) {
+      // no row and no dry friction: v⁺ = v_free, what solve_velocity_level returns for an empty
+      // problem, without its copies (an arm in free flight: 2 % of its step)
+      StepSolution out;
+      out.status = Status::converged;
+      out.residual = 0.0;
+      out.v = v_free_;
+      newton_led_ = false;  // as solve_contacts after a solve that did not go through Newton
+      return out;
+    }
     in_.w_unilateral = w;
     in_.compliance = compliance;
     in_.guess = guess;

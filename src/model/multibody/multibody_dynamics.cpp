@@ -45,6 +45,47 @@ spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3
   return I;
 }
 
+// I A + V ×_f (I V) for the compact inertia I, written out in scalars (the products of
+// spatial_algebra.hpp, fused; a tenth of a robot's step): with (n; p) = I V,
+// I m = (I_O ω + h × v; m v − h × ω) and V ×_f (n; p) = (ω × n + v × p; ω × p).
+Vector6 inertia_force(const spatial::CompactInertia& I, const Vector6& A, const Vector6& V) {
+  const double* J = I.I_O.data();  // column-major, symmetric
+  const double hx = I.h.x(), hy = I.h.y(), hz = I.h.z(), m = I.m;
+  // y = I x for the motion x = (ω; v)
+  auto times = [&](const double* x, double* y) {
+    y[0] = J[0] * x[0] + J[3] * x[1] + J[6] * x[2] + (hy * x[5] - hz * x[4]);
+    y[1] = J[1] * x[0] + J[4] * x[1] + J[7] * x[2] + (hz * x[3] - hx * x[5]);
+    y[2] = J[2] * x[0] + J[5] * x[1] + J[8] * x[2] + (hx * x[4] - hy * x[3]);
+    y[3] = m * x[3] - (hy * x[2] - hz * x[1]);
+    y[4] = m * x[4] - (hz * x[0] - hx * x[2]);
+    y[5] = m * x[5] - (hx * x[1] - hy * x[0]);
+  };
+  double f[6], np[6];  // I A, and (n; p) = I V
+  times(A.data(), f);
+  times(V.data(), np);
+  const double wx = V[0], wy = V[1], wz = V[2], vx = V[3], vy = V[4], vz = V[5];
+  const double n0 = np[0], n1 = np[1], n2 = np[2], p0 = np[3], p1 = np[4], p2 = np[5];
+  Vector6 out;
+  out[0] = f[0] + (wy * n2 - wz * n1) + (vy * p2 - vz * p1);
+  out[1] = f[1] + (wz * n0 - wx * n2) + (vz * p0 - vx * p2);
+  out[2] = f[2] + (wx * n1 - wy * n0) + (vx * p1 - vy * p0);
+  out[3] = f[3] + (wy * p2 - wz * p1);
+  out[4] = f[4] + (wz * p0 - wx * p2);
+  out[5] = f[5] + (wx * p1 - wy * p0);
+  return out;
+}
+
+// out = a ×ₘ b (spatial_algebra.hpp's cross_motion) for b and out read and written in place, six
+// contiguous entries each: a column of S and of Ṡ, without the temporaries.
+void cross_motion_into(const Vector6& a, const double* b, double* out) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+  out[3] = (a[1] * b[5] - a[2] * b[4]) + (a[4] * b[2] - a[5] * b[1]);
+  out[4] = (a[2] * b[3] - a[0] * b[5]) + (a[5] * b[0] - a[3] * b[2]);
+  out[5] = (a[0] * b[4] - a[1] * b[3]) + (a[3] * b[1] - a[4] * b[0]);
+}
+
 // Whether r is exactly the identity rotation (1, 0, 0, 0): composing with it is a no-op.
 bool is_identity(const Quaternion& r) {
   return r.w() == 1.0 && r.x() == 0.0 && r.y() == 0.0 && r.z() == 0.0;
@@ -151,7 +192,7 @@ void MultibodyModel::kinematics(const Vector& q, const Vector& v, MultibodyKinem
 
 void MultibodyModel::velocity_kinematics(const Vector& v, MultibodyKinematics& out) const {
   const Index nb = body_count();
-  out.twist.assign(static_cast<size_t>(nb), Vector6::Zero());
+  out.twist.resize(static_cast<size_t>(nb));  // every entry is written below
   out.Sdot.resize(6, nv_);
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
@@ -169,7 +210,8 @@ void MultibodyModel::velocity_kinematics(const Vector& v, MultibodyKinematics& o
         continue;
       }
       for (Index c = 0; c < n; ++c) V += out.S.col(ov + c) * v[ov + c];
-      for (Index c = 0; c < n; ++c) out.Sdot.col(ov + c) = cross_motion(V, out.S.col(ov + c));
+      for (Index c = 0; c < n; ++c)
+        cross_motion_into(V, out.S.col(ov + c).data(), out.Sdot.col(ov + c).data());
     }
     out.twist[b] = V;
   }
@@ -233,8 +275,7 @@ Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const
         for (Index i = first; i <= last; ++i) Ab += k.S.col(i) * (*a)[i];
     }
     A[b] = Ab;
-    const spatial::CompactInertia& I = k.inertia[b];
-    f[b] = I * Ab + cross_force(k.twist[b], I * k.twist[b]);
+    f[b] = inertia_force(k.inertia[b], Ab, k.twist[b]);
   }
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) f[bodies_[b].parent] += f[b];

@@ -180,6 +180,9 @@ Vector MultibodyModel::neutral_positions() const {
 }
 
 Vector MultibodyModel::position_rate(const Vector& q, const Vector& v) const {
+  // hinges and slides alone (nq = nv: every ball and free joint has more coordinates than
+  // velocities), numbered alike in q and v (relayout): q̇ = v
+  if (nq_ == nv_) return v;
   Vector qd = Vector::Zero(nq_);
   for_each_joint([&](const MultibodyJoint& joint, Index o, Index ov) {
     switch (joint.type) {
@@ -204,6 +207,7 @@ Vector MultibodyModel::position_rate(const Vector& q, const Vector& v) const {
 }
 
 Vector MultibodyModel::integrate(const Vector& q, const Vector& v, double h) const {
+  if (nq_ == nv_) return q + h * v;  // hinges and slides alone (position_rate)
   Vector out = q;
   for_each_joint([&](const MultibodyJoint& joint, Index o, Index ov) {
     switch (joint.type) {
@@ -249,6 +253,7 @@ Vector MultibodyModel::difference(const Vector& q0, const Vector& q1) const {
 }
 
 void MultibodyModel::normalize(Vector& q) const {
+  if (nq_ == nv_) return;  // no quaternion (position_rate)
   for_each_joint([&](const MultibodyJoint& joint, Index o, Index) {
     if (joint.type == JointType::ball) q.segment<4>(o).normalize();
     if (joint.type == JointType::free) q.segment<4>(o + 3).normalize();

@@ -113,7 +113,7 @@ struct MaximalView {
       if (offset < 0) continue;
       const Index i = body_of_offset[offset / mb];
       const Matrix& Jb = jacobian(i);
-      const Matrix& B = *block;  // rows × mb (6, or 3 planar): a loop, not a GEMV call each
+      const PairBlock& B = *block;  // rows × mb (6, or 3 planar): a loop, not a GEMV each
       for (Index col = m.last_dof(f.body_of[i]); col >= 0; col = m.dof_parent()[col])
         for (Index row = 0; row < B.rows(); ++row) {
           double sum = 0.0;

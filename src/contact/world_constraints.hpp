@@ -13,8 +13,9 @@ namespace moreau::detail {
 // The k rows of joint `joint` as bilateral, frictionless constraints "<prefix>:<name>:<row>"
 // (prefix "joint", or "coupling") with residuals g (k), rows J (k × n, used when dense) and c (k).
 inline void push_joint_constraints(std::vector<ContactConstraint>& out, const std::string& joint,
-                                   const Vector& residual, const Matrix& J, const Vector& c, int d,
-                                   Index n, bool dense, const char* prefix = "joint") {
+                                   const Eigen::Ref<const Vector>& residual, const Matrix& J,
+                                   const Eigen::Ref<const Vector>& c, int d, Index n, bool dense,
+                                   const char* prefix = "joint") {
   for (Index k = 0; k < residual.size(); ++k) {
     ContactConstraint cc;
     cc.name = std::string(prefix) + ":" + joint + ":" + std::to_string(k);
@@ -48,8 +49,8 @@ inline void push_bound_constraint(std::vector<ContactConstraint>& out, const std
 
 // A detected contact as a constraint with its material, rows J (d × n, used when dense) and c (d).
 inline void push_contact_constraint(std::vector<ContactConstraint>& out, const RigidWorld& world,
-                                    const Contact& ct, const Matrix& J, const Vector& c, int d,
-                                    bool dense) {
+                                    const Contact& ct, const Matrix& J,
+                                    const Eigen::Ref<const Vector>& c, int d, bool dense) {
   ContactConstraint cc;
   cc.name = ct.name;
   cc.kind = ct.pair >= 0 ? world.contact_pairs()[ct.pair].kind : ConstraintKind::unilateral;

@@ -103,6 +103,22 @@ Eigen::SparseMatrix<double> contact_jacobian(const ContactState& s, const std::v
 
 namespace {
 
+// H (n × d|which|; bilateral: n × |which|) dense, from the constraints' own rows: the entries of
+// contact_jacobian, zeros included.
+Matrix dense_contact_jacobian(const ContactState& s, const std::vector<Index>& which,
+                              bool bilateral) {
+  const Index n = s.M.rows();
+  const Index d = bilateral ? 1 : s.dimension;
+  Matrix H(n, d * static_cast<Index>(which.size()));
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    const ContactConstraint& c = s.constraints[which[k]];
+    const Index col = d * static_cast<Index>(k);
+    H.col(col) = c.normal;
+    if (!bilateral) H.middleCols(col + 1, d - 1) = c.tangent;
+  }
+  return H;
+}
+
 // Yᵀ V for V = D⁻¹ Y (D diagonal, so the product is symmetric): the lower triangle by column dot
 // products, mirrored, each over the rows up to the shorter column's last nonzero (a column of
 // Y = L⁻ᵀ H is nonzero on its contact's chain to the root only, whose dofs come first in the tree
@@ -171,8 +187,6 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     out.report.residual = 0.0;
     return out;
   }
-  const Eigen::SparseMatrix<double> HU = contact_jacobian(s, in.unilateral, false);
-  const Eigen::SparseMatrix<double> HB = contact_jacobian(s, in.bilateral, true);
   // Along a tree of at most kDenseCondensation velocities (joint coordinates), with M = Lᵀ D L
   // (tree_factorization.hpp): W = Hᵀ M⁻¹ H = Yᵀ D⁻¹ Y, Y = L⁻ᵀ H dense, each column formed on
   // its contact's chain to the root only (the sparse route solved the whole tree for every
@@ -180,12 +194,30 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   // humanoid's step). Otherwise X = M⁻¹ H sparse and W = Hᵀ X.
   const bool dense =
       mass.along_tree() && v_free.size() <= kDenseCondensation && d * nu + nb <= kDenseCondensation;
+  // H_U and H_B: sparse, or on the dense route dense from the constraints' own rows (its
+  // triplets and sparse assembly were a twentieth of the humanoid's step)
+  Eigen::SparseMatrix<double> HU, HB;
+  Matrix HU_dense, HB_dense;
+  if (dense) {
+    HU_dense = dense_contact_jacobian(s, in.unilateral, false);
+    HB_dense = dense_contact_jacobian(s, in.bilateral, true);
+  } else {
+    HU = contact_jacobian(s, in.unilateral, false);
+    HB = contact_jacobian(s, in.bilateral, true);
+  }
+  // Hᵀ x and H y on either route
+  auto HU_t = [&](const Vector& x) -> Vector {
+    return dense ? Vector(HU_dense.transpose() * x) : Vector(HU.transpose() * x);
+  };
+  auto HB_t = [&](const Vector& x) -> Vector {
+    return dense ? Vector(HB_dense.transpose() * x) : Vector(HB.transpose() * x);
+  };
   Eigen::SparseMatrix<double> XU, XB;  // sparse route: M⁻¹ H_U, M⁻¹ H_B
   Eigen::SparseMatrix<double> WUU;     // sparse route
   Matrix WUU_dense;                    // dense route: W_UU, then W̃ and the softening
   Matrix WBB, WBU;                     // with bilateral rows
   if (dense) {
-    Matrix YU = Matrix(HU), YB = Matrix(HB);
+    Matrix YU = HU_dense, YB = HB_dense;
     for (Index c = 0; c < YU.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YU.col(c));
     for (Index c = 0; c < YB.cols(); ++c) mass.tree().solve_lower_transpose_in_place(YB.col(c));
     const Vector d_inv = mass.tree().pivots().cwiseInverse();
@@ -205,13 +237,13 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
       WBU = Matrix(HB.transpose() * XU);
     }
   }
-  Vector qU = HU.transpose() * v_free + in.w_unilateral;
+  Vector qU = HU_t(v_free) + in.w_unilateral;
 
   double dropped_below = 0.0;  // the dense route keeps W's entries with |w| above this
   Matrix G;                    // W_BB⁺ W_BU (|B| × d|U|)
   Vector gB;                   // W_BB⁺ q_B
   if (nb > 0) {
-    const Vector qB = HB.transpose() * v_free + in.w_bilateral;
+    const Vector qB = HB_t(v_free) + in.w_bilateral;
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(WBB);
     cod.setThreshold(1e-12);
     gB = cod.solve(qB);
@@ -264,13 +296,13 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
   }
   if (nb > 0) out.p = nu > 0 ? Vector(-(G * out.r + gB)) : Vector(-gB);
   if (dense) {  // v⁺ = v_free + M⁻¹ (H_U r + H_B p): one solve
-    Vector impulse = HU * out.r + HB * out.p;
+    Vector impulse = HU_dense * out.r + HB_dense * out.p;
     mass.solve_in_place(impulse);
     out.v = v_free + impulse;
   } else {
     out.v = v_free + XU * out.r + XB * out.p;
   }
-  out.u = HU.transpose() * out.v + in.w_unilateral;
+  out.u = HU_t(out.v) + in.w_unilateral;
   if (softened)
     for (Index k = 0; k < nu; ++k) out.u[d * k] += in.compliance[k] * out.r[d * k];
   return out;

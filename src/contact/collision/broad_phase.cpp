@@ -48,16 +48,18 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
     lo.array() -= s.core_radius(), hi.array() += s.core_radius();
   } else {
     // the extremes of R x over the core points, then + t: R as a matrix (9 flops a point, not a
-    // quaternion's ~30), a convex shape's vertices read in place (core_points() copies them; the
-    // Go2's base has 563, and this loop was three quarters of its detection)
-    std::vector<Vector3> copy;
-    const std::vector<Vector3>& points =
-        s.kind == ShapeKind::convex ? s.vertices : (copy = s.core_points());
+    // quaternion's ~30), the points read in place (core_points() would copy them; the Go2's
+    // base has 563, and this loop was three quarters of its detection)
     const Matrix3 R = p.rotation();
     lo = Vector3::Constant(INFINITY), hi = -lo;
-    for (const Vector3& x : points) {
+    auto extend = [&](const Vector3& x) {
       const Vector3 w = R * x;
       lo = lo.cwiseMin(w), hi = hi.cwiseMax(w);
+    };
+    if (s.kind == ShapeKind::convex) {
+      for (const Vector3& x : s.vertices) extend(x);
+    } else {
+      for (std::size_t k = 0; k < s.core_point_count(); ++k) extend(s.core_point(k));
     }
     lo += p.position, hi += p.position;
     lo.array() -= s.core_radius(), hi.array() += s.core_radius();

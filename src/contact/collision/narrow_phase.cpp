@@ -80,8 +80,9 @@ Points against_plane(const Shape& a, const Pose& pa, const Shape& plane, const P
         add(pa.apply(a.vertices[k]), r, static_cast<int>(k));
     return out;
   }
-  const auto core = world_core(a, pa);
-  for (size_t k = 0; k < core.size(); ++k) add(core[k], a.core_radius(), static_cast<int>(k));
+  const double r = a.core_radius();  // sphere, capsule, box: their few core points in place
+  for (size_t k = 0; k < a.core_point_count(); ++k)
+    add(pa.apply(a.core_point(k)), r, static_cast<int>(k));
   return out;
 }
 

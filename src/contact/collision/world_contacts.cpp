@@ -163,8 +163,13 @@ bool shapes_may_touch(const RigidWorld& world, const CollisionSettings& settings
 std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const CollisionSettings& settings, const ContactFilter& keep,
                                      const PairReach& reach) {
+  // one detector per thread, whose buffers (poses, boxes, the broad phase's cells, candidates)
+  // keep their capacity from call to call: a robot's step detects once or twice, and a fresh
+  // detector allocated them all each time (detection does not call itself, and every buffer
+  // is rewritten before it is read)
+  thread_local ContactDetector detector;
   std::vector<Contact> out;
-  ContactDetector().detect(world, q, settings, out, keep, reach);
+  detector.detect(world, q, settings, out, keep, reach);
   return out;
 }
 
@@ -345,7 +350,7 @@ BodyPairRows contact_rows(const RigidWorld& world, const Vector& q, const Vector
   rows.offset_a = world.velocity_offset(A);
   rows.offset_b = world.velocity_offset(B);
   rows.block_a.resize(d, m), rows.block_b.resize(d, m), rows.bias.resize(d);
-  rows.residual = Vector::Zero(d);
+  rows.residual = PairColumn::Zero(d);
   rows.residual[0] = c.gap;
   const Vector3 n = c.frame.col(0);
   Eigen::Matrix<double, 3, 6> Ja, Jb;

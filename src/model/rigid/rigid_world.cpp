@@ -25,7 +25,7 @@ Vector BodyPairRows::apply(const Vector& v) const {
 }
 
 void BodyPairRows::append_triplets(std::vector<Triplet>& out, Index row0, bool transpose) const {
-  auto add = [&](Index off, const Matrix& B) {
+  auto add = [&](Index off, const PairBlock& B) {
     if (off < 0) return;
     for (Index i = 0; i < B.rows(); ++i)
       for (Index j = 0; j < B.cols(); ++j)

@@ -99,24 +99,42 @@ void Shape::validate(const std::string& where, int dimension) const {
   }
 }
 
-std::vector<Vector3> Shape::core_points() const {
+std::size_t Shape::core_point_count() const {
   switch (kind) {
     case ShapeKind::sphere:
-      return {Vector3::Zero()};
+      return 1;
     case ShapeKind::capsule:
-      return {Vector3(-half_length, 0, 0), Vector3(half_length, 0, 0)};
-    case ShapeKind::box: {
-      std::vector<Vector3> c;
-      for (int i = 0; i < 8; ++i)
-        c.emplace_back((i & 1 ? 1 : -1) * half_extents.x(), (i & 2 ? 1 : -1) * half_extents.y(),
-                       (i & 4 ? 1 : -1) * half_extents.z());
-      return c;
-    }
+      return 2;
+    case ShapeKind::box:
+      return 8;
     case ShapeKind::convex:
-      return vertices;
+      return vertices.size();
     default:
-      return {};
+      return 0;
   }
+}
+
+// sphere: the centre; capsule: (∓h, 0, 0); box: the corner with sign bit i of k on axis i;
+// convex: vertex k.
+Vector3 Shape::core_point(std::size_t k) const {
+  switch (kind) {
+    case ShapeKind::capsule:
+      return Vector3(k == 0 ? -half_length : half_length, 0, 0);
+    case ShapeKind::box:
+      return Vector3((k & 1 ? 1 : -1) * half_extents.x(), (k & 2 ? 1 : -1) * half_extents.y(),
+                     (k & 4 ? 1 : -1) * half_extents.z());
+    case ShapeKind::convex:
+      return vertices[k];
+    default:
+      return Vector3::Zero();
+  }
+}
+
+std::vector<Vector3> Shape::core_points() const {
+  if (kind == ShapeKind::convex) return vertices;
+  std::vector<Vector3> out(core_point_count());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = core_point(k);
+  return out;
 }
 
 double Shape::core_radius() const {

@@ -28,15 +28,22 @@
 
 namespace moreau {
 
+// A block of BodyPairRows: k × m with k ≤ 6 rows (a contact has d, a weld 6) on one body's
+// m ≤ 6 velocities, held in place (no heap storage: a step forms one per contact, and their
+// heap blocks were a third of a robot's allocations).
+using PairBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
+// A column of BodyPairRows (k ≤ 6 entries), held in place.
+using PairColumn = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>;
+
 // Constraint rows that involve two bodies: J v = block_a v_a + block_b v_b (k rows), with the
 // velocity-product term c = J̇ v and a position-level residual.
 struct BodyPairRows {
   Index offset_a = -1;  // first column of body a in v, −1 when static / world
   Index offset_b = -1;  // same for body b
-  Matrix block_a;       // k × m (m = 3 planar, 6 spatial)
-  Matrix block_b;       // k × m
-  Vector bias;          // k, c = J̇ v, m/s² (or rad/s²)
-  Vector residual;      // k, g(q): joint residual, m or rad (contacts: gap then zeros)
+  PairBlock block_a;    // k × m (m = 3 planar, 6 spatial)
+  PairBlock block_b;    // k × m
+  PairColumn bias;      // k, c = J̇ v, m/s² (or rad/s²)
+  PairColumn residual;  // k, g(q): joint residual, m or rad (contacts: gap then zeros)
 
   // k, the number of rows.
   Index rows() const { return bias.size(); }

@@ -64,6 +64,10 @@ struct Shape {
   // The polytope core in the SHAPE frame: sphere {0}, capsule {(±h,0,0)}, box 8 corners,
   // convex its vertices. Empty for plane, cylinder and ellipsoid.
   std::vector<Vector3> core_points() const;
+  // Their number (detection reads a shape's core on every pair it tests, without the list).
+  std::size_t core_point_count() const;
+  // The k-th of them, 0 ≤ k < core_point_count(), in the order of core_points().
+  Vector3 core_point(std::size_t k) const;
   // Rounding radius swept around the core (sphere, capsule r; convex r; box 0).
   double core_radius() const;
   // True for shapes described by a core and a radius (sphere, capsule, box, convex).

@@ -21,10 +21,16 @@ ContactPoint flipped(ContactPoint c) {
   return c;
 }
 
-// World core points of a posed shape.
+// World core points of a posed shape, into out (its capacity kept by a caller that reuses it).
+void world_core(const Shape& s, const Pose& p, std::vector<Vector3>& out) {
+  out.resize(s.core_point_count());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = p.apply(s.core_point(k));
+}
+
+// The same as a new list.
 std::vector<Vector3> world_core(const Shape& s, const Pose& p) {
-  std::vector<Vector3> out = s.core_points();
-  for (auto& x : out) x = p.apply(x);
+  std::vector<Vector3> out;
+  world_core(s, p, out);
   return out;
 }
 
@@ -393,7 +399,11 @@ Vector3 box_box_axis(const Shape& a, const Pose& pa, const Shape& b, const Pose&
 
 Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
                  double scale) {
-  const auto ca = world_core(a, pa), cb = world_core(b, pb);
+  // the two cores in per-thread lists (core_pair does not call itself): every capsule pair of a
+  // humanoid's detection passes here
+  thread_local std::vector<Vector3> ca, cb;
+  world_core(a, pa, ca);
+  world_core(b, pb, cb);
   const double ra = a.core_radius(), rb = b.core_radius();
   auto core_support = [](const std::vector<Vector3>& pts) {
     return [&pts](const Vector3& d) {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
+
+#include <fmt/format.h>
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
@@ -285,12 +288,26 @@ std::string contact_name(const RigidWorld& world, const Contact& c) {
     const std::string& name = world.contact_pairs().at(static_cast<size_t>(c.pair)).name;
     return c.feature == 0 ? name : name + "/" + std::to_string(c.feature);
   }
+  // "<body a>/<body b>:<shape a>-<shape b>:<feature>" (a shape without a name by its index),
+  // appended into one string (each detected contact is named at every detection)
   const Shape& shA = world.body(c.body_a).shapes.at(static_cast<size_t>(c.shape_a));
   const Shape& shB = world.body(c.body_b).shapes.at(static_cast<size_t>(c.shape_b));
-  const std::string na = shA.name.empty() ? std::to_string(c.shape_a) : shA.name;
-  const std::string nb = shB.name.empty() ? std::to_string(c.shape_b) : shB.name;
-  return world.body(c.body_a).name + "/" + world.body(c.body_b).name + ":" + na + "-" + nb + ":" +
-         std::to_string(c.feature);
+  const std::string& body_a = world.body(c.body_a).name;
+  const std::string& body_b = world.body(c.body_b).name;
+  std::string out;
+  out.reserve(body_a.size() + body_b.size() + shA.name.size() + shB.name.size() + 32);
+  out.append(body_a).append("/").append(body_b).append(":");
+  if (shA.name.empty())
+    fmt::format_to(std::back_inserter(out), "{}", c.shape_a);
+  else
+    out.append(shA.name);
+  out.append("-");
+  if (shB.name.empty())
+    fmt::format_to(std::back_inserter(out), "{}", c.shape_b);
+  else
+    out.append(shB.name);
+  fmt::format_to(std::back_inserter(out), ":{}", c.feature);
+  return out;
 }
 
 bool contact_key_less(const Contact& x, const Contact& y) {

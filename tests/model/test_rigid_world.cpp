@@ -186,6 +186,36 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, JointRows,
                                                               JointKind::fixed),
                                             ::testing::Bool()));
 
+// The core points read one by one (Shape::core_point) are the shape's own: a sphere's centre, a
+// capsule's two ends (∓h, 0, 0), a box's eight corners (±a, ±b, ±c, the sign of axis i from bit
+// i of k), a convex shape's vertices; shapes without a core have none. core_points() lists them.
+TEST(RigidShape, CorePointsOfEachKind) {
+  const Shape sphere = make_sphere(0.3);
+  ASSERT_EQ(sphere.core_point_count(), 1u);
+  EXPECT_EQ(sphere.core_point(0), Vector3::Zero());
+  const Shape capsule = make_capsule(0.1, 0.4);
+  ASSERT_EQ(capsule.core_point_count(), 2u);
+  EXPECT_EQ(capsule.core_point(0), Vector3(-0.4, 0, 0));
+  EXPECT_EQ(capsule.core_point(1), Vector3(0.4, 0, 0));
+  const Shape box = make_box(Vector3(1, 2, 3));
+  ASSERT_EQ(box.core_point_count(), 8u);
+  for (std::size_t k = 0; k < 8; ++k)
+    EXPECT_EQ(box.core_point(k), Vector3(k & 1 ? 1 : -1, k & 2 ? 2 : -2, k & 4 ? 3 : -3)) << k;
+  const std::vector<Vector3> vertices{Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0),
+                                      Vector3(0, 0, 1)};
+  const Shape mesh = make_convex(vertices);
+  ASSERT_EQ(mesh.core_point_count(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(mesh.core_point(k), vertices[k]);
+  for (const Shape& s : {make_plane(Vector3::UnitZ()), make_cylinder(0.1, 0.2),
+                         make_ellipsoid(Vector3(0.1, 0.2, 0.3))})
+    EXPECT_EQ(s.core_point_count(), 0u);
+  for (const Shape& s : {sphere, capsule, box, mesh}) {
+    const std::vector<Vector3> listed = s.core_points();
+    ASSERT_EQ(listed.size(), s.core_point_count());
+    for (std::size_t k = 0; k < listed.size(); ++k) EXPECT_EQ(listed[k], s.core_point(k));
+  }
+}
+
 // Uniform rod (capsule of radius 0) of mass m, length L = 2h: I = m L²/12.
 TEST(RigidShape, InertiaOfRodAndBox) {
   EXPECT_NEAR(shape_inertia(make_capsule(0.0, 0.5), 1.0, 2)(2, 2), 1.0 / 12.0, 1e-15);

@@ -177,10 +177,16 @@ TEST(CollisionWorld, BoxStackContacts) {
 // detections it detects a ball on a floor, with self-collision on and off.
 TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
   auto w = cube_stack();
-  RigidWorld other(3);
-  other.add_body(ground(3));
-  other.add_body(
-      dynamic("ball", make_sphere(0.1), Pose{Vector3(0, 0, 0.1), Quaternion::Identity()}));
+  // a ball on a floor, its shape unnamed or named "foot"
+  auto ball_world = [](const std::string& shape_name) {
+    RigidWorld b(3);
+    b.add_body(ground(3));
+    Shape s = make_sphere(0.1);
+    s.name = shape_name;
+    b.add_body(dynamic("ball", s, Pose{Vector3(0, 0, 0.1), Quaternion::Identity()}));
+    return b;
+  };
+  const RigidWorld unnamed = ball_world(""), named = ball_world("foot");
   const Vector q0 = w->initial_positions();
   auto same = [](const std::vector<Contact>& a, const std::vector<Contact>& b) {
     ASSERT_EQ(a.size(), b.size());
@@ -204,10 +210,13 @@ TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
       ContactDetector().detect(*w, q, cs, fresh);
       ASSERT_EQ(found.size(), static_cast<size_t>(4 * (5 - lifted))) << lifted << " lifted";
       same(found, fresh);
+      const RigidWorld& other = lifted % 2 == 0 ? unnamed : named;
       const auto ball = detect_contacts(other, other.initial_positions(),
                                         {.margin = 1e-3, .self_collision = lifted % 2 == 0});
       ASSERT_EQ(ball.size(), 1u);
       EXPECT_NEAR(ball[0].gap, 0.0, 1e-15);
+      // "<body a>/<body b>:<shape a>-<shape b>:<feature>", a shape without a name by its index
+      EXPECT_EQ(ball[0].name, lifted % 2 == 0 ? "ball/ground:0-0:0" : "ball/ground:foot-0:0");
       same(detect_contacts(*w, q, cs), fresh);
     }
   }

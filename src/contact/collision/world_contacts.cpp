@@ -1,11 +1,9 @@
 #include "moreau/contact/collision/world_contacts.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <iterator>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
@@ -296,17 +294,22 @@ std::string contact_name(const RigidWorld& world, const Contact& c) {
   const std::string& body_b = world.body(c.body_b).name;
   std::string out;
   out.reserve(body_a.size() + body_b.size() + shA.name.size() + shB.name.size() + 32);
+  auto append_index = [&](Index x) {
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, x).ptr);
+  };
   out.append(body_a).append("/").append(body_b).append(":");
   if (shA.name.empty())
-    fmt::format_to(std::back_inserter(out), "{}", c.shape_a);
+    append_index(c.shape_a);
   else
     out.append(shA.name);
   out.append("-");
   if (shB.name.empty())
-    fmt::format_to(std::back_inserter(out), "{}", c.shape_b);
+    append_index(c.shape_b);
   else
     out.append(shB.name);
-  fmt::format_to(std::back_inserter(out), ":{}", c.feature);
+  out.append(":");
+  append_index(c.feature);
   return out;
 }
 

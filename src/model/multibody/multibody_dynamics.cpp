@@ -354,7 +354,7 @@ double MultibodyModel::kinetic_energy(const MultibodyKinematics& k, const Vector
     T += 0.5 * (body.mass * vG.squaredNorm() + wb.dot(body.inertia * wb));
   }
   for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
-    T += 0.5 * j.armature * v.segment(ov, j.velocity_size()).squaredNorm();
+    if (j.armature != 0.0) T += 0.5 * j.armature * v.segment(ov, j.velocity_size()).squaredNorm();
   });
   return T;
 }

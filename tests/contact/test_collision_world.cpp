@@ -9,6 +9,7 @@
 #include "moreau/contact/collision/broad_phase.hpp"
 #include "moreau/contact/rigid_world_system.hpp"
 #include "moreau/contact/collision/world_contacts.hpp"
+#include "../model/joint_world_parts.hpp"
 
 using namespace moreau;
 
@@ -174,7 +175,8 @@ TEST(CollisionWorld, BoxStackContacts) {
 // what a fresh detector returns, as the stack opens from the top (k cubes lifted by 1 cm:
 // 4 × (5 − k) face contacts within the 1 mm margin) and closes again, on 1 and 2 threads; and so
 // does detect_contacts, whose per-thread detector is reused between worlds: between the stack's
-// detections it detects a ball on a floor, with self-collision on and off.
+// detections it detects a ball on a floor (and names its contact) and a jointed chain of balls
+// with self-collision on and off.
 TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
   auto w = cube_stack();
   // a ball on a floor, its shape unnamed or named "foot"
@@ -187,6 +189,15 @@ TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
     return b;
   };
   const RigidWorld unnamed = ball_world(""), named = ball_world("foot");
+  // three balls on the floor in one articulation (1–2 and 2–3 hinged), 1 and 3 touching: their
+  // contact is detected with self-collision on and left out with it off
+  RigidWorld chain(3);
+  chain.add_body(ground(3));
+  for (double x : {0.0, 0.5, 0.2})
+    chain.add_body(dynamic("b" + std::to_string(chain.body_count()), make_sphere(0.1),
+                           Pose{Vector3(x, 0, 0.1), Quaternion::Identity()}));
+  chain.add_joint(test::hinge(2, 1, Vector3::Zero(), Vector3(0.5, 0, 0), Vector3::UnitY()));
+  chain.add_joint(test::hinge(3, 2, Vector3::Zero(), Vector3(-0.3, 0, 0), Vector3::UnitY()));
   const Vector q0 = w->initial_positions();
   auto same = [](const std::vector<Contact>& a, const std::vector<Contact>& b) {
     ASSERT_EQ(a.size(), b.size());
@@ -217,6 +228,10 @@ TEST(CollisionWorld, ReusedDetectorEqualsFreshDetection) {
       EXPECT_NEAR(ball[0].gap, 0.0, 1e-15);
       // "<body a>/<body b>:<shape a>-<shape b>:<feature>", a shape without a name by its index
       EXPECT_EQ(ball[0].name, lifted % 2 == 0 ? "ball/ground:0-0:0" : "ball/ground:foot-0:0");
+      const bool self = lifted % 3 != 0;
+      EXPECT_EQ(detect_contacts(chain, chain.initial_positions(), {.self_collision = self}).size(),
+                self ? 4u : 3u)
+          << lifted;
       same(detect_contacts(*w, q, cs), fresh);
     }
   }
@@ -251,6 +266,34 @@ TEST(CollisionWorld, AFilterKeepsExactlyThePointsItAccepts) {
       EXPECT_TRUE(contact_key_equal(kept[k], *expected[k])) << k;
       EXPECT_EQ(kept[k].gap, expected[k]->gap);
       EXPECT_EQ(kept[k].name, expected[k]->name);
+    }
+  }
+}
+
+// A detection started inside another's filter (on the calling thread) leaves the outer one
+// whole: the stack's contacts are the same when every accepted point first detects a ball on a
+// floor, on 1 and 2 threads.
+TEST(CollisionWorld, ADetectionInsideAFilterLeavesTheOuterOneWhole) {
+  auto w = cube_stack();
+  RigidWorld ball(3);
+  ball.add_body(ground(3));
+  ball.add_body(
+      dynamic("ball", make_sphere(0.1), Pose{Vector3(0, 0, 0.1), Quaternion::Identity()}));
+  const Vector q = w->initial_positions();
+  for (int threads : {1, 2}) {
+    const CollisionSettings cs{.margin = 1e-3, .threads = threads};
+    const auto plain = detect_contacts(*w, q, cs);
+    std::atomic<int> inner = 0;
+    const auto nested = detect_contacts(*w, q, cs, [&](Index, Index, Index, const ContactPoint&) {
+      inner += static_cast<int>(detect_contacts(ball, ball.initial_positions()).size());
+      return true;
+    });
+    EXPECT_EQ(inner, static_cast<int>(plain.size()));  // one ball contact per outer point
+    ASSERT_EQ(nested.size(), plain.size());
+    for (size_t k = 0; k < plain.size(); ++k) {
+      EXPECT_TRUE(contact_key_equal(nested[k], plain[k])) << k;
+      EXPECT_EQ(nested[k].gap, plain[k].gap);
+      EXPECT_EQ(nested[k].name, plain[k].name);
     }
   }
 }

@@ -48,8 +48,8 @@ Aabb shape_aabb(const Shape& s, const Pose& p, double margin) {
     lo.array() -= s.core_radius(), hi.array() += s.core_radius();
   } else {
     // the extremes of R x over the core points, then + t: R as a matrix (9 flops a point, not a
-    // quaternion's ~30), the points read in place (core_points() would copy them; the Go2's
-    // base has 563, and this loop was three quarters of its detection)
+    // quaternion's ~30), the points read in place (core_points() would copy them: a mesh without
+    // vertex bounds may have hundreds)
     const Matrix3 R = p.rotation();
     lo = Vector3::Constant(INFINITY), hi = -lo;
     auto extend = [&](const Vector3& x) {

@@ -166,10 +166,21 @@ std::vector<Contact> detect_contacts(const RigidWorld& world, const Vector& q,
                                      const PairReach& reach) {
   // one detector per thread, whose buffers (poses, boxes, the broad phase's cells, candidates)
   // keep their capacity from call to call: a robot's step detects once or twice, and a fresh
-  // detector allocated them all each time (detection does not call itself, and every buffer
-  // is rewritten before it is read)
+  // detector allocated them all each time (every buffer is rewritten before it is read). A
+  // detection started inside another on the same thread (from a caller's keep or reach) gets a
+  // fresh detector, as the outer one is still reading its buffers.
   thread_local ContactDetector detector;
+  thread_local bool in_use = false;
   std::vector<Contact> out;
+  if (in_use) {
+    ContactDetector().detect(world, q, settings, out, keep, reach);
+    return out;
+  }
+  in_use = true;
+  struct Release {
+    bool& flag;
+    ~Release() { flag = false; }
+  } release{in_use};
   detector.detect(world, q, settings, out, keep, reach);
   return out;
 }

@@ -16,9 +16,6 @@
 namespace moreau {
 namespace {
 
-using spatial::cross_force;
-using spatial::cross_motion;
-using spatial::Matrix6;
 using spatial::Vector6;
 
 // I_O of body b at the pose of the kinematics (file comment; R its rotation), in its ten numbers:
@@ -49,7 +46,7 @@ spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3
 // spatial_algebra.hpp, fused; a tenth of a robot's step): with (n; p) = I V,
 // I m = (I_O ω + h × v; m v − h × ω) and V ×_f (n; p) = (ω × n + v × p; ω × p).
 Vector6 inertia_force(const spatial::CompactInertia& I, const Vector6& A, const Vector6& V) {
-  const double* J = I.I_O.data();  // column-major, symmetric
+  const double* J = I.I_O.data();  // column-major
   const double hx = I.h.x(), hy = I.h.y(), hz = I.h.z(), m = I.m;
   // y = I x for the motion x = (ω; v)
   auto times = [&](const double* x, double* y) {

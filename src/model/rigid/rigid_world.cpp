@@ -504,13 +504,12 @@ double RigidWorld::potential_energy(const Vector& q) const {
   for (Index i = 0; i < body_count(); ++i) {
     const RigidBody& b = bodies_[i];
     if (b.is_static) continue;
-    // the position alone, read from q (body_pose would also form the orientation)
+    // the position alone, read from q (body_pose would also form the orientation); a dynamic
+    // body has its block in q
     const Index o = position_offset(i);
-    const Vector3 x = o < 0             ? b.pose.position
-                      : dimension_ == 2 ? Vector3(q[o], q[o + 1], 0.0)
-                                        : Vector3(q.segment<3>(o));
+    const Vector3 x = dimension_ == 2 ? Vector3(q[o], q[o + 1], 0.0) : Vector3(q.segment<3>(o));
     V -= (b.mass * gravity_ + b.applied_force).dot(x);
-    if (dimension_ == 2 && o >= 0) V -= b.applied_torque.z() * q[o + 2];
+    if (dimension_ == 2) V -= b.applied_torque.z() * q[o + 2];
   }
   return V;
 }

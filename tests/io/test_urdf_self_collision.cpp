@@ -4,6 +4,7 @@
 // --self-collision, and an SRDF's <disable_collisions> pairs never. The expected pairs are
 // worked out by hand from the tree below.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include "support/scratch_directory.hpp"
 
@@ -122,6 +123,36 @@ TEST(UrdfSelfCollision, FloatingBaseCollidesWithTheGroundOnly) {
   const std::vector<Index> a = articulations(*s.world);
   EXPECT_EQ(a[0], -1);  // the world
   for (Index b = 2; b < s.world->body_count(); ++b) EXPECT_EQ(a[b], a[1]);
+}
+
+// A welded base with two branches, two 0.1 m cubes hinged to it side by side and touching: each
+// branch is an articulation of its own (the base is static), yet without self-collision no two
+// links meet, the base included; with it the two branches do (they are not adjacent).
+TEST(UrdfSelfCollision, TheBranchesOfAWeldedBaseDoNotMeet) {
+  const fs::path dir = moreau::testing::scratch_directory("moreau_urdf_branches");
+  fs::create_directories(dir);
+  const std::string urdf = (dir / "fork.urdf").string();
+  const char* inertial =
+      R"(<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>)";
+  const char* cube = R"(<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>)";
+  std::ofstream(urdf) << fmt::format(
+      R"(<robot name="fork">
+  <link name="base">{0}<collision><geometry><box size="0.3 0.1 0.05"/></geometry></collision></link>
+  <link name="left">{0}{1}</link>
+  <link name="right">{0}{1}</link>
+  <joint name="j_left" type="continuous"><parent link="base"/><child link="left"/>
+    <origin xyz="-0.05 0 0.2"/><axis xyz="1 0 0"/></joint>
+  <joint name="j_right" type="continuous"><parent link="base"/><child link="right"/>
+    <origin xyz="0.05 0 0.2"/><axis xyz="1 0 0"/></joint>
+</robot>)",
+      inertial, cube);
+  const Scene plain = load_scene(urdf, ModelImportOptions{});
+  EXPECT_TRUE(pairs(plain).empty());
+  EXPECT_FALSE(shapes_may_touch(*plain.world, plain.collision));  // detection is skipped
+  ModelImportOptions o;
+  o.self_collision = true;
+  EXPECT_EQ(pairs(load_scene(urdf, o)), (std::set<std::string>{"left|right"}));
+  fs::remove_all(dir);
 }
 
 // articulations(): two pendulums hanging from one static ground are two articulations, and the

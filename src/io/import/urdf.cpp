@@ -5,6 +5,7 @@
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -110,6 +111,7 @@ class Importer {
   // shapes passes its adjacency on to its children), nor the SRDF's <disable_collisions> pairs;
   // `body` maps each tree body to its moreau body.
   void exclude_adjacent_links(RigidWorld& world, const std::vector<Index>& body);
+  void exclude_branches_of_a_welded_base(RigidWorld& world, const std::vector<Index>& body);
   void exclude_srdf_pairs(RigidWorld& world, const std::vector<Index>& body);
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
@@ -354,6 +356,8 @@ Scene Importer::run() {
   std::vector<Index> body;
   scene.world = import::build_world(bodies_, Vector3(0, 0, -9.81), false, &body, true);
   exclude_adjacent_links(*scene.world, body);
+  if (!options_.self_collision && !options_.floating_base)
+    exclude_branches_of_a_welded_base(*scene.world, body);
   if (!options_.srdf.empty()) exclude_srdf_pairs(*scene.world, body);
   add_mimics(*scene.world);
   for (const auto& [name, effort] : motors_) {  // a torque motor per joint, capped by its effort
@@ -392,6 +396,22 @@ void Importer::exclude_adjacent_links(RigidWorld& world, const std::vector<Index
       world.exclude_collisions(b, p);
       if (!world.body(p).shapes.empty()) break;
     }
+}
+
+// Without self-collision no two links of the robot collide. Detection leaves out the pairs of
+// one articulation (contact/collision/world_contacts.hpp), which joins moving bodies through
+// their joints; a welded base is static, so each of its branches (a quadruped's four legs) is an
+// articulation of its own, and their links, the base included, would meet (and the narrow phase
+// test the meshes near the base on every step). Every pair of the robot's bodies is excluded
+// instead (the world, body 0, holds the ground only).
+void Importer::exclude_branches_of_a_welded_base(RigidWorld& world,
+                                                 const std::vector<Index>& body) {
+  std::vector<Index> links;
+  for (size_t i = 1; i < bodies_.size(); ++i)
+    if (body[i] > 0 && std::find(links.begin(), links.end(), body[i]) == links.end())
+      links.push_back(body[i]);
+  for (size_t x = 0; x < links.size(); ++x)
+    for (size_t y = x + 1; y < links.size(); ++y) world.exclude_collisions(links[x], links[y]);
 }
 
 // SRDF (MoveIt): <robot><disable_collisions link1 link2 reason/>…</robot>; pairs of links of one

@@ -5,6 +5,11 @@
 // steps per second, steps above moreau's solver tolerance, the largest penetration, and the
 // energy drift |E(T) − E(0)| / E(0) of a passive run (contact-free models only; these also run
 // MuJoCo's RK4 integrator, as its default Euler is first order where moreau's step is second).
+// Each model runs in rounds (`bench_multibody [ROUNDS]`, 9 by default): a round runs every engine
+// once, one after the other, so that a minute of this shared machine's load falls on both. Each
+// row gives an engine's median steps/s over the rounds, and a line under the table the median,
+// least and greatest of the rounds' ratios moreau ÷ MuJoCo. One run of a few milliseconds is a
+// sample of the load, not a measurement (docs/benchmarks.md §Joint coordinates).
 //   arm6      six capsule links on hinges about alternating axes, fixed base, no contacts, dt 1 ms,
 //             released horizontal, 2 s;
 //   humanoid  bench/models/humanoid.xml: capsules, 2–3 hinges per body, joint springs and dampers,
@@ -13,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -124,9 +130,30 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
+// The row of the round with the median steps/s (the upper median of an even count); every
+// round's physics is the same (the runs are deterministic), so that row's columns stand for all.
+Row median_row(std::vector<Row> rounds) {
+  std::sort(rounds.begin(), rounds.end(),
+            [](const Row& a, const Row& b) { return a.steps_per_second < b.steps_per_second; });
+  Row r = rounds[rounds.size() / 2];
+  r.engine += fmt::format(" (median of {})", rounds.size());
+  return r;
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const size_t n = x.size();
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 9;
+  if (rounds < 1) {
+    std::fprintf(stderr, "bench_multibody: ROUNDS must be a positive integer, not '%s'\n", argv[1]);
+    return 2;
+  }
   const std::string arm = "/tmp/moreau_bench_arm6.xml";
   std::ofstream(arm) << arm6_xml();
   struct Model {
@@ -140,14 +167,34 @@ int main() {
   std::printf(
       "| model | engine | steps | s | steps/s | steps above tolerance | penetration (m) | "
       "|ΔE|/E₀ | note |\n|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<std::string> ratio_lines;
   for (const Model& m : models) {
-    print_row(run_moreau(m.name, m.path, m.t_end, m.passive));
+    std::vector<Row> ours, theirs, rk4;
+    std::vector<double> ratios;
+    for (int k = 0; k < rounds; ++k) {
+      ours.push_back(run_moreau(m.name, m.path, m.t_end, m.passive));
 #ifdef MOREAU_HAVE_MUJOCO
-    print_row(run_mujoco(m.name, m.path, m.t_end, m.passive));
-    if (m.passive) print_row(run_mujoco(m.name, m.path, m.t_end, m.passive, true));
+      theirs.push_back(run_mujoco(m.name, m.path, m.t_end, m.passive));
+      if (m.passive) rk4.push_back(run_mujoco(m.name, m.path, m.t_end, m.passive, true));
+      if (theirs.back().steps_per_second > 0)
+        ratios.push_back(ours.back().steps_per_second / theirs.back().steps_per_second);
+#endif
+    }
+    print_row(median_row(ours));
+#ifdef MOREAU_HAVE_MUJOCO
+    print_row(median_row(theirs));
+    if (m.passive) print_row(median_row(rk4));
+    if (!ratios.empty())
+      ratio_lines.push_back(fmt::format(
+          "{}: moreau ÷ MuJoCo (defaults) steps/s, median of {} rounds {:.2f} (least {:.2f}, "
+          "greatest {:.2f})",
+          m.name, ratios.size(), median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+          *std::max_element(ratios.begin(), ratios.end())));
 #else
     print_row(Row{m.name, "MuJoCo", 0, 0, 0, 0, NAN, -1, "skipped: not installed"});
 #endif
   }
+  std::printf("\n");
+  for (const std::string& line : ratio_lines) std::printf("%s\n", line.c_str());
   return 0;
 }

@@ -269,12 +269,16 @@ Vector RigidWorldSystem::maximal_positions(const Vector& q) const {
 namespace {
 
 // (maximal; x_i for each recorded joint entry i of x): a record's world part, then its joints'.
-Vector joint_records(const Vector& maximal, const Vector& x,
+// maximal itself when nothing is appended (a world of loose bodies); else a new vector (growing
+// maximal by realloc cost the arm's step more than this copy: its block seldom grows in place).
+Vector joint_records(Vector maximal, const Vector& x,
                      const std::vector<std::pair<Index, std::string>>& recorded) {
-  Vector out(maximal.size() + static_cast<Index>(recorded.size()));
-  out.head(maximal.size()) = maximal;
+  if (recorded.empty()) return maximal;
+  const Index n = maximal.size();
+  Vector out(n + static_cast<Index>(recorded.size()));
+  out.head(n) = maximal;
   for (size_t i = 0; i < recorded.size(); ++i)
-    out[maximal.size() + static_cast<Index>(i)] = x[recorded[i].first];
+    out[n + static_cast<Index>(i)] = x[recorded[i].first];
   return out;
 }
 
@@ -289,24 +293,27 @@ Vector RigidWorldSystem::recorded_positions(const Vector& q) const {
 // The world's velocities, then the recorded joint velocities.
 Vector RigidWorldSystem::recorded_velocities(const Vector& q, const Vector& v) const {
   if (!forest_) return v;
-  return joint_records(MaximalView(*world_, *forest_, q, &v).v, v, recorded_v_);
+  return joint_records(std::move(MaximalView(*world_, *forest_, q, &v).v), v, recorded_v_);
 }
 
 // One MaximalView at (q, v) gives the poses, the velocities and T; V = the world's potential at
 // those poses plus the joint springs'.
 RecordedState RigidWorldSystem::recorded_state(const Vector& q, const Vector& v) const {
   if (!forest_) return LagrangianSystem::recorded_state(q, v);
-  const MaximalView view(*world_, *forest_, q, &v, false);
-  return record_of(view.q, view.v, view.k, q, v);
+  MaximalView view(*world_, *forest_, q, &v, false);
+  return record_of(std::move(view.q), std::move(view.v), view.k, q, v);
 }
 
-RecordedState RigidWorldSystem::record_of(const Vector& maximal_q, const Vector& maximal_v,
+RecordedState RigidWorldSystem::record_of(Vector maximal_q, Vector maximal_v,
                                           const MultibodyKinematics& k, const Vector& q,
                                           const Vector& v) const {
-  return {joint_records(maximal_q, q, recorded_q_), joint_records(maximal_v, v, recorded_v_),
-          forest_->model.kinetic_energy(k, v),
-          world_->potential_energy(maximal_q) +
-              (joint_springs_ ? forest_->model.spring_energy(q) : 0.0)};
+  RecordedState r;
+  r.kinetic = forest_->model.kinetic_energy(k, v);
+  r.potential = world_->potential_energy(maximal_q) +
+                (joint_springs_ ? forest_->model.spring_energy(q) : 0.0);
+  r.q = joint_records(std::move(maximal_q), q, recorded_q_);
+  r.v = joint_records(std::move(maximal_v), v, recorded_v_);
+  return r;
 }
 
 std::vector<std::string> RigidWorldSystem::recorded_position_names() const {
@@ -320,18 +327,17 @@ std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
   return names;
 }
 
-Vector RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const Vector& q,
-                                            const Vector& v) const {
+void RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const Vector& q,
+                                          const Vector& v, Vector& F) const {
   const MultibodyModel& m = forest_->model;
-  Vector F = m.bias_forces(k, v);
+  m.bias_forces(k, v, F);
   if (joint_springs_) F -= m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   if (!world_->actuators().empty()) F -= actuator_forces(q, v);
-  if (!constant_loads_) return F;
+  if (!constant_loads_) return;
   const std::vector<Eigen::Matrix<double, 6, 1>> loads = articulated_loads(false);
   for (Index b = 0; b < m.body_count(); ++b)
     if (!loads[b].isZero(0.0)) F -= m.body_jacobian(k, b).transpose() * loads[b];
-  return F;
 }
 
 std::vector<Eigen::Matrix<double, 6, 1>> RigidWorldSystem::articulated_loads(bool inputs) const {
@@ -373,10 +379,10 @@ void RigidWorldSystem::mass_then_forces(const Vector& q, double t, Matrix& M,
   const PooledKinematics k;
   m.kinematics(q, *k);
   m.world_inertias(*k);  // shared by CRBA and RNEA
-  M = m.mass_matrix(*k);
+  m.mass_matrix(*k, M);
   const Vector& v = velocity(M);
   m.velocity_kinematics(v, *k);
-  F = articulated_forces(*k, q, v);
+  articulated_forces(*k, q, v, F);
 }
 
 Vector RigidWorldSystem::integrate(const Vector& q, const Vector& v, double h) const {
@@ -574,13 +580,13 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   const int d = world_->dimension();
   const Index n = m.velocity_size(), mb = world_->body_velocity_size();
   const bool maximal = shapes_may_touch_ || !forest_->closure_joints.empty();
-  const MaximalView view(*world_, *forest_, q, &v, maximal);
+  MaximalView view(*world_, *forest_, q, &v, maximal);  // its q and v go to the record
   ContactState s;
   s.dimension = d;
   s.t = t;
   s.q = q;
   s.v = v;
-  s.F = articulated_forces(view.k, q, v);
+  articulated_forces(view.k, q, v, s.F);
   Matrix J;
   Vector c;
   for (const Index j : forest_->closure_joints) {
@@ -595,8 +601,10 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   // with a reach: the points of unilateral contacts that no step of the reach activates are left
   // out by detection itself (1 nm of slack for the round-off between this gap rate and the
   // mapped row's)
+  // (both only for a world whose shapes may touch: each is a closure of four references, which
+  // std::function holds on the heap, and an arm without contacts would form them every step)
   ContactFilter keep;
-  if (reach >= 0.0)
+  if (reach >= 0.0 && shapes_may_touch_)
     keep = [&](Index a, Index b, Index pair, const ContactPoint& p) {
       if (p.gap <= margin + 1e-9) return true;
       if (pair >= 0 && world_->contact_pairs()[pair].kind != ConstraintKind::unilateral)
@@ -610,7 +618,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   // frame's origin, R_i = shape_radius_), so a kept point has g ≤ margin + 1e-9 + reach (s_a +
   // s_b); the bound adds another 1e-9 and a relative 1e-9 on the speeds for the round-off
   PairReach bound;
-  if (reach >= 0.0)
+  if (reach >= 0.0 && shapes_may_touch_)
     bound = [&](Index a, Index b) {
       auto speed = [&](Index i) {
         if (world_->body(i).is_static) return 0.0;
@@ -638,7 +646,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   if (dense && !free_flight) s.M = m.mass_matrix(view.k);
   // a step's state carries its record: the run records the state a step ends at, which is the
   // state the next step detects at (sim/time_stepping.cpp), and the view already walked the tree
-  if (reach >= 0.0) s.recorded = record_of(view.q, view.v, view.k, q, v);
+  if (reach >= 0.0) s.recorded = record_of(std::move(view.q), std::move(view.v), view.k, q, v);
   return s;
 }
 

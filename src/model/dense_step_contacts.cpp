@@ -131,10 +131,13 @@ class DenseStepContacts final : public StepContacts {
 
   const MassSolver* implicit_mass() const override { return &mass_; }
 
-  const RecordedState* detected_record(const Vector& q, const Vector& v) const override {
+  std::optional<RecordedState> take_detected_record(const Vector& q, const Vector& v) override {
     const bool here =
         s_.recorded && s_.q.size() == q.size() && s_.v.size() == v.size() && s_.q == q && s_.v == v;
-    return here ? &*s_.recorded : nullptr;
+    if (!here) return std::nullopt;
+    std::optional<RecordedState> out = std::move(s_.recorded);
+    s_.recorded.reset();
+    return out;
   }
 
   StepSolution solve(const Vector& w, const Vector& compliance, const Vector& guess) override {

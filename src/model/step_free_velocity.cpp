@@ -41,15 +41,18 @@ Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Ve
     if (implicit_mass != nullptr) *implicit_mass = std::move(M_hat);
     return v - dv;
   }
-  // the midpoint rule: M̂_m at q_m, factorized once for both halves of the step
-  Matrix M_m;
-  Vector F_m, v_m;
+  // the midpoint rule: M̂_m at q_m, factorized once for both halves of the step; M̂_m, F_m and
+  // v_m are this thread's, kept from call to call (a robot's step allocates none of them)
+  thread_local Matrix M_m;
+  thread_local Vector F_m, v_m;
   sys.mass_then_forces(
       sys.integrate(q, v, 0.5 * h), t + 0.5 * h, M_m,
       [&](Matrix& M_mid) -> const Vector& {
         if (passive) add_implicit_terms(h, theta, K, D, M_mid);
         mass.factorize(M_mid, sys.mass_tree());
-        v_m = impulse(0.5 * h);
+        v_m = F;  // v_m = v − M̂⁻¹ ½h F̂, formed in place
+        if (passive) v_m += h * theta * K.cwiseProduct(v);
+        v_m *= 0.5 * h;
         mass.solve_in_place(v_m);
         v_m = v - v_m;
         return v_m;

@@ -63,7 +63,7 @@ class MoreauScheme final : public StepScheme {
     step_data(h);
     sol_ = layer_->solve(w_, compliance_, guess_);
     count_solve(res_, sol_, t, st_);
-    return sol_.v;
+    return std::move(sol_.v);  // read by nothing else: the events use r and u
   }
 
   void check_impulses() const override {
@@ -108,8 +108,8 @@ class MoreauScheme final : public StepScheme {
 
   void end_step() override { layer_->advance(kept_); }
 
-  const RecordedState* recorded(const Vector& q, const Vector& v) const override {
-    return layer_->detected_record(q, v);
+  std::optional<RecordedState> take_recorded(const Vector& q, const Vector& v) override {
+    return layer_->take_detected_record(q, v);
   }
 
   // The layer's names only grow (an id is a name's index): append the new ones.

@@ -37,8 +37,8 @@ inline void note_energy(SimulationResult& res, double E, double& running_min_ene
 // `formed`: the record of (q, v) already formed (StepScheme::recorded), else the system's.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
                          const Vector& q, const Vector& v, double& running_min_energy,
-                         const RecordedState* formed = nullptr) {
-  RecordedState r = formed ? *formed : sys.recorded_state(q, v);
+                         std::optional<RecordedState> formed = std::nullopt) {
+  RecordedState r = formed ? std::move(*formed) : sys.recorded_state(q, v);
   const double T = r.kinetic, V = r.potential;
   // finite q and v can still overflow T = ½vᵀMv: the run then diverged (the record not kept)
   if (!std::isfinite(T) || !std::isfinite(V))

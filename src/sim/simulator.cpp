@@ -240,7 +240,7 @@ Index Simulator::recorded_id(const std::string& name) {
 void Simulator::record_state() {
   SimulationResult& rec = *recording_;
   detail::record_state(rec, *system_, t_, q_, v_, emin_,
-                       run_ ? run_->formed_record(q_, v_) : nullptr);
+                       run_ ? run_->take_formed_record(q_, v_) : std::nullopt);
   for (ContactRecord c : last_.contacts) {
     c.t = t_;
     c.contact = recorded_id(run_contact_name(c.contact));

@@ -54,9 +54,10 @@ class StepScheme {
   // The run is over: the contact names of the result.
   virtual void finish() {}
   // What the run records at (q, v) when the scheme's last detection formed it there (the loop
-  // records the state settle detected at), else nullptr: the loop asks the system.
-  virtual const RecordedState* recorded(const Vector& /*q*/, const Vector& /*v*/) const {
-    return nullptr;
+  // records the state settle detected at), handed over once; else nothing: the loop asks the
+  // system.
+  virtual std::optional<RecordedState> take_recorded(const Vector& /*q*/, const Vector& /*v*/) {
+    return std::nullopt;
   }
   // Appended to the run's "K of N steps ended without reaching the solver tolerance".
   virtual std::string failure_note() const { return ""; }

@@ -36,12 +36,12 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
 
 TimeSteppingRun::~TimeSteppingRun() = default;
 
-const RecordedState* TimeSteppingRun::formed_record(const Vector& q, const Vector& v) const {
-  return scheme_->recorded(q, v);
+std::optional<RecordedState> TimeSteppingRun::take_formed_record(const Vector& q, const Vector& v) {
+  return scheme_->take_recorded(q, v);
 }
 
 void TimeSteppingRun::record() {
-  detail::record_state(res_, sys_, t_, q_, v_, emin_, formed_record(q_, v_));
+  detail::record_state(res_, sys_, t_, q_, v_, emin_, take_formed_record(q_, v_));
 }
 
 // One step of the loop: the scheme's v_{k+1}, then q_{k+1} = q_k + h q̇(q_k, (1−θ)v_k + θv_{k+1})
@@ -53,10 +53,11 @@ bool TimeSteppingRun::step() {
   const double theta = st_.time_stepping.theta;
   try {
     const detail::StepTimes times = scheme_->times(k_, nsteps_, t_);
-    const Vector v_next = scheme_->solve(q_, v_, t_, times.t_next, times.h);
-    q_ += times.h * sys_.position_rate(q_, (1.0 - theta) * v_ + theta * v_next);
+    Vector v_next = scheme_->solve(q_, v_, t_, times.t_next, times.h);
+    rate_ = (1.0 - theta) * v_ + theta * v_next;
+    q_ += times.h * sys_.position_rate(q_, rate_);
     sys_.normalize_position(q_);
-    v_ = v_next;
+    v_.swap(v_next);
     t_ = times.t_next;
     ++res_.steps;
     require_finite(v_, "v");

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,9 +176,11 @@ class StepContacts {
   // its free flight's at the midpoint when the step has no constraints), or nullptr.
   virtual const MassSolver* implicit_mass() const { return nullptr; }
   // What a run records at (q, v), when the last detection was at exactly (q, v) and its state
-  // carries the record (ContactState::recorded); else nullptr.
-  virtual const RecordedState* detected_record(const Vector& /*q*/, const Vector& /*v*/) const {
-    return nullptr;
+  // carries the record (ContactState::recorded), handed over: the record is moved out, not
+  // copied, and a second call finds none until the next detection. Else nothing.
+  virtual std::optional<RecordedState> take_detected_record(const Vector& /*q*/,
+                                                            const Vector& /*v*/) {
+    return std::nullopt;
   }
 
   // d, 2 or 3, known after detect().

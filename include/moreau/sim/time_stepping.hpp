@@ -18,6 +18,7 @@
 // policy of the same loop: θ on the forces in a Newton loop, t_k = k·h, and every unilateral
 // relation recorded at every recorded step.
 #include <memory>
+#include <optional>
 
 #include "moreau/sim/simulation.hpp"
 
@@ -60,9 +61,9 @@ class TimeSteppingRun {
   // Ends the run and hands over its result: contact names, events in time order, the message.
   SimulationResult finish();
   // The record of (q, v) (what LagrangianSystem::recorded_state gives) when the scheme's last
-  // detection was at (q, v) and formed it with its contact state; else nullptr. Valid until
-  // the next step.
-  const RecordedState* formed_record(const Vector& q, const Vector& v) const;
+  // detection was at (q, v) and formed it with its contact state, handed over (moved out: a
+  // second call finds none until the next step); else nothing.
+  std::optional<RecordedState> take_formed_record(const Vector& q, const Vector& v);
   // Whether a recorded step keeps its state (t, q, v, energies) beside its contact records
   // (default true); a driver that records states itself turns it off (the Simulator).
   void record_states(bool on) { record_states_ = on; }
@@ -86,6 +87,7 @@ class TimeSteppingRun {
   long k_ = 0, nsteps_ = 0;
   double next_record_ = 0.0;  // s, the next recorded time (record_interval > 0)
   double emin_ = 0.0;         // J, the smallest energy recorded so far
+  Vector rate_;               // a step's (1 − θ) v_k + θ v_{k+1}, kept between steps
   int last_percent_ = -1, reported_failures_ = 0;
   bool ended_ = false;
   bool record_states_ = true;  // record_states()

@@ -228,6 +228,12 @@ void MultibodyModel::world_inertias(MultibodyKinematics& out) const {
 // CRBA (Featherstone §6.2) in world coordinates: composite inertias I^c_b = I_b + Σ children,
 // then M_ij = S_jᵀ I^c_{body(i)} S_i for every j on the way from i to the root.
 Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
+  Matrix M;
+  mass_matrix(k, M);
+  return M;
+}
+
+void MultibodyModel::mass_matrix(const MultibodyKinematics& k, Matrix& M) const {
   const Index nb = body_count();
   thread_local std::vector<spatial::CompactInertia> Ic;  // scratch: no allocation per call
   Ic.resize(static_cast<size_t>(nb));
@@ -235,7 +241,7 @@ Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
     Ic[b] = k.with_inertias ? k.inertia[b] : compact_inertia(bodies_[b], k.rotation[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
-  Matrix M = Matrix::Zero(nv_, nv_);
+  M.setZero(nv_, nv_);
   for (Index i = 0; i < nv_; ++i) {
     const Vector6 F = Ic[dof_body_[i]] * k.S.col(i);
     for (Index j = i; j >= 0; j = dof_parent_[j]) M(i, j) = M(j, i) = k.S.col(j).dot(F);
@@ -243,7 +249,6 @@ Matrix MultibodyModel::mass_matrix(const MultibodyKinematics& k) const {
   for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
     M.diagonal().segment(ov, j.velocity_size()).array() += j.armature;
   });
-  return M;
 }
 
 Matrix MultibodyModel::mass_matrix(const Vector& q) const {
@@ -255,7 +260,8 @@ Matrix MultibodyModel::mass_matrix(const Vector& q) const {
 // RNEA (Featherstone §5.3) in world coordinates, gravity as the base's acceleration (0; −g⃗):
 //   A_b = A_parent + Σ_k (Ṡ_k v_k + S_k a_k),   f_b = I_b A_b + V_b ×_f I_b V_b,
 //   f_parent += f_b (leaves to root),            τ_i = S_iᵀ f_{body(i)}.
-Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a) const {
+void MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a,
+                          Vector& tau) const {
   const Index nb = body_count();
   thread_local std::vector<Vector6> A, f;  // scratch: no allocation per call
   A.resize(static_cast<size_t>(nb));
@@ -276,15 +282,15 @@ Vector MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const
   }
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) f[bodies_[b].parent] += f[b];
-  Vector tau(nv_);
+  tau.resize(nv_);
   for (Index i = 0; i < nv_; ++i) tau[i] = k.S.col(i).dot(f[dof_body_[i]]);
-  return tau;
 }
 
 Vector MultibodyModel::inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const {
   MultibodyKinematics k;
   kinematics(q, v, k);
-  Vector tau = rnea(k, v, &a);
+  Vector tau;
+  rnea(k, v, &a, tau);
   for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
     tau.segment(ov, j.velocity_size()) += j.armature * a.segment(ov, j.velocity_size());
   });
@@ -292,7 +298,13 @@ Vector MultibodyModel::inverse_dynamics(const Vector& q, const Vector& v, const 
 }
 
 Vector MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v) const {
-  return rnea(k, v, nullptr);
+  Vector tau;
+  rnea(k, v, nullptr, tau);
+  return tau;
+}
+
+void MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau) const {
+  rnea(k, v, nullptr, tau);
 }
 
 Vector MultibodyModel::bias_forces(const Vector& q, const Vector& v) const {

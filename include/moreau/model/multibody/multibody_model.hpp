@@ -151,6 +151,8 @@ class MultibodyModel {
   Matrix mass_matrix(const Vector& q) const;
   // M from kinematics already computed at q (k.S, k.com, k.pose).
   Matrix mass_matrix(const MultibodyKinematics& k) const;
+  // The same into M (resized to nv × nv; a caller that keeps M allocates nothing).
+  void mass_matrix(const MultibodyKinematics& k, Matrix& M) const;
   // The generalized force τ that gives the acceleration a at (q, v) without contacts, by RNEA:
   //   τ = M(q) a + b(q, v)   (gravity and Coriolis/centrifugal forces; no passive forces).
   Vector inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const;
@@ -176,6 +178,8 @@ class MultibodyModel {
   Vector bias_forces(const Vector& q, const Vector& v) const;
   // b from kinematics with velocities (RNEA with a = 0).
   Vector bias_forces(const MultibodyKinematics& k, const Vector& v) const;
+  // The same into tau (resized to nv; a caller that keeps tau allocates nothing).
+  void bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau) const;
   // τ_passive = −K (q − q_ref) − D v of the joint springs and dampers (ball springs: −K θ u for
   // the rotation θ u from the stored pose; free joints: damping only).
   Vector passive_forces(const Vector& q, const Vector& v) const;
@@ -234,8 +238,8 @@ class MultibodyModel {
       for (size_t k = 0; k < bodies_[b].joints.size(); ++k)
         f(bodies_[b].joints[k], layout_[b].q[k], layout_[b].v[k]);
   }
-  // RNEA at the kinematics k (with velocities) and v, with a (nullptr: a = 0).
-  Vector rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a) const;
+  // RNEA at the kinematics k (with velocities) and v, with a (nullptr: a = 0), into tau.
+  void rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a, Vector& tau) const;
 
   Vector3 gravity_ = Vector3(0.0, 0.0, -9.81);
   std::vector<MultibodyBody> bodies_;

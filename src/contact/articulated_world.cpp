@@ -301,14 +301,14 @@ Vector RigidWorldSystem::recorded_velocities(const Vector& q, const Vector& v) c
 RecordedState RigidWorldSystem::recorded_state(const Vector& q, const Vector& v) const {
   if (!forest_) return LagrangianSystem::recorded_state(q, v);
   MaximalView view(*world_, *forest_, q, &v, false);
-  return record_of(std::move(view.q), std::move(view.v), view.k, q, v);
+  const double T = forest_->model.kinetic_energy(view.k, v);
+  return record_of(std::move(view.q), std::move(view.v), T, q, v);
 }
 
-RecordedState RigidWorldSystem::record_of(Vector maximal_q, Vector maximal_v,
-                                          const MultibodyKinematics& k, const Vector& q,
-                                          const Vector& v) const {
+RecordedState RigidWorldSystem::record_of(Vector maximal_q, Vector maximal_v, double T,
+                                          const Vector& q, const Vector& v) const {
   RecordedState r;
-  r.kinetic = forest_->model.kinetic_energy(k, v);
+  r.kinetic = T;
   r.potential = world_->potential_energy(maximal_q) +
                 (joint_springs_ ? forest_->model.spring_energy(q) : 0.0);
   r.q = joint_records(std::move(maximal_q), q, recorded_q_);
@@ -328,9 +328,9 @@ std::vector<std::string> RigidWorldSystem::recorded_velocity_names() const {
 }
 
 void RigidWorldSystem::articulated_forces(const MultibodyKinematics& k, const Vector& q,
-                                          const Vector& v, Vector& F) const {
+                                          const Vector& v, Vector& F, double* kinetic) const {
   const MultibodyModel& m = forest_->model;
-  m.bias_forces(k, v, F);
+  m.bias_forces(k, v, F, kinetic);
   if (joint_springs_) F -= m.passive_forces(q, v);
   if (qfrc_applied_.size() || xfrc_applied_.size()) F -= input_forces(q);
   if (!world_->actuators().empty()) F -= actuator_forces(q, v);
@@ -586,7 +586,8 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   s.t = t;
   s.q = q;
   s.v = v;
-  articulated_forces(view.k, q, v, s.F);
+  double T = 0.0;  // the record's, from the forces' products (a step's state records)
+  articulated_forces(view.k, q, v, s.F, reach >= 0.0 ? &T : nullptr);
   Matrix J;
   Vector c;
   for (const Index j : forest_->closure_joints) {
@@ -646,7 +647,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   if (dense && !free_flight) s.M = m.mass_matrix(view.k);
   // a step's state carries its record: the run records the state a step ends at, which is the
   // state the next step detects at (sim/time_stepping.cpp), and the view already walked the tree
-  if (reach >= 0.0) s.recorded = record_of(std::move(view.q), std::move(view.v), view.k, q, v);
+  if (reach >= 0.0) s.recorded = record_of(std::move(view.q), std::move(view.v), T, q, v);
   return s;
 }
 

@@ -90,8 +90,9 @@ TEST(ArticulatedWorld, RecordedStateIsTheFourRecords) {
 }
 
 // A step's state carries the record of its (q, v) (the loop records the state a step ends at,
-// which the next step detects at): the same numbers as recorded_state's own walk; a contact
-// state carries none.
+// which the next step detects at): the same numbers as recorded_state's own walk (T to round-off:
+// the step's state sums it from RNEA's products I_b V_b, recorded_state from the twists); a
+// contact state carries none.
 TEST(ArticulatedWorld, StepStateCarriesTheRecordOfItsState) {
   const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
   Vector q = sys.initial_q, v = Vector::LinSpaced(sys.velocity_size(), -1.0, 2.0);
@@ -101,9 +102,32 @@ TEST(ArticulatedWorld, StepStateCarriesTheRecordOfItsState) {
   const RecordedState r = sys.recorded_state(q, v);
   EXPECT_EQ(s.recorded->q, r.q);
   EXPECT_EQ(s.recorded->v, r.v);
-  EXPECT_EQ(s.recorded->kinetic, r.kinetic);
+  EXPECT_NEAR(s.recorded->kinetic, r.kinetic, 1e-14 * r.kinetic);
   EXPECT_EQ(s.recorded->potential, r.potential);
   EXPECT_FALSE(sys.contact_state(q, v, 0.0).recorded.has_value());
+}
+
+// The contact layer hands the record of its last detection over once, and only at the (q, v) it
+// detected at: a second take, or a take at another state, finds none (the loop then asks the
+// system).
+TEST(ArticulatedWorld, TheLayerHandsItsRecordOverOnce) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  Vector q = sys.initial_q, v = Vector::LinSpaced(sys.velocity_size(), -1.0, 2.0);
+  q[0] = 0.3, q[1] = -0.2;
+  StepContactSettings settings;
+  settings.max_step = 1e-3;
+  const std::unique_ptr<StepContacts> layer = sys.step_contacts(settings, ContactSolverSettings{});
+  double penetration = 0.0;
+  layer->detect(q, v, 0.0, penetration);
+  const Vector other = v + Vector::Constant(v.size(), 1e-3);
+  EXPECT_FALSE(layer->take_detected_record(q, other).has_value());
+  const std::optional<RecordedState> taken = layer->take_detected_record(q, v);
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(taken->q, sys.recorded_positions(q));
+  EXPECT_EQ(taken->v, sys.recorded_velocities(q, v));
+  EXPECT_FALSE(layer->take_detected_record(q, v).has_value());
+  layer->detect(q, v, 0.0, penetration);  // a new detection carries a new record
+  EXPECT_TRUE(layer->take_detected_record(q, v).has_value());
 }
 
 // mass_then_forces gives, from one walk of the forest, the M of mass_and_forces at q and then F at

@@ -137,6 +137,18 @@ TEST(MultibodyModel, CrbaEqualsSumOfBodyJacobianProducts) {
     // kinetic_energy sums the bodies' twists without forming M: the same ½ vᵀ M v
     const double T = 0.5 * v.dot(expected * v);
     EXPECT_NEAR(m.kinetic_energy(q, v), T, 1e-12 * T) << "seed " << seed;
+    // and RNEA gives it beside the bias forces, from its products I_b V_b; the in-place forms
+    // write what the returning ones return, into storage of another size
+    MultibodyKinematics kv;
+    m.kinematics(q, v, kv);
+    Vector b(1);
+    double T_rnea = -1.0;
+    m.bias_forces(kv, v, b, &T_rnea);
+    EXPECT_NEAR(T_rnea, T, 1e-12 * T) << "seed " << seed;
+    EXPECT_EQ(b, m.bias_forces(q, v)) << "seed " << seed;
+    Matrix M(2, 3);
+    m.mass_matrix(k, M);
+    EXPECT_EQ(M, m.mass_matrix(q)) << "seed " << seed;
   }
 }
 

@@ -205,15 +205,16 @@ class RigidWorldSystem : public LagrangianSystem {
   // `reach` and `margin` as step_state (reach < 0: every contact).
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense,
                                  double reach = -1.0, double margin = 0.0) const;
-  // What a run records at (q, v) from the world's maximal coordinates and velocities there
-  // (taken: the record's vectors grow from them) and the forest's kinematics k with velocities
+  // What a run records at (q, v) with kinetic energy T, from the world's maximal coordinates
+  // and velocities there (taken: a world of loose bodies records them as they are)
   // (articulated_world.cpp).
-  RecordedState record_of(Vector maximal_q, Vector maximal_v, const MultibodyKinematics& k,
-                          const Vector& q, const Vector& v) const;
+  RecordedState record_of(Vector maximal_q, Vector maximal_v, double T, const Vector& q,
+                          const Vector& v) const;
   // F = b − τ_passive − Σ J_bᵀ (f_app, τ_app) at the kinematics k into F (articulated_world.cpp;
-  // a caller that keeps F allocates nothing for it).
-  void articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v,
-                          Vector& F) const;
+  // a caller that keeps F allocates nothing for it); with kinetic, T at (q, v) too
+  // (MultibodyModel::bias_forces).
+  void articulated_forces(const MultibodyKinematics& k, const Vector& q, const Vector& v, Vector& F,
+                          double* kinetic = nullptr) const;
   // dynamics_derivatives of loose bodies (no forest), exact.
   void loose_dynamics_derivatives(const Vector& q, const Vector& v, const Vector& a, Matrix& d_dq,
                                   Matrix& d_dv) const;

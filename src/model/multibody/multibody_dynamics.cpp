@@ -44,8 +44,10 @@ spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3
 
 // I A + V ×_f (I V) for the compact inertia I, written out in scalars (the products of
 // spatial_algebra.hpp, fused; a tenth of a robot's step): with (n; p) = I V,
-// I m = (I_O ω + h × v; m v − h × ω) and V ×_f (n; p) = (ω × n + v × p; ω × p).
-Vector6 inertia_force(const spatial::CompactInertia& I, const Vector6& A, const Vector6& V) {
+// I m = (I_O ω + h × v; m v − h × ω) and V ×_f (n; p) = (ω × n + v × p; ω × p). With VIV, adds
+// V·(I V) (twice the body's kinetic energy) to it.
+Vector6 inertia_force(const spatial::CompactInertia& I, const Vector6& A, const Vector6& V,
+                      double* VIV = nullptr) {
   const double* J = I.I_O.data();  // column-major
   const double hx = I.h.x(), hy = I.h.y(), hz = I.h.z(), m = I.m;
   // y = I x for the motion x = (ω; v)
@@ -62,6 +64,7 @@ Vector6 inertia_force(const spatial::CompactInertia& I, const Vector6& A, const 
   times(V.data(), np);
   const double wx = V[0], wy = V[1], wz = V[2], vx = V[3], vy = V[4], vz = V[5];
   const double n0 = np[0], n1 = np[1], n2 = np[2], p0 = np[3], p1 = np[4], p2 = np[5];
+  if (VIV) *VIV += (wx * n0 + wy * n1 + wz * n2) + (vx * p0 + vy * p1 + vz * p2);
   Vector6 out;
   out[0] = f[0] + (wy * n2 - wz * n1) + (vy * p2 - vz * p1);
   out[1] = f[1] + (wz * n0 - wx * n2) + (vz * p0 - vx * p2);
@@ -261,13 +264,14 @@ Matrix MultibodyModel::mass_matrix(const Vector& q) const {
 //   A_b = A_parent + Σ_k (Ṡ_k v_k + S_k a_k),   f_b = I_b A_b + V_b ×_f I_b V_b,
 //   f_parent += f_b (leaves to root),            τ_i = S_iᵀ f_{body(i)}.
 void MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a,
-                          Vector& tau) const {
+                          Vector& tau, double* kinetic) const {
   const Index nb = body_count();
   thread_local std::vector<Vector6> A, f;  // scratch: no allocation per call
   A.resize(static_cast<size_t>(nb));
   f.resize(static_cast<size_t>(nb));
   Vector6 base;
   base << Vector3::Zero(), -gravity_;
+  double VIV = 0.0;  // Σ V_b·(I_b V_b), with kinetic
   for (Index b = 0; b < nb; ++b) {
     const MultibodyBody& body = bodies_[b];
     Vector6 Ab = body.parent < 0 ? base : A[body.parent];
@@ -278,12 +282,13 @@ void MultibodyModel::rnea(const MultibodyKinematics& k, const Vector& v, const V
         for (Index i = first; i <= last; ++i) Ab += k.S.col(i) * (*a)[i];
     }
     A[b] = Ab;
-    f[b] = inertia_force(k.inertia[b], Ab, k.twist[b]);
+    f[b] = inertia_force(k.inertia[b], Ab, k.twist[b], kinetic ? &VIV : nullptr);
   }
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) f[bodies_[b].parent] += f[b];
   tau.resize(nv_);
   for (Index i = 0; i < nv_; ++i) tau[i] = k.S.col(i).dot(f[dof_body_[i]]);
+  if (kinetic) *kinetic = 0.5 * VIV + armature_energy(v);
 }
 
 Vector MultibodyModel::inverse_dynamics(const Vector& q, const Vector& v, const Vector& a) const {
@@ -303,8 +308,9 @@ Vector MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v
   return tau;
 }
 
-void MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau) const {
-  rnea(k, v, nullptr, tau);
+void MultibodyModel::bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau,
+                                 double* kinetic) const {
+  rnea(k, v, nullptr, tau, kinetic);
 }
 
 Vector MultibodyModel::bias_forces(const Vector& q, const Vector& v) const {
@@ -362,6 +368,11 @@ double MultibodyModel::kinetic_energy(const MultibodyKinematics& k, const Vector
     const Vector3 wb = k.rotation[b].transpose() * w;  // ω in body axes
     T += 0.5 * (body.mass * vG.squaredNorm() + wb.dot(body.inertia * wb));
   }
+  return T + armature_energy(v);
+}
+
+double MultibodyModel::armature_energy(const Vector& v) const {
+  double T = 0.0;
   for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
     if (j.armature != 0.0) T += 0.5 * j.armature * v.segment(ov, j.velocity_size()).squaredNorm();
   });

@@ -178,8 +178,11 @@ class MultibodyModel {
   Vector bias_forces(const Vector& q, const Vector& v) const;
   // b from kinematics with velocities (RNEA with a = 0).
   Vector bias_forces(const MultibodyKinematics& k, const Vector& v) const;
-  // The same into tau (resized to nv; a caller that keeps tau allocates nothing).
-  void bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau) const;
+  // The same into tau (resized to nv; a caller that keeps tau allocates nothing), and with
+  // kinetic the kinetic energy T at (q, v) too: ½ Σ_b V_b·(I_b V_b) from the products I_b V_b
+  // that RNEA forms anyway, plus the armature's ½ a v_i² (kinetic_energy's T, to round-off).
+  void bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau,
+                   double* kinetic = nullptr) const;
   // τ_passive = −K (q − q_ref) − D v of the joint springs and dampers (ball springs: −K θ u for
   // the rotation θ u from the stored pose; free joints: damping only).
   Vector passive_forces(const Vector& q, const Vector& v) const;
@@ -238,8 +241,12 @@ class MultibodyModel {
       for (size_t k = 0; k < bodies_[b].joints.size(); ++k)
         f(bodies_[b].joints[k], layout_[b].q[k], layout_[b].v[k]);
   }
-  // RNEA at the kinematics k (with velocities) and v, with a (nullptr: a = 0), into tau.
-  void rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a, Vector& tau) const;
+  // RNEA at the kinematics k (with velocities) and v, with a (nullptr: a = 0), into tau; with
+  // kinetic, T as bias_forces gives it.
+  void rnea(const MultibodyKinematics& k, const Vector& v, const Vector* a, Vector& tau,
+            double* kinetic = nullptr) const;
+  // ½ Σ a v_i² over the dofs of joints with armature a.
+  double armature_energy(const Vector& v) const;
 
   Vector3 gravity_ = Vector3(0.0, 0.0, -9.81);
   std::vector<MultibodyBody> bodies_;

@@ -47,9 +47,9 @@ struct MaximalView {
       body_of_offset.assign(static_cast<size_t>(world.dynamic_body_count()), -1);
     }
     for (Index i = 0; i < world.body_count(); ++i) {
-      const Index ov = world.velocity_offset(i);
+      const Index ov = f.velocity_offset[i];
       if (ov < 0) continue;
-      const Index b = f.body_of[i], oq = world.position_offset(i);
+      const Index b = f.body_of[i], oq = f.position_offset[i];
       if (with_maps) body_of_offset[ov / mb] = i;
       const Pose& pose = k.pose[b];
       if (planar) {

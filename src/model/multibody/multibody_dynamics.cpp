@@ -20,14 +20,13 @@ using spatial::Vector6;
 
 // I_O of body b at the pose of the kinematics (file comment; R its rotation), in its ten numbers:
 // −m [c]×² = m (|c|² 1 − c cᵀ). I_G = R I Rᵀ is symmetric: its upper triangle is formed as
-// (R I)_i · R_j and mirrored, and a diagonal I (principal axes) scales R's columns.
-spatial::CompactInertia compact_inertia(const MultibodyBody& body, const Matrix3& R,
+// (R I)_i · R_j and mirrored, and a diagonal I (principal axes: `diagonal`) scales R's columns.
+spatial::CompactInertia compact_inertia(const MultibodyBody& body, bool diagonal, const Matrix3& R,
                                         const Vector3& c) {
   spatial::CompactInertia I;
   I.m = body.mass;
   I.h = body.mass * c;
   const Matrix3& J = body.inertia;
-  const bool diagonal = J(0, 1) == 0.0 && J(0, 2) == 0.0 && J(1, 2) == 0.0;
   Matrix3 RJ;
   if (diagonal)
     RJ = R * J.diagonal().asDiagonal();
@@ -86,11 +85,6 @@ void cross_motion_into(const Vector6& a, const double* b, double* out) {
   out[5] = (a[0] * b[4] - a[1] * b[3]) + (a[3] * b[1] - a[4] * b[0]);
 }
 
-// Whether r is exactly the identity rotation (1, 0, 0, 0): composing with it is a no-op.
-bool is_identity(const Quaternion& r) {
-  return r.w() == 1.0 && r.x() == 0.0 && r.y() == 0.0 && r.z() == 0.0;
-}
-
 Quaternion quat_at(const Vector& q, Index o) {
   return Quaternion(q[o], q[o + 1], q[o + 2], q[o + 3]);
 }
@@ -125,7 +119,7 @@ void MultibodyModel::kinematics(const Vector& q, MultibodyKinematics& out) const
       const Matrix3& R_P = out.rotation[body.parent];
       X.position = P.position + R_P * body.offset.position;
       // an offset without rotation (the common case) leaves the parent's orientation as it is
-      if (is_identity(body.offset.orientation)) {
+      if (!turned_offset_[b]) {
         X.orientation = P.orientation;
         R = R_P;
       } else {
@@ -224,7 +218,8 @@ void MultibodyModel::world_inertias(MultibodyKinematics& out) const {
   const Index nb = body_count();
   out.inertia.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    out.inertia[b] = compact_inertia(bodies_[b], out.rotation[b], out.com[b]);
+    out.inertia[b] =
+        compact_inertia(bodies_[b], principal_inertia_[b], out.rotation[b], out.com[b]);
   out.with_inertias = true;
 }
 
@@ -241,7 +236,9 @@ void MultibodyModel::mass_matrix(const MultibodyKinematics& k, Matrix& M) const 
   thread_local std::vector<spatial::CompactInertia> Ic;  // scratch: no allocation per call
   Ic.resize(static_cast<size_t>(nb));
   for (Index b = 0; b < nb; ++b)
-    Ic[b] = k.with_inertias ? k.inertia[b] : compact_inertia(bodies_[b], k.rotation[b], k.com[b]);
+    Ic[b] = k.with_inertias
+                ? k.inertia[b]
+                : compact_inertia(bodies_[b], principal_inertia_[b], k.rotation[b], k.com[b]);
   for (Index b = nb - 1; b >= 0; --b)
     if (bodies_[b].parent >= 0) Ic[bodies_[b].parent] += Ic[b];
   M.setZero(nv_, nv_);
@@ -249,9 +246,7 @@ void MultibodyModel::mass_matrix(const MultibodyKinematics& k, Matrix& M) const 
     const Vector6 F = Ic[dof_body_[i]] * k.S.col(i);
     for (Index j = i; j >= 0; j = dof_parent_[j]) M(i, j) = M(j, i) = k.S.col(j).dot(F);
   }
-  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
-    M.diagonal().segment(ov, j.velocity_size()).array() += j.armature;
-  });
+  if (any_armature_) M.diagonal() += armature_;
 }
 
 Matrix MultibodyModel::mass_matrix(const Vector& q) const {
@@ -372,11 +367,7 @@ double MultibodyModel::kinetic_energy(const MultibodyKinematics& k, const Vector
 }
 
 double MultibodyModel::armature_energy(const Vector& v) const {
-  double T = 0.0;
-  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
-    if (j.armature != 0.0) T += 0.5 * j.armature * v.segment(ov, j.velocity_size()).squaredNorm();
-  });
-  return T;
+  return any_armature_ ? 0.5 * armature_.dot(v.cwiseProduct(v)) : 0.0;
 }
 
 double MultibodyModel::potential_energy(const Vector& q) const {

@@ -137,6 +137,15 @@ void MultibodyModel::relayout() {
   dof_body_.clear();
   dof_joint_first_.clear();
   dof_type_.clear();
+  std::vector<double> armature;
+  turned_offset_.assign(static_cast<size_t>(nb), 0);
+  principal_inertia_.assign(static_cast<size_t>(nb), 0);
+  for (Index b = 0; b < nb; ++b) {
+    const Quaternion& r = bodies_[b].offset.orientation;
+    const Matrix3& J = bodies_[b].inertia;
+    turned_offset_[b] = !(r.w() == 1.0 && r.x() == 0.0 && r.y() == 0.0 && r.z() == 0.0);
+    principal_inertia_[b] = J(0, 1) == 0.0 && J(0, 2) == 0.0 && J(1, 2) == 0.0;
+  }
   nq_ = nv_ = 0;
   for (Index t = 0; t < static_cast<Index>(trees_.size()); ++t) {
     trees_[t].first = nv_;
@@ -154,6 +163,7 @@ void MultibodyModel::relayout() {
           dof_body_.push_back(b);
           dof_joint_first_.push_back(joint_first);
           dof_type_.push_back(j.type);
+          armature.push_back(j.armature);
           previous = nv_++;
         }
       }
@@ -161,6 +171,8 @@ void MultibodyModel::relayout() {
     }
     trees_[t].second = nv_;
   }
+  armature_ = Eigen::Map<const Vector>(armature.data(), nv_);
+  any_armature_ = !armature_.isZero(0.0);
 }
 
 Vector MultibodyModel::neutral_positions() const {

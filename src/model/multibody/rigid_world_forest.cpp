@@ -65,6 +65,10 @@ RigidWorldForest rigid_world_forest(const RigidWorld& world) {
   f.model.set_gravity(world.gravity());
   f.body_of.assign(static_cast<size_t>(nb), -1);
   f.joint_body.assign(world.joints().size(), -1);
+  for (Index i = 0; i < nb; ++i) {  // the maximal layout's, read on every walk (MaximalView)
+    f.position_offset.push_back(world.position_offset(i));
+    f.velocity_offset.push_back(world.velocity_offset(i));
+  }
 
   // incident joints per body, in file order; the world is −1 and shares the static bodies' role
   std::vector<std::vector<Index>> incident(static_cast<size_t>(nb));

@@ -254,8 +254,12 @@ class MultibodyModel {
   bool on_path(Index k, Index i) const;  // dof k on the way from dof i to the root (or i itself)
 
   std::vector<Index> tree_, last_dof_, dof_parent_, dof_body_;
-  std::vector<Index> dof_joint_first_;  // per dof: its joint's first dof
-  std::vector<JointType> dof_type_;     // per dof: its joint's type
+  std::vector<Index> dof_joint_first_;   // per dof: its joint's first dof
+  std::vector<JointType> dof_type_;      // per dof: its joint's type
+  Vector armature_;                      // per dof: its joint's armature (M's diagonal addition)
+  bool any_armature_ = false;            // some joint has armature
+  std::vector<char> turned_offset_;      // per body: its offset's rotation is not the identity
+  std::vector<char> principal_inertia_;  // per body: its inertia is diagonal in its axes
   std::vector<std::pair<Index, Index>> trees_;
   Index nq_ = 0, nv_ = 0;
 };

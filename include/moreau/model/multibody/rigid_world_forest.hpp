@@ -29,15 +29,17 @@ namespace moreau {
 
 // The forest of a RigidWorld and how its bodies and joints map onto it.
 struct RigidWorldForest {
-  MultibodyModel model;               // the trees, gravity included
-  std::vector<Index> body_of;         // per body of the world: its body in `model`
-  std::vector<Index> closure_joints;  // joints of the world left out of the forest (cycles)
-  std::vector<Index> tree_joint;      // per body of `model`: the world's joint to its parent, −1
-  std::vector<Index> joint_body;      // per joint of the world: the body of `model` whose chain
-                                      // holds it, −1 for closure and fixed joints
-  std::vector<bool> planar_root;      // per body of `model`: a planar root (x, y, θ) chain
-  Vector q0;                          // initial q (nq)
-  Vector v0;                          // initial v (nv), the projection of the file comment
+  MultibodyModel model;                // the trees, gravity included
+  std::vector<Index> body_of;          // per body of the world: its body in `model`
+  std::vector<Index> position_offset;  // per body of the world: RigidWorld::position_offset
+  std::vector<Index> velocity_offset;  // per body of the world: RigidWorld::velocity_offset
+  std::vector<Index> closure_joints;   // joints of the world left out of the forest (cycles)
+  std::vector<Index> tree_joint;       // per body of `model`: the world's joint to its parent, −1
+  std::vector<Index> joint_body;       // per joint of the world: the body of `model` whose chain
+                                       // holds it, −1 for closure and fixed joints
+  std::vector<bool> planar_root;       // per body of `model`: a planar root (x, y, θ) chain
+  Vector q0;                           // initial q (nq)
+  Vector v0;                           // initial v (nv), the projection of the file comment
 };
 
 // The forest of `world` (see the file comment).

@@ -140,18 +140,23 @@ Row median_row(std::vector<Row> rounds) {
   return r;
 }
 
+#ifdef MOREAU_HAVE_MUJOCO
+// The median of x (the mean of the two middle values of an even count).
 double median(std::vector<double> x) {
   std::sort(x.begin(), x.end());
   const size_t n = x.size();
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
+#endif
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 9;
-  if (rounds < 1) {
-    std::fprintf(stderr, "bench_multibody: ROUNDS must be a positive integer, not '%s'\n", argv[1]);
+  char* end = nullptr;
+  const long rounds = argc > 1 ? std::strtol(argv[1], &end, 10) : 9;
+  if (rounds < 1 || rounds > 10000 || (argc > 1 && *end != '\0')) {
+    std::fprintf(stderr, "bench_multibody: ROUNDS must be an integer from 1 to 10000, not '%s'\n",
+                 argv[1]);
     return 2;
   }
   const std::string arm = "/tmp/moreau_bench_arm6.xml";
@@ -171,7 +176,7 @@ int main(int argc, char** argv) {
   for (const Model& m : models) {
     std::vector<Row> ours, theirs, rk4;
     std::vector<double> ratios;
-    for (int k = 0; k < rounds; ++k) {
+    for (long k = 0; k < rounds; ++k) {
       ours.push_back(run_moreau(m.name, m.path, m.t_end, m.passive));
 #ifdef MOREAU_HAVE_MUJOCO
       theirs.push_back(run_mujoco(m.name, m.path, m.t_end, m.passive));

@@ -147,8 +147,8 @@ class DenseStepContacts final : public StepContacts {
       StepSolution out;
       out.status = Status::converged;
       out.residual = 0.0;
-      out.v = v_free_;
-      newton_led_ = false;  // as solve_contacts after a solve that did not go through Newton
+      out.v = std::move(v_free_);  // read by nothing else until the next build() forms it anew
+      newton_led_ = false;         // as solve_contacts after a solve that did not go through Newton
       return out;
     }
     in_.w_unilateral = w;

@@ -41,10 +41,25 @@ Vector step_free_velocity(const LagrangianSystem& sys, const Matrix& M, const Ve
     if (implicit_mass != nullptr) *implicit_mass = std::move(M_hat);
     return v - dv;
   }
-  // the midpoint rule: M̂_m at q_m, factorized once for both halves of the step; M̂_m, F_m and
-  // v_m are this thread's, kept from call to call (a robot's step allocates none of them)
-  thread_local Matrix M_m;
-  thread_local Vector F_m, v_m;
+  // the midpoint rule: M̂_m at q_m, factorized once for both halves of the step. M̂_m, F_m and
+  // v_m are this thread's, kept from call to call (a robot's step allocates none of them unless
+  // the caller takes M̂); a call made from inside another on the same thread (a system whose
+  // mass_then_forces steps a model of its own) gets its own, as the outer one still reads them.
+  thread_local Matrix M_kept;
+  thread_local Vector F_kept, v_kept;
+  thread_local bool in_use = false;
+  Matrix M_own;
+  Vector F_own, v_own;
+  const bool nested = in_use;
+  Matrix& M_m = nested ? M_own : M_kept;
+  Vector& F_m = nested ? F_own : F_kept;
+  Vector& v_m = nested ? v_own : v_kept;
+  in_use = true;
+  struct Release {
+    bool& flag;
+    bool keep;
+    ~Release() { flag = keep; }
+  } release{in_use, nested};
   sys.mass_then_forces(
       sys.integrate(q, v, 0.5 * h), t + 0.5 * h, M_m,
       [&](Matrix& M_mid) -> const Vector& {

@@ -34,7 +34,7 @@ inline void note_energy(SimulationResult& res, double E, double& running_min_ene
 }
 
 // Appends (t, q, v, T, V) to the trajectory and updates the energy and penetration summary;
-// `formed`: the record of (q, v) already formed (StepScheme::recorded), else the system's.
+// `formed`: the record of (q, v) already formed (StepScheme::take_recorded), else the system's.
 inline void record_state(SimulationResult& res, const LagrangianSystem& sys, double t,
                          const Vector& q, const Vector& v, double& running_min_energy,
                          std::optional<RecordedState> formed = std::nullopt) {

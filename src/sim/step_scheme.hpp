@@ -11,6 +11,7 @@
 //     forces in a Newton loop, the index set fixed at the step's start, no projection;
 //     t_k = k·h; records every unilateral relation at every recorded step (0 when inactive).
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "moreau/sim/simulation.hpp"

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "../model/fd_check.hpp"
 #include "../model/joint_world_parts.hpp"

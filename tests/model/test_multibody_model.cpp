@@ -145,10 +145,72 @@ TEST(MultibodyModel, CrbaEqualsSumOfBodyJacobianProducts) {
     double T_rnea = -1.0;
     m.bias_forces(kv, v, b, &T_rnea);
     EXPECT_NEAR(T_rnea, T, 1e-12 * T) << "seed " << seed;
+    ASSERT_EQ(b.size(), m.velocity_size());
     EXPECT_EQ(b, m.bias_forces(q, v)) << "seed " << seed;
     Matrix M(2, 3);
     m.mass_matrix(k, M);
     EXPECT_EQ(M, m.mass_matrix(q)) << "seed " << seed;
+  }
+}
+
+// What the model forms once per layout follows each body and joint: a principal inertia and an
+// unturned offset (their short paths) beside a rotated inertia and a turned offset, and a
+// different armature on each joint. M against Σ J_bᵀ M_b J_b + diag(armature per dof) (the
+// in-place M written over storage of the same size that holds NaN), and RNEA's T against ½ vᵀMv.
+// Also with the whole tree 1 km from the origin: CRBA and RNEA work with inertias about the world
+// origin (I_O ~ m |c|²), so both lose about ε m |c|² in absolute terms there (1e-16 · 1e6: 1e-10,
+// against 1e-16 near the origin); M within 1e-8 of its norm and T within 1e-7 relative.
+TEST(MultibodyModel, LayoutCachesFollowEachBodyAndJoint) {
+  for (const double far : {0.0, 1e3}) {
+    MultibodyModel m;
+    const Quaternion turn(Eigen::AngleAxisd(0.7, Vector3(1, 2, 3).normalized()));
+    const Matrix3 R = turn.toRotationMatrix();
+    m.add_body({.name = "base",
+                .offset = Pose{Vector3(far, 0.0, 1.0), Quaternion::Identity()},
+                .mass = 2.0,
+                .com = Vector3(0.1, 0.0, 0.0),
+                .inertia = Vector3(0.02, 0.03, 0.04).asDiagonal(),
+                .joints = {{.type = JointType::free, .armature = 0.0}}});
+    m.add_body({.name = "upper",
+                .parent = 0,
+                .offset = Pose{Vector3(0.2, 0.0, 0.0), turn},
+                .mass = 1.0,
+                .com = Vector3(0.0, 0.1, 0.0),
+                .inertia = R * Vector3(0.01, 0.02, 0.015).asDiagonal() * R.transpose(),
+                .joints = {{.type = JointType::hinge, .axis = Vector3::UnitZ(), .armature = 0.1},
+                           {.type = JointType::slide, .axis = Vector3::UnitX(), .armature = 0.0}}});
+    m.add_body({.name = "lower",
+                .parent = 1,
+                .offset = Pose{Vector3(0.0, 0.3, 0.0), Quaternion::Identity()},
+                .mass = 0.5,
+                .com = Vector3(0.0, 0.0, -0.1),
+                .inertia = Vector3(0.005, 0.004, 0.003).asDiagonal(),
+                .joints = {{.type = JointType::ball, .armature = 0.02}}});
+    Vector q, v;
+    random_state(m, 5, q, v);
+    MultibodyKinematics k;
+    m.kinematics(q, v, k);
+    Vector armature = Vector::Zero(m.velocity_size());
+    for (Index b = 0; b < m.body_count(); ++b)
+      for (size_t j = 0; j < m.body(b).joints.size(); ++j) {
+        const MultibodyJoint& joint = m.body(b).joints[j];
+        armature.segment(m.velocity_offset(b, static_cast<Index>(j)), joint.velocity_size())
+            .setConstant(joint.armature);
+      }
+    Matrix expected = armature.asDiagonal();
+    for (Index b = 0; b < m.body_count(); ++b) {
+      const Matrix J = m.body_jacobian(k, b);
+      expected += J.transpose() * body_mass(m, k, b) * J;
+    }
+    Matrix M = Matrix::Constant(m.velocity_size(), m.velocity_size(), std::nan(""));
+    m.mass_matrix(k, M);
+    EXPECT_LT((M - expected).norm(), (far > 0.0 ? 1e-8 : 1e-12) * expected.norm()) << "far " << far;
+    const double T = 0.5 * v.dot(expected * v);
+    Vector b;
+    double T_rnea = -1.0;
+    m.bias_forces(k, v, b, &T_rnea);
+    ASSERT_EQ(b.size(), m.velocity_size());
+    EXPECT_NEAR(T_rnea, T, (far > 0.0 ? 1e-7 : 1e-12) * T) << "far " << far;
   }
 }
 

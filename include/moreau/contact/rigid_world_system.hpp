@@ -206,7 +206,7 @@ class RigidWorldSystem : public LagrangianSystem {
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense,
                                  double reach = -1.0, double margin = 0.0) const;
   // What a run records at (q, v) with kinetic energy T, from the world's maximal coordinates
-  // and velocities there (taken: a world of loose bodies records them as they are)
+  // and velocities there (taken: recorded as they are when the forest records no joint coordinate)
   // (articulated_world.cpp).
   RecordedState record_of(Vector maximal_q, Vector maximal_v, double T, const Vector& q,
                           const Vector& v) const;

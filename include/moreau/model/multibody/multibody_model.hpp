@@ -180,7 +180,9 @@ class MultibodyModel {
   Vector bias_forces(const MultibodyKinematics& k, const Vector& v) const;
   // The same into tau (resized to nv; a caller that keeps tau allocates nothing), and with
   // kinetic the kinetic energy T at (q, v) too: ½ Σ_b V_b·(I_b V_b) from the products I_b V_b
-  // that RNEA forms anyway, plus the armature's ½ a v_i² (kinetic_energy's T, to round-off).
+  // that RNEA forms anyway, plus the armature's ½ a v_i² (kinetic_energy's T, to round-off: about
+  // the world origin both lose ε m |c|² absolute for a body at distance |c| from it, as RNEA's
+  // forces do; kinetic_energy's body-axes form does not).
   void bias_forces(const MultibodyKinematics& k, const Vector& v, Vector& tau,
                    double* kinetic = nullptr) const;
   // τ_passive = −K (q − q_ref) − D v of the joint springs and dampers (ball springs: −K θ u for

@@ -270,8 +270,8 @@ namespace {
 
 // (maximal; x_i for each recorded joint entry i of x): a record's world part, then its joints'.
 // maximal itself when nothing is appended (a forest of free roots, planar roots and welds: no
-// joint coordinate is recorded); else a new vector (growing
-// maximal by realloc cost the arm's step more than this copy: its block seldom grows in place).
+// joint coordinate is recorded); else a new vector (growing maximal by realloc cost the arm's
+// step more than this copy: its block seldom grows in place).
 Vector joint_records(Vector maximal, const Vector& x,
                      const std::vector<std::pair<Index, std::string>>& recorded) {
   if (recorded.empty()) return maximal;

@@ -291,9 +291,7 @@ Vector MultibodyModel::inverse_dynamics(const Vector& q, const Vector& v, const 
   kinematics(q, v, k);
   Vector tau;
   rnea(k, v, &a, tau);
-  for_each_joint([&](const MultibodyJoint& j, Index, Index ov) {
-    tau.segment(ov, j.velocity_size()) += j.armature * a.segment(ov, j.velocity_size());
-  });
+  if (any_armature_) tau += armature_.cwiseProduct(a);
   return tau;
 }
 

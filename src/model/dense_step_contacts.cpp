@@ -62,6 +62,15 @@ class DenseStepContacts final : public StepContacts {
   // Rows: every bilateral row (target h_b: the rows already held stay held, so that correcting
   // one joint does not open another that shares its bodies), unilateral g < margin (target
   // g − ½tol: aim slightly inside the admissible side).
+  // A closed contact (0 ≤ g ≤ tol) is held as well: its row is ∇gᵀΔv = 0 (target 0), so the
+  // correction lifts what penetrates without opening what rests. A pass that opened a resting
+  // contact moved bodies against gravity without giving them a velocity: they fell back the next
+  // step and struck, and the strike's own penetration (½h u_n⁻ under the θ = ½ position update)
+  // was projected out again, lifting the other end. The humanoid of bench/models, lying on its
+  // back, kept a three-step rocking of 2e-3 J that way, head against hands, and rolled over at
+  // 4.5 s; held, it rests (kinetic energy below 1e-18 J from 2 s on) and needs no pass. Every
+  // pass holds: a last pass that held nothing, in the dozen steps that need four, was enough to
+  // start the rocking again.
   Vector projection(const Vector& /*q*/) override {
     MassSolver mass;
     mass.factorize(s_.M, sys_.mass_tree());
@@ -69,12 +78,13 @@ class DenseStepContacts final : public StepContacts {
     for (const auto& c : s_.constraints) {
       const bool bil = c.kind == ConstraintKind::bilateral;
       if (!bil && c.gap >= st_.activation_margin) continue;
+      const bool held = !bil && c.gap >= 0.0 && c.gap <= st_.projection_tolerance;
       DenseRow r;
-      r.bilateral = bil;
+      r.bilateral = bil || held;
       r.J = c.normal;
       r.MJ = mass.solve(r.J);
       r.diag = r.J.dot(r.MJ);
-      r.target = bil ? c.gap : c.gap - 0.5 * st_.projection_tolerance;
+      r.target = bil ? c.gap : held ? 0.0 : c.gap - 0.5 * st_.projection_tolerance;
       if (r.diag > 1e-300) rows.push_back(std::move(r));
     }
     return projected_gauss_seidel(rows, s_.M.rows(), st_.projection_tolerance);

@@ -34,6 +34,7 @@ class DenseStepContacts final : public StepContacts {
       : sys_(system), st_(settings), solver_(solver.name) {
     fcs_.tolerance = solver.tolerance;
     fcs_.max_iterations = solver.max_iterations;
+    fcs_.keep_converged_guess = true;  // a mechanism at rest keeps its impulses
   }
 
   double detect(const Vector& q, const Vector& v, double t, double& penetration) override {

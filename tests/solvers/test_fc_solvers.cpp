@@ -152,6 +152,30 @@ TEST(FcSolvers, WarmStartFromSolutionNeedsAtMostOneIteration) {
   }
 }
 
+// keep_converged_guess: the known solution of TwoContactsStickingKnownSolution given as the guess
+// comes back as it is, after no iteration, from every solver; a guess off by 1e-3 is not kept.
+TEST(FcSolvers, AConvergedGuessIsKeptWhenAsked) {
+  const FrictionContactProblem p = two_contacts_2d();
+  const Vector exact = Eigen::Vector4d(1.0 / 3.0, -0.1, 1.0 / 3.0, 0.05);
+  Vector off = exact;
+  off[0] += 1e-3;
+  FrictionContactSettings s;
+  s.tolerance = 1e-12;
+  s.keep_converged_guess = true;
+  for (const auto& name : friction_contact_solver_names(2)) {
+    const FrictionContactResult kept = solve_friction_contact(p, name, s, exact);
+    EXPECT_TRUE(kept.converged()) << name;
+    EXPECT_EQ(kept.iterations, 0) << name;
+    EXPECT_EQ(kept.r, exact) << name;
+    EXPECT_NEAR((kept.u - (p.W * exact + p.q)).norm(), 0.0, 1e-15) << name;
+    const FrictionContactResult solved = solve_friction_contact(p, name, s, off);
+    EXPECT_TRUE(solved.converged()) << name;
+    EXPECT_NE(solved.r, off) << name;
+    EXPECT_NEAR((solved.r - exact).norm(), 0.0, 1e-9) << name;
+    EXPECT_EQ(kept.solver, solved.solver) << name;  // "auto": the solver it chose
+  }
+}
+
 TEST(FcSolvers, ShuffledAndRelaxedNsgsConverge) {
   const FrictionContactProblem p = condense(random_global(3, 6, 30, 8));
   for (NsgsOrder order : {NsgsOrder::shuffled, NsgsOrder::shuffled_each}) {

@@ -19,6 +19,11 @@ struct FrictionContactSettings {
   // The proximal term of the "newton" solver's stages (NewtonSettings::proximal; 0 = off). The
   // rigid time step's fallback turns it on for stacks (contact/rigid_step_contacts.cpp).
   double newton_proximal = 0.0;
+  // A guess whose residual already meets the tolerance is returned as the solution, with no
+  // iteration of the named solver. The dense step contacts turn it on (a mechanism at rest keeps
+  // its impulses from step to step); off, each solver runs from the guess as it would (Siconos'
+  // scheme is reproduced to 1e-12 that way).
+  bool keep_converged_guess = false;
 };
 
 // The proximal term the simulators give the "newton" stages where contacts are redundant (face

@@ -410,15 +410,19 @@ namespace {
 // already meets the tolerance is the solution, r₀ after no iteration, whichever solver was named.
 // Setting Newton up to find that it had nothing to do (patterns, blocks, copies of W, a second
 // check of the problem) was 13 % of the resting humanoid's step.
-bool warm_start_meets_tolerance(const FrictionContactProblem& problem, double tolerance,
-                                const Vector& guess, FrictionContactResult& res) {
+bool warm_start_meets_tolerance(const FrictionContactProblem& problem,
+                                const FrictionContactSettings& settings, const Vector& guess,
+                                FrictionContactResult& res) {
+  const double tolerance = settings.tolerance;
   if (guess.size() != problem.q.size() || guess.size() == 0 || !all_finite(guess)) return false;
+  fc_detail::check_common(tolerance, settings.max_iterations, settings.time_limit);
   Vector u = local_velocity(problem, guess);
   const double e = friction_contact_residual(problem, guess, u);
   if (!(e <= tolerance)) return false;
   res.status = Status::converged;
   res.iterations = 0;
   res.residual = e;
+  res.residual_history = {e};
   res.r = guess;
   res.u = std::move(u);
   res.message = "the warm start meets the tolerance";
@@ -440,8 +444,7 @@ solve_friction_contact(const FrictionContactProblem& problem, std::string_view s
   MOREAU_REQUIRE(e != nullptr, "unknown frictional contact solver '{}' for dimension {}; known: {}",
                  solver, problem.dimension, joined_names(problem.dimension));
   FrictionContactResult res;
-  if (settings.keep_converged_guess &&
-      warm_start_meets_tolerance(problem, settings.tolerance, guess, res))
+  if (settings.keep_converged_guess && warm_start_meets_tolerance(problem, settings, guess, res))
     res.solver = e->name;
   else
     res = e->solve(problem, settings, guess);

@@ -1,6 +1,7 @@
 // The dense contact layer of a Moreau–Jean step, for any LagrangianSystem
 // (model/step_contacts.hpp): the constraints of contact_state(q, v, t), identity by constraint
 // name, W = Hᵀ M⁻¹ H formed by solve_velocity_level (model/velocity_level.hpp).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <unordered_map>
@@ -18,6 +19,8 @@ struct DenseRow {
   Vector J, MJ;
   double target = 0.0, diag = 0.0;
   bool bilateral = false;
+  bool held = false;  // a closed contact held at its gap (projection), gap its g
+  double gap = 0.0;
   double value(const Vector& dv) const { return target + J.dot(dv); }
   void add(Vector& dv, double step) const { dv += step * MJ; }
 };
@@ -82,31 +85,27 @@ class DenseStepContacts final : public StepContacts {
     MassSolver mass;
     mass.factorize(s_.M, sys_.mass_tree());
     std::vector<DenseRow> rows;
-    std::vector<double> gaps;  // the unilateral rows' gaps, for the retry (NaN on bilateral ones)
     for (const auto& c : s_.constraints) {
       const bool bil = c.kind == ConstraintKind::bilateral;
       if (!bil && c.gap >= st_.activation_margin) continue;
-      const bool held = !bil && c.gap >= 0.0 && c.gap <= tol;
       DenseRow r;
-      r.bilateral = bil || held;
+      r.held = !bil && c.gap >= 0.0 && c.gap <= tol;
+      r.gap = c.gap;
+      r.bilateral = bil || r.held;
       r.J = c.normal;
       r.MJ = mass.solve(r.J);
       r.diag = r.J.dot(r.MJ);
-      r.target = bil ? c.gap : held ? 0.0 : c.gap - 0.5 * tol;
-      if (r.diag > 1e-300) {
-        rows.push_back(std::move(r));
-        gaps.push_back(bil ? std::nan("") : c.gap);
-      }
+      r.target = bil ? c.gap : r.held ? 0.0 : c.gap - 0.5 * tol;
+      if (r.diag > 1e-300) rows.push_back(std::move(r));
     }
-    Vector dv = projected_gauss_seidel(rows, s_.M.rows(), tol);
-    bool met = true;
-    for (const DenseRow& r : rows)
-      met = met && (r.bilateral ? std::abs(r.value(dv)) : -r.value(dv)) <= tol;
-    if (met) return dv;
-    for (size_t i = 0; i < rows.size(); ++i)
-      if (!std::isnan(gaps[i])) {
-        rows[i].bilateral = false;
-        rows[i].target = gaps[i] - 0.5 * tol;
+    const Vector dv = projected_gauss_seidel(rows, s_.M.rows(), tol);
+    if (std::all_of(rows.begin(), rows.end(),
+                    [&](const DenseRow& r) { return row_violation(r, dv) <= tol; }))
+      return dv;
+    for (DenseRow& r : rows)
+      if (r.held) {
+        r.bilateral = r.held = false;
+        r.target = r.gap - 0.5 * tol;
       }
     return projected_gauss_seidel(rows, s_.M.rows(), tol);
   }

@@ -116,6 +116,14 @@ using StepSolution = FrictionContactResult;
 // correction travels down a stack one contact per plain sweep, and 61 of the 827 projections of
 // a 1000-sphere landing had stopped at the 200-sweep cap with the violation still above tol.
 inline constexpr int kProjectionAndersonMemory = 10;  // memory m of the projection's acceleration
+// How far a row of the projection is from met at Δv: |value| for a bilateral row, −value for a
+// unilateral one (≤ 0 when met).
+template <class Row>
+double row_violation(const Row& r, const Vector& dv) {
+  const double value = r.value(dv);
+  return r.bilateral ? std::abs(value) : -value;
+}
+
 // Δv of the projection above over the rows (n velocity entries, violation tolerance tol).
 template <class Row>
 Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tolerance) {
@@ -130,7 +138,7 @@ Vector projected_gauss_seidel(const std::vector<Row>& rows, Index n, double tole
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       const double value = r.value(dv);
-      violation = std::max(violation, r.bilateral ? std::abs(value) : -value);
+      violation = std::max(violation, row_violation(r, dv));
       double nd = delta[static_cast<Index>(i)] - value / r.diag;
       if (!r.bilateral) nd = std::max(0.0, nd);
       const double step = nd - delta[static_cast<Index>(i)];

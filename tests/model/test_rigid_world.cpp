@@ -186,6 +186,31 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, JointRows,
                                                               JointKind::fixed),
                                             ::testing::Bool()));
 
+// jointed(a, b) names the body pairs that some joint links, in either order, and no other; a
+// chain's joints added before its body b is known (body_b = −1, completed by the next joint with
+// the same body a) count once they have it. Three bodies: a–b by a hinge, b to the world.
+TEST(RigidWorld, JointedPairsAreTheJointsBodies) {
+  RigidWorld w(3);
+  for (const char* name : {"a", "b", "c"})
+    w.add_body(spatial_body(name, Vector3(0, 0, 0), Quaternion::Identity()));
+  EXPECT_FALSE(w.jointed(0, 1));
+  Joint hinge;
+  hinge.kind = JointKind::revolute;
+  hinge.body_a = 1;
+  hinge.body_b = 0;
+  hinge.axis_a = Vector3::UnitZ();
+  w.add_joint(hinge);
+  Joint to_world = hinge;
+  to_world.body_a = 2;
+  to_world.body_b = -1;
+  w.add_joint(to_world);
+  EXPECT_TRUE(w.jointed(0, 1));
+  EXPECT_TRUE(w.jointed(1, 0));
+  EXPECT_FALSE(w.jointed(0, 2));
+  EXPECT_FALSE(w.jointed(1, 2));
+  EXPECT_FALSE(w.jointed(2, 2));
+}
+
 // The core points read one by one (Shape::core_point) are the shape's own: a sphere's centre, a
 // capsule's two ends (∓h, 0, 0), a box's eight corners (±a, ±b, ±c, the sign of axis i from bit
 // i of k), a convex shape's vertices; shapes without a core have none. core_points() lists them.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "moreau/common/error.hpp"
+
 namespace moreau {
 namespace {
 
@@ -13,7 +15,8 @@ struct SupportPoint {
   Vector3 w, a, b;  // w = a − b
 };
 
-SupportPoint support(const SupportFunction& sa, const SupportFunction& sb, const Vector3& d) {
+template <class SA, class SB>
+SupportPoint support(const SA& sa, const SB& sb, const Vector3& d) {
   const Vector3 a = sa(d), b = sb(-d);
   return {a - b, a, b};
 }
@@ -22,7 +25,7 @@ SupportPoint support(const SupportFunction& sa, const SupportFunction& sb, const
 // with barycentric weights; the simplex is reduced to the support of the closest point.
 struct ClosestResult {
   Vector3 point;
-  std::vector<double> lambda;
+  std::array<double, 4> lambda{};  // the first (simplex size) entries are read
 };
 
 ClosestResult closest_segment(const Vector3& a, const Vector3& b) {
@@ -89,7 +92,7 @@ ClosestResult closest_tetrahedron(const std::array<Vector3, 4>& p) {
     if (d < best_d) {
       best_d = d;
       best.point = r.point;
-      best.lambda.assign(4, 0.0);
+      best.lambda.fill(0.0);
       for (int k = 0; k < 3; ++k) best.lambda[f[k]] = r.lambda[k];
     }
   }
@@ -97,7 +100,8 @@ ClosestResult closest_tetrahedron(const std::array<Vector3, 4>& p) {
   return best;
 }
 
-double scale_of(const SupportFunction& a, const SupportFunction& b) {
+template <class SA, class SB>
+double scale_of(const SA& a, const SB& b) {
   double s = 0;
   for (int k = 0; k < 3; ++k) {
     const Vector3 e = Vector3::Unit(k);
@@ -106,23 +110,40 @@ double scale_of(const SupportFunction& a, const SupportFunction& b) {
   return std::max(s, 1e-12);
 }
 
+// At most four support points, in place (GJK runs for every polytope pair of a detection: a
+// list on the heap per iteration was a fifth of it).
+struct Simplex {
+  std::array<SupportPoint, 4> p;
+  size_t n = 0;
+  size_t size() const { return n; }
+  void clear() { n = 0; }
+  void push_back(const SupportPoint& x) { p[n++] = x; }
+  const SupportPoint& operator[](size_t k) const { return p[k]; }
+  const SupportPoint* begin() const { return p.data(); }
+  const SupportPoint* end() const { return p.data() + n; }
+};
+
 struct GjkState {
-  std::vector<SupportPoint> simplex;
+  Simplex simplex;
   bool intersecting = false;
   Vector3 v;
   ConvexDistance result;
 };
 
 // GJK (Gilbert, Johnson, Keerthi 1988; van den Bergen's termination test ‖v‖² − v·w ≤ ε²‖v‖²).
-GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const GjkSettings& s) {
+// (The support functions are template parameters: a point set's is a plain loop, called without
+// the indirection of a std::function.)
+template <class SA, class SB>
+GjkState run_gjk(const SA& sa, const SB& sb, const GjkSettings& s) {
   GjkState st;
   const double scale = scale_of(sa, sb);
   const double eps = s.tolerance;
   Vector3 d = sa(Vector3::UnitX()) - sb(-Vector3::UnitX());
   if (d.squaredNorm() < 1e-30) d = Vector3::UnitX();
   SupportPoint p = support(sa, sb, -d);
-  st.simplex = {p};
-  std::vector<double> lambda = {1.0};
+  st.simplex.push_back(p);
+  std::array<double, 4> lambda{1.0};
+  size_t n_lambda = 1;
   Vector3 v = p.w;
   for (int it = 0; it < s.max_iterations; ++it) {
     st.result.iterations = it + 1;
@@ -136,7 +157,7 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
     for (const auto& q : st.simplex)
       if ((q.w - w.w).squaredNorm() < 1e-28 * scale * scale) duplicate = true;
     if (duplicate) break;
-    std::vector<SupportPoint> cand = st.simplex;
+    Simplex cand = st.simplex;
     cand.push_back(w);
     ClosestResult c;
     switch (cand.size()) {
@@ -157,9 +178,9 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
     // accept only a strict decrease (keeps v, the simplex and the weights consistent)
     if (c.point.squaredNorm() >= v.squaredNorm() * (1 - 1e-14)) break;
     st.simplex.clear();
-    lambda.clear();
+    n_lambda = 0;
     for (size_t k = 0; k < cand.size(); ++k)
-      if (c.lambda[k] > 0) st.simplex.push_back(cand[k]), lambda.push_back(c.lambda[k]);
+      if (c.lambda[k] > 0) st.simplex.push_back(cand[k]), lambda[n_lambda++] = c.lambda[k];
     v = c.point;
   }
   st.v = v;
@@ -179,8 +200,9 @@ GjkState run_gjk(const SupportFunction& sa, const SupportFunction& sb, const Gjk
 // EPA (van den Bergen 2001): grow a polytope inside A − B towards its boundary nearest to the
 // origin. Faces store outward normals; the horizon is rebuilt from the faces visible from each
 // new support point.
-ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb,
-                       std::vector<SupportPoint> pts, const GjkSettings& s) {
+template <class SA, class SB>
+ConvexDistance run_epa(const SA& sa, const SB& sb, std::vector<SupportPoint> pts,
+                       const GjkSettings& s) {
   const double scale = scale_of(sa, sb);
   const double tiny = 1e-10 * scale;
   // Blow the simplex up to a tetrahedron.
@@ -304,7 +326,28 @@ ConvexDistance run_epa(const SupportFunction& sa, const SupportFunction& sb,
   return out;
 }
 
+// The support of a finite point set: its first point of largest d·x.
+struct PointSetSupport {
+  const std::vector<Vector3>& pts;
+  Vector3 operator()(const Vector3& d) const {
+    size_t best = 0;
+    double bv = -INFINITY;
+    for (size_t i = 0; i < pts.size(); ++i) {
+      const double s = pts[i].dot(d);
+      if (s > bv) bv = s, best = i;
+    }
+    return pts[best];
+  }
+};
+
 }  // namespace
+
+ConvexDistance gjk_distance(const std::vector<Vector3>& a, const std::vector<Vector3>& b,
+                            const GjkSettings& settings) {
+  MOREAU_REQUIRE(!a.empty() && !b.empty(), "gjk_distance: a point set is empty ({} and {} points)",
+                 a.size(), b.size());
+  return run_gjk(PointSetSupport{a}, PointSetSupport{b}, settings).result;
+}
 
 ConvexDistance gjk_distance(const SupportFunction& a, const SupportFunction& b,
                             const GjkSettings& settings) {
@@ -315,7 +358,8 @@ ConvexDistance convex_signed_distance(const SupportFunction& a, const SupportFun
                                       const GjkSettings& settings) {
   GjkState st = run_gjk(a, b, settings);
   if (!st.intersecting) return st.result;
-  ConvexDistance r = run_epa(a, b, st.simplex, settings);
+  ConvexDistance r =
+      run_epa(a, b, std::vector<SupportPoint>(st.simplex.begin(), st.simplex.end()), settings);
   r.iterations += st.result.iterations;
   return r;
 }

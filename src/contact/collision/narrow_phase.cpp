@@ -152,78 +152,93 @@ struct Frame2 {
 double cross2(const Vector2& a, const Vector2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 // Vertices of `core` whose coordinate along `dir` is within tol of the maximum, ordered
-// counter-clockwise in the plane ⊥ n (duplicates in projection removed).
-Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol,
-                        const Frame2& F) {
+// counter-clockwise in the plane ⊥ n (duplicates in projection removed), into f. Each vertex's
+// in-plane coordinates and angle are computed once; f's lists and the scratch lists keep their
+// capacity from call to call (every capsule pair of a humanoid's detection and every face pair
+// of a box stack passes here, twice).
+void support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol,
+                     const Frame2& F, Feature& f) {
+  struct Vertex {
+    double angle;  // about the centroid of the selected vertices, in the plane
+    Vector3 x;     // world
+    Vector2 uv;    // F.uv(x)
+  };
+  thread_local std::vector<Vertex> cand, kept, hp;
+  thread_local std::vector<int> hull;
   double best = -INFINITY;
   for (const auto& x : core) best = std::max(best, dir.dot(x));
-  Feature f;
+  f.pts.clear(), f.uv.clear(), f.h.clear();
+  f.plane_normal.setZero(), f.centroid.setZero();
+  cand.clear();
   for (const auto& x : core)
-    if (dir.dot(x) >= best - tol) f.pts.push_back(x);
+    if (dir.dot(x) >= best - tol) cand.push_back(Vertex{0.0, x, F.uv(x)});
   Vector2 c2 = Vector2::Zero();
-  for (const auto& x : f.pts) c2 += F.uv(x);
-  c2 /= static_cast<double>(f.pts.size());
-  std::sort(f.pts.begin(), f.pts.end(), [&](const Vector3& a, const Vector3& b) {
-    const Vector2 da = F.uv(a) - c2, db = F.uv(b) - c2;
-    return std::atan2(da.y(), da.x()) < std::atan2(db.y(), db.x());
-  });
+  for (const Vertex& p : cand) c2 += p.uv;
+  c2 /= static_cast<double>(cand.size());
+  for (Vertex& p : cand) {
+    const Vector2 d = p.uv - c2;
+    p.angle = std::atan2(d.y(), d.x());
+  }
+  std::sort(cand.begin(), cand.end(),
+            [](const Vertex& a, const Vertex& b) { return a.angle < b.angle; });
   // remove points coincident in projection (keep the one nearer the support)
-  std::vector<Vector3> kept;
-  for (const auto& x : f.pts) {
+  kept.clear();
+  for (const Vertex& p : cand) {
     bool dup = false;
-    for (auto& y : kept)
-      if ((F.uv(x) - F.uv(y)).norm() < 1e-9 * (1 + F.uv(y).norm())) {
-        if (dir.dot(x) > dir.dot(y)) y = x;
+    for (Vertex& y : kept)
+      if ((p.uv - y.uv).norm() < 1e-9 * (1 + y.uv.norm())) {
+        if (dir.dot(p.x) > dir.dot(y.x)) y = p;
         dup = true;
       }
-    if (!dup) kept.push_back(x);
+    if (!dup) kept.push_back(p);
   }
-  f.pts = kept;
   // collinear triples in 2D reduce to their hull: keep it simple — a convex hull by gift wrapping
-  if (f.pts.size() >= 3) {
-    std::vector<Vector2> P;
-    for (const auto& x : f.pts) P.push_back(F.uv(x));
-    std::vector<int> hull;
+  if (kept.size() >= 3) {
+    const int n = static_cast<int>(kept.size());
+    auto uv = [&](int i) -> const Vector2& { return kept[static_cast<size_t>(i)].uv; };
+    hull.clear();
     int start = 0;
-    for (int i = 1; i < static_cast<int>(P.size()); ++i)
-      if (P[i].x() < P[start].x() || (P[i].x() == P[start].x() && P[i].y() < P[start].y()))
+    for (int i = 1; i < n; ++i)
+      if (uv(i).x() < uv(start).x() || (uv(i).x() == uv(start).x() && uv(i).y() < uv(start).y()))
         start = i;
     int cur = start;
     do {
       hull.push_back(cur);
-      int next = (cur + 1) % static_cast<int>(P.size());
-      for (int i = 0; i < static_cast<int>(P.size()); ++i) {
-        const double cr = cross2(P[next] - P[cur], P[i] - P[cur]);
-        if (cr < 0 || (std::abs(cr) < 1e-14 && (P[i] - P[cur]).norm() > (P[next] - P[cur]).norm()))
+      int next = (cur + 1) % n;
+      for (int i = 0; i < n; ++i) {
+        const double cr = cross2(uv(next) - uv(cur), uv(i) - uv(cur));
+        if (cr < 0 ||
+            (std::abs(cr) < 1e-14 && (uv(i) - uv(cur)).norm() > (uv(next) - uv(cur)).norm()))
           next = i;
       }
       cur = next;
-    } while (cur != start && hull.size() <= P.size());
-    std::vector<Vector3> hp;
-    for (int i : hull) hp.push_back(f.pts[i]);
+    } while (cur != start && hull.size() <= static_cast<size_t>(n));
+    hp.clear();
+    for (int i : hull) hp.push_back(kept[static_cast<size_t>(i)]);
     // drop collinear middle points
-    f.pts.clear();
+    kept.clear();
     for (size_t i = 0; i < hp.size(); ++i) {
-      const Vector2 a = F.uv(hp[(i + hp.size() - 1) % hp.size()]), b = F.uv(hp[i]),
-                    c = F.uv(hp[(i + 1) % hp.size()]);
+      const Vector2 a = hp[(i + hp.size() - 1) % hp.size()].uv, b = hp[i].uv,
+                    c = hp[(i + 1) % hp.size()].uv;
       if (hp.size() <= 2 ||
           std::abs(cross2(b - a, c - b)) > 1e-12 * ((b - a).norm() * (c - b).norm() + 1e-300))
-        f.pts.push_back(hp[i]);
+        kept.push_back(hp[i]);
     }
-    if (f.pts.size() < 2 && hp.size() >= 2) {  // all collinear: the two extremes
-      f.pts = {hp.front(), hp.back()};
+    if (kept.size() < 2 && hp.size() >= 2) {  // all collinear: the two extremes
+      kept = {hp.front(), hp.back()};
       double dmax = -1;
       for (size_t i = 0; i < hp.size(); ++i)
         for (size_t j = i + 1; j < hp.size(); ++j)
-          if ((F.uv(hp[i]) - F.uv(hp[j])).norm() > dmax)
-            dmax = (F.uv(hp[i]) - F.uv(hp[j])).norm(), f.pts = {hp[i], hp[j]};
+          if ((hp[i].uv - hp[j].uv).norm() > dmax)
+            dmax = (hp[i].uv - hp[j].uv).norm(), kept = {hp[i], hp[j]};
     }
   }
-  for (const auto& x : f.pts) {
-    f.uv.push_back(F.uv(x));
-    f.h.push_back(F.n.dot(x));
-    f.centroid += x / static_cast<double>(f.pts.size());
+  for (const Vertex& p : kept) {
+    f.pts.push_back(p.x);
+    f.uv.push_back(p.uv);
+    f.h.push_back(F.n.dot(p.x));
   }
+  for (const Vector3& x : f.pts) f.centroid += x / static_cast<double>(f.pts.size());
   if (f.pts.size() >= 3) {
     for (size_t i = 0; i < f.pts.size(); ++i) {
       const Vector3& a = f.pts[i];
@@ -231,7 +246,6 @@ Feature support_feature(const std::vector<Vector3>& core, const Vector3& dir, do
       f.plane_normal += (a - f.centroid).cross(b - f.centroid);
     }
   }
-  return f;
 }
 
 // Height of the feature along n at the in-plane location x.
@@ -249,12 +263,16 @@ double feature_height(const Feature& f, const Frame2& F, const Vector2& x) {
   return (m.dot(f.centroid) - m.dot(F.lift(x, 0.0))) / mn;
 }
 
-// Sutherland–Hodgman: polygon P clipped by the convex CCW polygon C.
-std::vector<Vector2> clip_polygon(std::vector<Vector2> P, const std::vector<Vector2>& C) {
+// Sutherland–Hodgman: polygon P clipped by the convex CCW polygon C, into out (P and out distinct;
+// the pass lists keep their capacity from call to call).
+void clip_polygon(const std::vector<Vector2>& P0, const std::vector<Vector2>& C,
+                  std::vector<Vector2>& out) {
+  thread_local std::vector<Vector2> P;
+  P = P0;
   for (size_t i = 0; i < C.size() && !P.empty(); ++i) {
     const Vector2 a = C[i], b = C[(i + 1) % C.size()];
     auto inside = [&](const Vector2& p) { return cross2(b - a, p - a) >= -1e-12 * (b - a).norm(); };
-    std::vector<Vector2> out;
+    out.clear();
     for (size_t k = 0; k < P.size(); ++k) {
       const Vector2 p = P[k], q = P[(k + 1) % P.size()];
       const bool ip = inside(p), iq = inside(q);
@@ -265,14 +283,15 @@ std::vector<Vector2> clip_polygon(std::vector<Vector2> P, const std::vector<Vect
         out.push_back(p + t * (q - p));
       }
     }
-    P = std::move(out);
+    P.swap(out);
   }
-  return P;
+  out = P;
 }
 
-// Segment [p, q] clipped by the convex CCW polygon C (Cyrus–Beck).
-std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q,
-                                  const std::vector<Vector2>& C) {
+// Segment [p, q] clipped by the convex CCW polygon C (Cyrus–Beck), into out.
+void clip_segment(const Vector2& p, const Vector2& q, const std::vector<Vector2>& C,
+                  std::vector<Vector2>& out) {
+  out.clear();
   double t0 = 0, t1 = 1;
   const Vector2 d = q - p;
   for (size_t i = 0; i < C.size(); ++i) {
@@ -280,7 +299,7 @@ std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q,
     const double num = cross2(b - a, p - a), den = cross2(b - a, d);
     // inside: num + t den ≥ 0
     if (std::abs(den) < 1e-300) {
-      if (num < -1e-12 * (b - a).norm()) return {};
+      if (num < -1e-12 * (b - a).norm()) return;
       continue;
     }
     const double t = -num / den;
@@ -288,10 +307,10 @@ std::vector<Vector2> clip_segment(const Vector2& p, const Vector2& q,
       t0 = std::max(t0, t);
     else
       t1 = std::min(t1, t);
-    if (t0 > t1 + 1e-12) return {};
+    if (t0 > t1 + 1e-12) return;
   }
-  if (t1 - t0 < 1e-12) return {p + t0 * d};
-  return {p + t0 * d, p + t1 * d};
+  out.push_back(p + t0 * d);
+  if (!(t1 - t0 < 1e-12)) out.push_back(p + t1 * d);
 }
 
 // Manifold of two polytope cores (radii ra, rb) given the normal n (from B to A): points with gap
@@ -309,9 +328,11 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
   F.t1 = F.n.cross(Vector3::Unit(frame_reference_axis(F.n))).normalized();
   F.t2 = F.n.cross(F.t1);
   const double tol = 1e-7 * scale + std::min(std::max(feature_margin, 0.0), 0.02 * scale);
-  const Feature fa = support_feature(ca, -F.n, tol, F);
-  const Feature fb = support_feature(cb, F.n, tol, F);
-  std::vector<Vector2> xs;
+  thread_local Feature fa, fb;  // clip_manifold does not call itself
+  support_feature(ca, -F.n, tol, F, fa);
+  support_feature(cb, F.n, tol, F, fb);
+  thread_local std::vector<Vector2> xs;  // the points of the manifold in the plane
+  xs.clear();
   const size_t na = fa.pts.size(), nb = fb.pts.size();
   if (na == 1) {
     xs.push_back(fa.uv[0]);
@@ -332,11 +353,11 @@ Points clip_manifold(const std::vector<Vector3>& ca, double ra, const std::vecto
       xs.push_back(fa.uv[0] + s * ea);
     }
   } else if (na == 2) {
-    xs = clip_segment(fa.uv[0], fa.uv[1], fb.uv);
+    clip_segment(fa.uv[0], fa.uv[1], fb.uv, xs);
   } else if (nb == 2) {
-    xs = clip_segment(fb.uv[0], fb.uv[1], fa.uv);
+    clip_segment(fb.uv[0], fb.uv[1], fa.uv, xs);
   } else {
-    xs = clip_polygon(fa.uv, fb.uv);
+    clip_polygon(fa.uv, fb.uv, xs);
   }
   if (xs.empty()) {  // features do not overlap in projection (tolerance effects): deepest vertex of
                      // A
@@ -405,17 +426,6 @@ Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
   world_core(a, pa, ca);
   world_core(b, pb, cb);
   const double ra = a.core_radius(), rb = b.core_radius();
-  auto core_support = [](const std::vector<Vector3>& pts) {
-    return [&pts](const Vector3& d) {
-      size_t best = 0;
-      double bv = -INFINITY;
-      for (size_t i = 0; i < pts.size(); ++i) {
-        const double s = pts[i].dot(d);
-        if (s > bv) bv = s, best = i;
-      }
-      return pts[best];
-    };
-  };
   // cores of at most two points (spheres, capsules): their distance in closed form, not by GJK
   ConvexDistance g;
   if (ca.size() <= 2 && cb.size() <= 2) {
@@ -426,7 +436,7 @@ Points core_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
     g.intersecting = !(g.distance > 0.0);
     if (!g.intersecting) g.normal = ab / g.distance;
   } else {
-    g = gjk_distance(core_support(ca), core_support(cb));
+    g = gjk_distance(ca, cb);
   }
   Vector3 n;
   if (!g.intersecting && g.distance > 1e-9 * scale) {

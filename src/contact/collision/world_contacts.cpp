@@ -131,9 +131,7 @@ bool detected_pair(const RigidWorld& world, const CollisionSettings& settings,
   const bool sa = world.body(a).is_static, sb = world.body(b).is_static;
   if (sa && sb) return false;
   if (!world.excluded_pairs().empty() && world.collisions_excluded(a, b)) return false;
-  if (!settings.collide_jointed && !sa && !sb)
-    for (const auto& j : world.joints())
-      if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return false;
+  if (!settings.collide_jointed && !sa && !sb && world.jointed(a, b)) return false;
   if (!settings.self_collision && articulation[a] >= 0 && articulation[a] == articulation[b])
     return false;
   if (!collision_filter_passes(world.body(a).shapes[shape_a], world.body(b).shapes[shape_b]))
@@ -225,7 +223,7 @@ void ContactDetector::detect(const RigidWorld& world, const Vector& q,
     // the frame of each normal, formed once for the run of points that share it (a mesh's
     // vertices on a plane: hundreds)
     Vector3 framed = Vector3::Constant(NAN);
-    Matrix3 frame;
+    Matrix3 frame = Matrix3::Zero();  // set with framed before its first use
     for (const auto& p : points) {
       if (keep && !keep(A.body, B.body, pair, p)) continue;
       Contact& c = into.emplace_back();

@@ -154,6 +154,13 @@ Index RigidWorld::add_joint(Joint j) {
   const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
   j.relative_orientation = (qa.conjugate() * qb).normalized();
   joints_.push_back(j);
+  // the jointed body pairs, formed afresh: adding a joint may also have given earlier joints of
+  // its chain their body b (above)
+  jointed_.clear();
+  for (const Joint& x : joints_)
+    if (x.body_a >= 0 && x.body_b >= 0)
+      jointed_.emplace_back(std::min(x.body_a, x.body_b), std::max(x.body_a, x.body_b));
+  std::sort(jointed_.begin(), jointed_.end());
   return k;
 }
 
@@ -196,6 +203,11 @@ void RigidWorld::exclude_collisions(Index body_a, Index body_b) {
   const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
   const auto at = std::lower_bound(excluded_.begin(), excluded_.end(), key);  // kept sorted
   if (at == excluded_.end() || *at != key) excluded_.insert(at, key);
+}
+
+bool RigidWorld::jointed(Index body_a, Index body_b) const {
+  const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
+  return std::binary_search(jointed_.begin(), jointed_.end(), key);
 }
 
 bool RigidWorld::collisions_excluded(Index body_a, Index body_b) const {

@@ -4,6 +4,7 @@
 // Bergen 2001) for the penetration depth and direction of overlapping sets. Our own
 // implementation (no libccd/libfcl): shapes here are small (≤ a few hundred vertices).
 #include <functional>
+#include <vector>
 
 #include "moreau/common/types.hpp"
 
@@ -31,6 +32,10 @@ struct GjkSettings {
 // GJK: distance of separated sets; when they overlap, intersecting = true and the other
 // fields are unset (call epa_penetration).
 ConvexDistance gjk_distance(const SupportFunction& a, const SupportFunction& b,
+                            const GjkSettings& settings = {});
+// The same for the convex hulls of two finite point sets (polytope cores, capsule ends), each
+// support the first point of largest d·x, evaluated in place (no std::function per call).
+ConvexDistance gjk_distance(const std::vector<Vector3>& a, const std::vector<Vector3>& b,
                             const GjkSettings& settings = {});
 // Signed distance: GJK, then EPA if the sets overlap (distance = −depth, witness points on
 // each surface, normal from B to A).

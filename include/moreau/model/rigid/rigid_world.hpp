@@ -152,6 +152,8 @@ class RigidWorld {
   const RigidBody& body(Index i) const { return bodies_.at(static_cast<size_t>(i)); }
   // Every joint, by index.
   const std::vector<Joint>& joints() const { return joints_; }
+  // True when some joint links bodies a and b (either order).
+  bool jointed(Index body_a, Index body_b) const;
   // Number of bodies, static ones included.
   Index body_count() const { return static_cast<Index>(bodies_.size()); }
   // Number of dynamic bodies (the ones with coordinates).
@@ -225,6 +227,7 @@ class RigidWorld {
   std::vector<RigidBody> bodies_;
   std::unordered_map<std::string, Index> body_index_;  // name → index (find_body in O(1))
   std::vector<Joint> joints_;
+  std::vector<std::pair<Index, Index>> jointed_;  // the joints' body pairs (smaller first), sorted
   std::vector<Tendon> tendons_;
   std::vector<Coupling> couplings_;
   std::vector<Actuator> actuators_;

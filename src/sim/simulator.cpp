@@ -129,6 +129,7 @@ void Simulator::drop_run() {
 void Simulator::start_run() {
   if (run_) return;
   run_ = std::make_unique<TimeSteppingRun>(*system_, settings_, q_, v_);
+  recorded_of_run_.clear();    // a new run numbers its contacts anew
   run_->take_records();        // its start: recorded already, or not asked for
   run_->record_states(false);  // the recording takes its states itself (record_state)
   failures_before_ = 0;
@@ -235,6 +236,21 @@ Index Simulator::recorded_id(const std::string& name) {
   return it->second;
 }
 
+// The recording's index of the current run's contact id: by name once per id and run, then from
+// recorded_of_run_ (every step records each active contact: a name copied and hashed for each
+// was a twentieth of a 5-cube column's step). Without a run, or for an id the run has not named
+// yet, by name each time, as recorded_id.
+Index Simulator::recorded_id_of(Index run_id) {
+  const std::vector<std::string>* names = run_ ? &run_->result().contact_names : nullptr;
+  if (!names || run_id < 0 || run_id >= static_cast<Index>(names->size()))
+    return recorded_id(run_contact_name(run_id));
+  if (run_id >= static_cast<Index>(recorded_of_run_.size()))
+    recorded_of_run_.resize(static_cast<size_t>(run_id) + 1, -1);
+  Index& id = recorded_of_run_[static_cast<size_t>(run_id)];
+  if (id < 0) id = recorded_id((*names)[static_cast<size_t>(run_id)]);
+  return id;
+}
+
 // The state at t_ and the last step's contacts (numbered by name in the recording: a new run
 // numbers its contacts anew).
 void Simulator::record_state() {
@@ -243,7 +259,7 @@ void Simulator::record_state() {
                        run_ ? run_->take_formed_record(q_, v_) : std::nullopt);
   for (ContactRecord c : last_.contacts) {
     c.t = t_;
-    c.contact = recorded_id(run_contact_name(c.contact));
+    c.contact = recorded_id_of(c.contact);
     if (c.mode != ContactMode::separate || c.r_n != 0.0)
       rec.max_penetration = std::max(rec.max_penetration, -c.gap);
     rec.contacts.push_back(std::move(c));
@@ -259,6 +275,7 @@ void Simulator::start_recording() {
   rec.position_names = system_->recorded_position_names();
   rec.velocity_names = system_->recorded_velocity_names();
   recorded_ids_.clear();
+  recorded_of_run_.clear();
   next_record_ = t_ + scene_settings_.record_interval;
   record_state();
 }

@@ -190,6 +190,8 @@ class Simulator {
                   const std::vector<std::string>& names);
   // The recording's index of a contact name (added on first sight).
   Index recorded_id(const std::string& name);
+  // The recording's index of contact `id` of the current run (its name's, found once a run).
+  Index recorded_id_of(Index run_id);
 
   std::shared_ptr<RigidWorldSystem> system_;
   SimulationSettings settings_, scene_settings_;  // the runs', the scene's
@@ -203,13 +205,14 @@ class Simulator {
   SimulationResult last_;  // the last step's records taken from the run (contacts, names, events)
   std::optional<SimulationResult> recording_;            // the steps kept since start_recording()
   std::unordered_map<std::string, Index> recorded_ids_;  // contact name → the recording's index
-  double next_record_ = 0.0;    // s, the next recorded time (record_interval > 0)
-  double emin_ = 0.0;           // J, the least energy recorded so far
-  int failures_before_ = 0;     // solver failures of the current run before the last step
-  double worst_before_ = 0.0;   // the run's worst solver residual before the last step
-  long iterations_before_ = 0;  // the run's solver iterations before the last step
-  double work_before_ = 0.0;    // the run's solver work before the last step
-  bool event_driven_ = false;   // the scene's integrator is event-driven: advance(dt) only
+  std::vector<Index> recorded_of_run_;  // the current run's contact id → recording's (−1: not yet)
+  double next_record_ = 0.0;            // s, the next recorded time (record_interval > 0)
+  double emin_ = 0.0;                   // J, the least energy recorded so far
+  int failures_before_ = 0;             // solver failures of the current run before the last step
+  double worst_before_ = 0.0;           // the run's worst solver residual before the last step
+  long iterations_before_ = 0;          // the run's solver iterations before the last step
+  double work_before_ = 0.0;            // the run's solver work before the last step
+  bool event_driven_ = false;           // the scene's integrator is event-driven: advance(dt) only
 };
 
 }  // namespace moreau

@@ -500,13 +500,28 @@ Vector RigidWorld::difference_position(const Vector& q0, const Vector& q1) const
   return d;
 }
 
+// T = Σ ½ v_kᵀ M_k v_k over the dynamic bodies with M_k their blocks (mass_matrix_blocks):
+// ½ m |v|² + ½ ωᵀ I_w ω, I_w = R I Rᵀ symmetrized; planar ½ m (v_x² + v_y²) + ½ I_zz ω². Body by
+// body in fixed-size arithmetic (a run records T at every step: the blocks as a list of
+// dynamic matrices were a twentieth of a 5-cube column's step).
 double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {
-  const auto blocks = mass_matrix_blocks(q);
   const Index m = body_velocity_size();
   double T = 0;
-  for (size_t k = 0; k < blocks.size(); ++k) {
-    const Vector vk = v.segment(static_cast<Index>(k) * m, m);
-    T += 0.5 * vk.dot(blocks[k] * vk);
+  Index k = 0;
+  for (Index i = 0; i < body_count(); ++i) {
+    const RigidBody& b = bodies_[i];
+    if (b.is_static) continue;
+    const Index o = k++ * m;
+    if (dimension_ == 2) {
+      const double vx = v[o], vy = v[o + 1], w = v[o + 2];
+      T += 0.5 * (b.mass * (vx * vx + vy * vy) + b.inertia(2, 2) * w * w);
+      continue;
+    }
+    const Matrix3 R = body_pose(q, i).rotation();
+    Matrix3 Iw = R * b.inertia * R.transpose();
+    Iw = (0.5 * (Iw + Iw.transpose())).eval();
+    const Vector3 lin = v.segment<3>(o), w = v.segment<3>(o + 3);
+    T += 0.5 * (b.mass * lin.squaredNorm() + w.dot(Iw * w));
   }
   return T;
 }

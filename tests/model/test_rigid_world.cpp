@@ -187,8 +187,9 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, JointRows,
                                             ::testing::Bool()));
 
 // jointed(a, b) names the body pairs that some joint links, in either order, and no other; a
-// chain's joints added before its body b is known (body_b = −1, completed by the next joint with
-// the same body a) count once they have it. Three bodies: a–b by a hinge, b to the world.
+// chain's joints added before its body b is known (body_b = −1, given the static body "world" by
+// a later limited joint of the chain) count once they have it. Three bodies: a–b by a hinge, and
+// c hanging from the world by a chain of two hinges, the second limited.
 TEST(RigidWorld, JointedPairsAreTheJointsBodies) {
   RigidWorld w(3);
   for (const char* name : {"a", "b", "c"})
@@ -200,15 +201,32 @@ TEST(RigidWorld, JointedPairsAreTheJointsBodies) {
   hinge.body_b = 0;
   hinge.axis_a = Vector3::UnitZ();
   w.add_joint(hinge);
-  Joint to_world = hinge;
-  to_world.body_a = 2;
-  to_world.body_b = -1;
-  w.add_joint(to_world);
+  Joint first = hinge;
+  first.body_a = 2;
+  first.body_b = -1;
+  w.add_joint(first);
   EXPECT_TRUE(w.jointed(0, 1));
   EXPECT_TRUE(w.jointed(1, 0));
   EXPECT_FALSE(w.jointed(0, 2));
   EXPECT_FALSE(w.jointed(1, 2));
+  Joint second = first;
+  second.axis_a = Vector3::UnitX();
+  second.limited = true;
+  second.lower = -1.0, second.upper = 1.0;
+  // refused after it gave the chain its body "world" (a negative stiffness is checked later):
+  // the first joint keeps that body, and jointed says so
+  Joint refused = second;
+  refused.stiffness = -1.0;
+  EXPECT_THROW(w.add_joint(refused), std::invalid_argument);
+  const Index world = w.find_body("world");
+  ASSERT_GE(world, 0);
+  EXPECT_EQ(w.joints()[1].body_b, world);
+  EXPECT_TRUE(w.jointed(2, world));
+  w.add_joint(second);
+  EXPECT_EQ(w.joints().size(), 3u);
+  EXPECT_TRUE(w.jointed(world, 2));
   EXPECT_FALSE(w.jointed(2, 2));
+  EXPECT_FALSE(w.jointed(0, world));
 }
 
 // The core points read one by one (Shape::core_point) are the shape's own: a sphere's centre, a

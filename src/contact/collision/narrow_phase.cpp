@@ -151,20 +151,6 @@ struct Frame2 {
 
 double cross2(const Vector2& a, const Vector2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
-// A pseudo-angle of (x, y): increasing with atan2(y, x) over (−π, π], with the same signed-zero
-// conventions, without its cost (support_feature sorts by it): r = y / (|x| + |y|) ∈ [−1, 1] is
-// increasing in the angle on the right half-plane, decreasing on each left quadrant, so
-//   x > 0 or x = +0:  r;   x < 0 or x = −0:  2 − r (y ≥ +0),  −2 − r (y ≤ −0),
-// in (−2, 2] (the origin: ±0, or ±2 from the left, as atan2's ±0 and ±π).
-double pseudo_angle(double x, double y) {
-  const bool right = x > 0.0 || (x == 0.0 && !std::signbit(x));
-  const double den = std::abs(x) + std::abs(y);
-  if (den == 0.0) return right ? y : (std::signbit(y) ? -2.0 : 2.0);
-  const double r = y / den;
-  if (right) return r;
-  return std::signbit(y) ? -2.0 - r : 2.0 - r;
-}
-
 // Vertices of `core` whose coordinate along `dir` is within tol of the maximum, ordered
 // counter-clockwise in the plane ⊥ n (duplicates in projection removed), into f. Each vertex's
 // in-plane coordinates and angle are computed once; f's lists and the scratch lists keep their
@@ -173,7 +159,7 @@ double pseudo_angle(double x, double y) {
 void support_feature(const std::vector<Vector3>& core, const Vector3& dir, double tol,
                      const Frame2& F, Feature& f) {
   struct Vertex {
-    double angle;  // about the centroid of the selected vertices, in the plane (pseudo_angle)
+    double angle;  // about the centroid of the selected vertices, in the plane (atan2)
     Vector3 x;     // world
     Vector2 uv;    // F.uv(x)
   };
@@ -191,7 +177,7 @@ void support_feature(const std::vector<Vector3>& core, const Vector3& dir, doubl
   c2 /= static_cast<double>(cand.size());
   for (Vertex& p : cand) {
     const Vector2 d = p.uv - c2;
-    p.angle = pseudo_angle(d.x(), d.y());
+    p.angle = std::atan2(d.y(), d.x());
   }
   std::sort(cand.begin(), cand.end(),
             [](const Vertex& a, const Vertex& b) { return a.angle < b.angle; });

@@ -68,6 +68,12 @@ Index RigidWorld::add_body(RigidBody body) {
 }
 
 Index RigidWorld::add_joint(Joint j) {
+  // the jointed body pairs are formed afresh however this returns: a limited joint to the world
+  // gives the earlier joints of its chain their body b before checks that may still throw
+  struct Reindex {
+    RigidWorld& w;
+    ~Reindex() { w.index_jointed(); }
+  } reindex{*this};
   const Index k = static_cast<Index>(joints_.size());
   if (j.name.empty()) j.name = fmt::format("joint{}", k);
   MOREAU_REQUIRE(j.body_a >= 0 && j.body_a < body_count(), "joints[{}].body_a = {}: no such body",
@@ -154,14 +160,15 @@ Index RigidWorld::add_joint(Joint j) {
   const Quaternion qb = j.body_b >= 0 ? bodies_[j.body_b].pose.orientation : Quaternion::Identity();
   j.relative_orientation = (qa.conjugate() * qb).normalized();
   joints_.push_back(j);
-  // the jointed body pairs, formed afresh: adding a joint may also have given earlier joints of
-  // its chain their body b (above)
+  return k;
+}
+
+void RigidWorld::index_jointed() {
   jointed_.clear();
   for (const Joint& x : joints_)
     if (x.body_a >= 0 && x.body_b >= 0)
       jointed_.emplace_back(std::min(x.body_a, x.body_b), std::max(x.body_a, x.body_b));
   std::sort(jointed_.begin(), jointed_.end());
-  return k;
 }
 
 Index RigidWorld::add_contact_pair(ContactPair p) {

@@ -228,6 +228,7 @@ class RigidWorld {
   std::unordered_map<std::string, Index> body_index_;  // name → index (find_body in O(1))
   std::vector<Joint> joints_;
   std::vector<std::pair<Index, Index>> jointed_;  // the joints' body pairs (smaller first), sorted
+  void index_jointed();                           // forms jointed_ from joints_
   std::vector<Tendon> tendons_;
   std::vector<Coupling> couplings_;
   std::vector<Actuator> actuators_;

@@ -285,7 +285,7 @@ void clip_polygon(const std::vector<Vector2>& P0, const std::vector<Vector2>& C,
     }
     P.swap(out);
   }
-  out = P;
+  out.swap(P);
 }
 
 // Segment [p, q] clipped by the convex CCW polygon C (Cyrus–Beck), into out.

@@ -212,14 +212,20 @@ void RigidWorld::exclude_collisions(Index body_a, Index body_b) {
   if (at == excluded_.end() || *at != key) excluded_.insert(at, key);
 }
 
+namespace {
+// Whether the body pair {a, b} is in a sorted list of pairs stored smaller index first.
+bool has_body_pair(const std::vector<std::pair<Index, Index>>& sorted, Index a, Index b) {
+  return std::binary_search(sorted.begin(), sorted.end(),
+                            std::pair<Index, Index>{std::min(a, b), std::max(a, b)});
+}
+}  // namespace
+
 bool RigidWorld::jointed(Index body_a, Index body_b) const {
-  const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  return std::binary_search(jointed_.begin(), jointed_.end(), key);
+  return has_body_pair(jointed_, body_a, body_b);
 }
 
 bool RigidWorld::collisions_excluded(Index body_a, Index body_b) const {
-  const std::pair<Index, Index> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  return std::binary_search(excluded_.begin(), excluded_.end(), key);
+  return has_body_pair(excluded_, body_a, body_b);
 }
 
 Index RigidWorld::find_contact_pair(Index body_a, Index shape_a, Index body_b,
@@ -373,6 +379,15 @@ Vector3 RigidWorld::body_angular_velocity(const Vector& v, Index i) const {
   return v.segment<3>(o + 3);
 }
 
+namespace {
+// A body's inertia about its centre of mass in world axes, R I Rᵀ, made exactly symmetric
+// (½(A + Aᵀ)): the angular block of its mass matrix.
+Matrix3 world_inertia(const Matrix3& R, const Matrix3& I) {
+  const Matrix3 A = R * I * R.transpose();
+  return 0.5 * (A + A.transpose());
+}
+}  // namespace
+
 std::vector<Matrix> RigidWorld::mass_matrix_blocks(const Vector& q) const {
   std::vector<Matrix> blocks;
   blocks.reserve(static_cast<size_t>(dynamic_count_));
@@ -385,9 +400,7 @@ std::vector<Matrix> RigidWorld::mass_matrix_blocks(const Vector& q) const {
       Matrix B = Matrix::Zero(6, 6);
       const Matrix3 R = body_pose(q, i).rotation();
       B.topLeftCorner<3, 3>() = b.mass * Matrix3::Identity();
-      B.bottomRightCorner<3, 3>() = R * b.inertia * R.transpose();
-      B.bottomRightCorner<3, 3>() =
-          0.5 * (B.bottomRightCorner<3, 3>() + B.bottomRightCorner<3, 3>().transpose()).eval();
+      B.bottomRightCorner<3, 3>() = world_inertia(R, b.inertia);
       blocks.push_back(B);
     }
   }
@@ -508,7 +521,7 @@ Vector RigidWorld::difference_position(const Vector& q0, const Vector& q1) const
 }
 
 // T = Σ ½ v_kᵀ M_k v_k over the dynamic bodies with M_k their blocks (mass_matrix_blocks):
-// ½ m |v|² + ½ ωᵀ I_w ω, I_w = R I Rᵀ symmetrized; planar ½ m (v_x² + v_y²) + ½ I_zz ω². Body by
+// ½ m |v|² + ½ ωᵀ I_w ω, I_w = world_inertia(R, I); planar ½ m (v_x² + v_y²) + ½ I_zz ω². Body by
 // body in fixed-size arithmetic (a run records T at every step: the blocks as a list of
 // dynamic matrices were a twentieth of a 5-cube column's step).
 double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {
@@ -524,9 +537,7 @@ double RigidWorld::kinetic_energy(const Vector& q, const Vector& v) const {
       T += 0.5 * (b.mass * (vx * vx + vy * vy) + b.inertia(2, 2) * w * w);
       continue;
     }
-    const Matrix3 R = body_pose(q, i).rotation();
-    Matrix3 Iw = R * b.inertia * R.transpose();
-    Iw = (0.5 * (Iw + Iw.transpose())).eval();
+    const Matrix3 Iw = world_inertia(body_pose(q, i).rotation(), b.inertia);
     const Vector3 lin = v.segment<3>(o), w = v.segment<3>(o + 3);
     T += 0.5 * (b.mass * lin.squaredNorm() + w.dot(Iw * w));
   }

@@ -113,7 +113,7 @@ double recorded_mb(const SimulationResult& r, double t0) {
       bytes +=
           4 * sizeof(double) + 2 * sizeof(Vector) + 8.0 * (r.q[k].size() + r.v[k].size()) + 32.0;
   for (const ContactRecord& c : r.contacts)
-    if (c.t > t0) bytes += sizeof(ContactRecord) + 8.0 * c.r_t.size() + 16.0;
+    if (c.t > t0) bytes += sizeof(ContactRecord);  // r_t is held in the record
   for (const SimulationEvent& e : r.events)
     if (e.t > t0) bytes += sizeof(SimulationEvent) + e.detail.capacity() + 16.0;
   return bytes / (1024.0 * 1024.0);

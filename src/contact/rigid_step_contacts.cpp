@@ -215,7 +215,14 @@ class BodyBlockStepContacts final : public StepContacts {
   // The same contact (key) in the last detection, else the contact of the step.
   ContactPlace place_after(Index a) const override {
     const Contact& c = current_ids_[a].contact;
-    const auto it = std::lower_bound(contacts_.begin(), contacts_.end(), c, contact_key_less);
+    // the first contact of the new detection (sorted by key) with c's key: at index a when the
+    // contact set did not change (a resting stack), checked there before the binary search
+    const Index n = static_cast<Index>(contacts_.size());
+    const bool in_place = a < n && contact_key_equal(contacts_[a], c) &&
+                          (a == 0 || contact_key_less(contacts_[a - 1], c));
+    const auto it = in_place
+                        ? contacts_.begin() + a
+                        : std::lower_bound(contacts_.begin(), contacts_.end(), c, contact_key_less);
     const Contact& at = it != contacts_.end() && contact_key_equal(*it, c) ? *it : c;
     ContactPlace place{.gap = at.gap};
     if (at.joint < 0) {  // a joint limit has no shapes: no point, normal or bodies

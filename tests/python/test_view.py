@@ -71,6 +71,20 @@ def test_bad_folders_are_named(tmp_path):
         moreau.view(tmp_path / "bad", max_frames=-1)
 
 
+def test_a_run_h5_with_three_tangential_components_is_refused(tmp_path):
+    # a contact record holds at most d − 1 = 2 tangential components (sim/simulation.hpp): a file
+    # whose /contacts/r_t has a third column is named, not read past its record
+    h5py = pytest.importorskip("h5py")
+    moreau.simulate(scene("box_on_incline.json", t_end=0.05), out=tmp_path / "run", format="hdf5")
+    with h5py.File(tmp_path / "run" / "run.h5", "r+") as f:
+        rows = f["contacts/r_t"].shape[0]
+        assert rows > 0
+        del f["contacts/r_t"]
+        f["contacts/r_t"] = np.zeros((rows, 3))
+    with pytest.raises(ValueError, match=r"/contacts/r_t has 3 columns"):
+        moreau.view(tmp_path / "run")
+
+
 TETRA_STL = """solid t
 facet normal 0 0 -1
 outer loop

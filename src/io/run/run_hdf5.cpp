@@ -204,7 +204,7 @@ void write_contacts(const RunWriter& w, const SimulationResult& r) {
   w.doubles("/contacts/r_n", rn);
   const hsize_t nt = r.dimension > 1 ? static_cast<hsize_t>(r.dimension - 1) : 1;
   w.matrix("/contacts/r_t", m, nt, [&](hsize_t k, double* out) {
-    const Vector& rt = r.contacts[k].r_t;
+    const TangentComponents& rt = r.contacts[k].r_t;
     for (hsize_t j = 0; j < nt; ++j) out[j] = static_cast<Index>(j) < rt.size() ? rt[j] : 0.0;
   });
   w.matrix("/contacts/point", m, 3, [&](hsize_t k, double* out) {
@@ -387,6 +387,9 @@ std::string read_run_hdf5(const std::string& path, SimulationResult& r, std::str
   const std::vector<double> gap = f.doubles("/contacts/gap", m);
   const std::vector<double> rn = f.doubles("/contacts/r_n", m);
   const std::vector<double> rt = f.numeric<double>("/contacts/r_t", H5T_NATIVE_DOUBLE, nt, m);
+  if (nt > 2)
+    f.fail("dataset /contacts/r_t has {} columns: a contact has at most 2 tangential components",
+           nt);
   const std::vector<unsigned char> mode =
       f.numeric<unsigned char>("/contacts/mode", H5T_NATIVE_UCHAR, one, m);
   // point and normal, m × 3: files before 0.3 have none (NaN)

@@ -191,6 +191,11 @@ SimulationResult simulate(const LagrangianSystem& system, const SimulationSettin
   // ContactState::validate requires q and v of one size, which spatial bodies (quaternions) break,
   // and the dense parts, which a summary may leave out.
   if (s0.q.size() == s0.v.size() && s0.M.size() > 0) s0.validate();
+  // a contact has d − 1 tangential components, recorded in at most two (ContactRecord::r_t)
+  MOREAU_REQUIRE(s0.dimension == 2 || s0.dimension == 3,
+                 "simulation: the system '{}' states contacts of dimension {}: it must be 2 "
+                 "(planar) or 3 (spatial)",
+                 system.name(), s0.dimension);
   MOREAU_REQUIRE(all_finite(s0.M) && all_finite(s0.F),
                  "simulation: M or F has a NaN or infinite entry at the initial state");
   const double allowed =

@@ -87,5 +87,36 @@ TEST(SimulateInput, SystemWithoutDegreesOfFreedomIsRefused) {
   }
 }
 
+// A system of the user's own that states contacts of dimension 4 is refused before a step: a
+// contact record holds at most 2 tangential components (ContactRecord::r_t), and its state's
+// q and v sizes differ, which kept ContactState::validate (and its dimension check) from running.
+TEST(SimulateInput, ContactsOfAnotherDimensionAreRefused) {
+  struct FourDimensional final : LagrangianSystem {
+    std::string name() const override { return "four"; }
+    int dimension() const override { return 4; }
+    Index velocity_size() const override { return 1; }
+    Index position_size() const override { return 2; }
+    ContactState contact_state(const Vector& q, const Vector& v, double) const override {
+      ContactState s;
+      s.dimension = 4;
+      s.q = q;
+      s.v = v;
+      s.M = Matrix::Identity(1, 1);
+      s.F = Vector::Zero(1);
+      return s;
+    }
+  } sys;
+  for (Integrator in : {Integrator::event_driven, Integrator::time_stepping}) {
+    try {
+      simulate(sys, SimulationSettings{.integrator = in, .t_end = 0.1}, Vector::Zero(2),
+               Vector::Zero(1));
+      FAIL() << "a system with contacts of dimension 4 was simulated";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("contacts of dimension 4"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moreau

@@ -205,6 +205,10 @@ class DenseStepContacts final : public StepContacts {
   VelocityLevelSolution solve_contacts() {
     int spent = 0;  // a led attempt's iterations, which count in the step's work
     if (solver_ == "auto" && newton_led_ && in_.unilateral.size() >= 2) {
+      // Newton would stop at once at a warm start within the tolerance: check it without W
+      if (std::optional<VelocityLevelSolution> warm =
+              warm_start_solution(step_, mass_, v_free_, in_, fcs_.tolerance, "newton"))
+        return std::move(*warm);
       FrictionContactSettings settings = fcs_;
       settings.newton_proximal = kRedundantContactsProximal;
       VelocityLevelSolution led =

@@ -169,6 +169,49 @@ SparseMatrix row_major_sparse(const Matrix& W, double floor) {
 
 }  // namespace
 
+// See the header.
+std::optional<VelocityLevelSolution> warm_start_solution(
+    const ContactState& s, const MassSolver& mass, const Vector& v_free,
+    const VelocityLevelInput& in, double tolerance, const std::string& solver) {
+  const int d = s.dimension;
+  const Index nu = static_cast<Index>(in.unilateral.size());
+  if (nu == 0 || !in.bilateral.empty() || in.guess.size() != d * nu || !mass.along_tree() ||
+      v_free.size() > kDenseCondensation || d * nu > kDenseCondensation ||
+      in.w_unilateral.size() != d * nu || !all_finite(in.guess))
+    return std::nullopt;
+  const Matrix H = dense_contact_jacobian(s, in.unilateral, false);
+  Vector impulse(v_free.size());
+  impulse.noalias() = H * in.guess;
+  mass.solve_in_place(impulse);
+  VelocityLevelSolution out;
+  out.v = v_free + impulse;
+  out.u.resize(d * nu);
+  out.u.noalias() = H.transpose() * out.v;
+  out.u += in.w_unilateral;
+  if (in.compliance.size() == nu)
+    for (Index k = 0; k < nu; ++k) out.u[d * k] += in.compliance[k] * in.guess[d * k];
+  FrictionContactProblem fc;  // q and μ for the residual (W is not formed)
+  fc.dimension = d;
+  fc.q.resize(d * nu);
+  fc.q.noalias() = H.transpose() * v_free;
+  fc.q += in.w_unilateral;
+  fc.mu.resize(nu);
+  for (Index k = 0; k < nu; ++k) fc.mu[k] = s.constraints[in.unilateral[k]].mu;
+  const double residual = friction_contact_residual(fc, in.guess, out.u);
+  if (!(residual <= tolerance)) return std::nullopt;
+  out.r = in.guess;
+  out.p = Vector::Zero(0);
+  out.report.solver = solver;
+  out.report.status = Status::converged;
+  out.report.iterations = 0;
+  out.report.residual = residual;
+  out.report.residual_history.assign(1, residual);
+  out.report.r = out.r;
+  out.report.u = out.u;
+  out.report.message = "the warm start meets the tolerance";
+  return out;
+}
+
 // See the header: condensation W = Hᵀ M⁻¹ H, q = Hᵀ v_free + w, Schur elimination of the
 // bilateral rows, registry solve, then v⁺ = v_free + M⁻¹(H_U r + H_B p).
 VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolver& mass,

@@ -463,23 +463,40 @@ TEST(ArticulatedWorld, LooseBodyDynamicsDerivativesMatchDifferences) {
   }
 }
 
+// The velocity-level problem of pendulum_world with the box resting on the floor on four corners
+// (redundant: r is not unique, v⁺ is) while falling at 0.1 m/s, and the elbow turning into its
+// upper bound at 1 rad/s: the state, v, and the closed constraints as unilateral rows (w = 0).
+namespace {
+struct BoxAndBound {
+  Vector v;
+  ContactState s;
+  VelocityLevelInput in;
+};
+BoxAndBound box_and_bound(const RigidWorldSystem& sys) {
+  Vector q = sys.initial_q, v = Vector::Zero(sys.velocity_size());
+  q[1] = 0.05;       // the elbow at its upper bound
+  q[2 + 2] = -0.46;  // the box's bottom face on the floor z = −0.5
+  v[1] = 1.0;
+  v[2 + 2] = -0.1;
+  BoxAndBound out{v, sys.contact_state(q, v, 0.0), {}};
+  for (Index i = 0; i < out.s.size(); ++i)
+    if (out.s.constraints[i].gap <= 1e-6) out.in.unilateral.push_back(i);
+  out.in.w_unilateral = Vector::Zero(3 * static_cast<Index>(out.in.unilateral.size()));
+  return out;
+}
+}  // namespace
+
 // The velocity-level problem of a jointed world, solved with W formed dense along the tree
 // (W = Yᵀ D⁻¹ Y, M factorized as LᵀDL) and with W = Hᵀ (M⁻¹ H) through a sparse LDLᵀ of M
 // (no tree given): the same v⁺. The box rests on the floor on four corners (redundant: r is not
 // unique, v⁺ is) while falling at 0.1 m/s, and the elbow turns into its upper bound at 1 rad/s.
 TEST(ArticulatedWorld, VelocityLevelSolveAlongTheTreeMatchesTheSparseRoute) {
   const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
-  Vector q = sys.initial_q, v = Vector::Zero(sys.velocity_size());
-  q[1] = 0.05;       // the elbow at its upper bound
-  q[2 + 2] = -0.46;  // the box's bottom face on the floor z = −0.5
-  v[1] = 1.0;
-  v[2 + 2] = -0.1;
-  const ContactState s = sys.contact_state(q, v, 0.0);
-  VelocityLevelInput in;
-  for (Index i = 0; i < s.size(); ++i)
-    if (s.constraints[i].gap <= 1e-6) in.unilateral.push_back(i);
+  const BoxAndBound p = box_and_bound(sys);
+  const Vector& v = p.v;
+  const ContactState& s = p.s;
+  VelocityLevelInput in = p.in;
   ASSERT_GE(in.unilateral.size(), 5u);  // four corners and the bound
-  in.w_unilateral = Vector::Zero(3 * static_cast<Index>(in.unilateral.size()));
   MassSolver tree, sparse;
   tree.factorize(s.M, sys.mass_tree());
   sparse.factorize(s.M, nullptr);
@@ -505,4 +522,47 @@ TEST(ArticulatedWorld, VelocityLevelSolveAlongTheTreeMatchesTheSparseRoute) {
   ASSERT_TRUE(sb.report.converged());
   EXPECT_LT((sa.v - sb.v).norm(), 1e-9 * (1.0 + v.norm()));
   EXPECT_GT((sa.v - a.v).norm(), 1e-6);  // the softening changes the answer
+}
+
+// A warm start that already solves the step is taken as it is, checked without forming W: the
+// v⁺ and u of the solution it came from (the same problem solved by NSGS to 1e-12, softened
+// contacts included), 0 iterations; a guess that does not solve it, or a factorization that is
+// not along the tree (the dense route's sizes), is left to the solver.
+TEST(ArticulatedWorld, AWarmStartThatSolvesTheStepIsTakenWithoutW) {
+  const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
+  const BoxAndBound p = box_and_bound(sys);
+  const Vector& v = p.v;
+  const ContactState& s = p.s;
+  VelocityLevelInput in = p.in;
+  const Index nu = static_cast<Index>(in.unilateral.size());
+  ASSERT_GE(nu, 5);
+  in.compliance = Vector::Constant(nu, 0.05);
+  MassSolver tree, sparse;
+  tree.factorize(s.M, sys.mass_tree());
+  sparse.factorize(s.M, nullptr);
+  FrictionContactSettings settings;
+  settings.tolerance = 1e-12;
+  settings.max_iterations = 100000;
+  const VelocityLevelSolution solved = solve_velocity_level(s, tree, v, in, "nsgs", settings);
+  ASSERT_TRUE(solved.report.converged());
+
+  VelocityLevelInput warm = in;
+  warm.guess = solved.r;
+  const std::optional<VelocityLevelSolution> taken =
+      warm_start_solution(s, tree, v, warm, 1e-8, "newton");
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(taken->report.iterations, 0);
+  EXPECT_TRUE(taken->report.converged());
+  EXPECT_EQ(taken->report.solver, "newton");
+  EXPECT_LE(taken->report.residual, 1e-8);
+  EXPECT_EQ(taken->r, solved.r);
+  EXPECT_LT((taken->v - solved.v).norm(), 1e-12 * (1.0 + v.norm()));
+  EXPECT_LT((taken->u - solved.u).norm(), 1e-12 * (1.0 + solved.u.norm()));
+
+  warm.guess = 0.5 * solved.r;  // half the impulses: the box falls through, the bound gives way
+  EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
+  warm.guess = solved.r;
+  EXPECT_FALSE(warm_start_solution(s, sparse, v, warm, 1e-8, "newton").has_value());
+  warm.guess = Vector();
+  EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
 }

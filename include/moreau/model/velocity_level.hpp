@@ -9,6 +9,7 @@
 //   p = −W_BB⁺ (W_BU r + q_B),   W̃ = W_UU − W_UB W_BB⁺ W_BU,   q̃ = q_U − W_UB W_BB⁺ q_B,
 // so the remaining problem (W̃, q̃, μ) is a plain frictional-contact problem solved by the
 // registry (solvers/fc). W_BB⁺ is a pseudo-inverse, so redundant joints are accepted.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,19 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
                                            const Vector& v_free, const VelocityLevelInput& input,
                                            const std::string& solver,
                                            const FrictionContactSettings& settings);
+
+// The warm start's solution, when it already solves the problem to `tolerance`, found without
+// forming W (the check a solver makes before its first iteration, at the cost of one solve with
+// M instead of W's d|U| solves and products):
+//   v⁺ = v_free + M⁻¹ H_U g,   u = H_Uᵀ v⁺ + w_U (+ c g_n),   q = H_Uᵀ v_free + w_U,
+// and friction_contact_residual's natural-map error of (g, u) relative to max(‖q‖, ‖g‖, ‖u‖) at
+// most `tolerance`. v⁺ and u are formed as solve_velocity_level's dense route forms them from its
+// solution. Empty when there is no guess, when B is not empty, when M is not factorized along a
+// tree or the problem is above the dense route's sizes (kDenseCondensation), or when the residual
+// is above the tolerance. The report names `solver`, with 0 iterations.
+std::optional<VelocityLevelSolution> warm_start_solution(
+    const ContactState& s, const MassSolver& mass, const Vector& v_free,
+    const VelocityLevelInput& input, double tolerance, const std::string& solver);
 
 // The columns [∇h_i, H_t,i] of the listed constraints as a sparse n×(d·|U|) matrix (one column
 // per bilateral constraint when bilateral is true).

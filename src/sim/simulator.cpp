@@ -222,9 +222,16 @@ void Simulator::log_events(const std::vector<SimulationEvent>& events, double t0
   }
 }
 
+// last_ holds its own names when its ids are not the current run's: the records of a run that
+// ended (drop_run: a failed step), kept while a new run starts (step(0)), or an event-driven
+// stretch's. A step's records (take_records) leave them empty: the run's ids.
+const std::vector<std::string>* Simulator::last_names() const {
+  if (!last_.contact_names.empty() || !run_) return &last_.contact_names;
+  return &run_->result().contact_names;
+}
+
 std::string Simulator::run_contact_name(Index id) const {
-  const std::vector<std::string>& names =
-      run_ ? run_->result().contact_names : last_.contact_names;  // a run's ids, or a stretch's
+  const std::vector<std::string>& names = *last_names();
   return id >= 0 && id < static_cast<Index>(names.size()) ? names[static_cast<size_t>(id)]
                                                           : std::string();
 }
@@ -238,10 +245,11 @@ Index Simulator::recorded_id(const std::string& name) {
 
 // The recording's index of the current run's contact id: by name once per id and run, then from
 // recorded_of_run_ (every step records each active contact: a name copied and hashed for each
-// was a twentieth of a 5-cube column's step). Without a run, or for an id the run has not named
-// yet, by name each time, as recorded_id.
+// was a twentieth of a 5-cube column's step). Without a run, for records kept from a run that
+// ended (last_names), or for an id the run has not named yet, by name each time, as recorded_id.
 Index Simulator::recorded_id_of(Index run_id) {
-  const std::vector<std::string>* names = run_ ? &run_->result().contact_names : nullptr;
+  const std::vector<std::string>* names =
+      run_ && last_names() == &run_->result().contact_names ? last_names() : nullptr;
   if (!names || run_id < 0 || run_id >= static_cast<Index>(names->size()))
     return recorded_id(run_contact_name(run_id));
   if (run_id >= static_cast<Index>(recorded_of_run_.size()))

@@ -288,6 +288,42 @@ TEST(Simulator, ContactsGiveBodiesPointsNormalsAndImpulses) {
   EXPECT_NEAR(on_stack.head<2>().norm(), 0.0, 1e-9);
 }
 
+// After a step fails, the last good step's contacts keep their names, also once a new run has
+// started (step(0)) and numbered its contacts anew. Two spheres rest on the floor, "a" first in
+// the run's numbering; "a" is lifted off (2 g upwards), then "b" (1 mg) is pressed into the floor
+// by 1e308 N, whose free velocity overflows: the step fails, and the state kept is the last
+// good one, b resting. The last good step's one contact is b's, and so is its name after step(0)
+// and in a recording started from there.
+TEST(Simulator, AfterAFailedStepTheLastContactsKeepTheirNames) {
+  auto w = test::world_with_floor(3, ContactMaterial{});
+  w->add_body(test::sphere_body("a", 1.0, 0.1, Vector3(0, 0, 0.1)));
+  w->add_body(test::sphere_body("b", 1e-6, 0.1, Vector3(1, 0, 0.1)));
+  Simulator sim(w, CollisionSettings{}, stepping(1e-3));
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (const SimulatorContact& c : sim.contacts()) out.push_back(c.name);
+    return out;
+  };
+  sim.step(1);
+  ASSERT_EQ(sim.contacts().size(), 2u);
+  const std::string b_name = sim.contacts()[1].name;
+  EXPECT_EQ(sim.contacts()[1].body_a, "b");
+  sim.qfrc_applied() = Vector::Zero(sim.nv());
+  sim.qfrc_applied()[2] = 2 * 9.81;  // a's vertical force: twice its weight
+  sim.step(200);                     // a is 0.2 m up and rising (contacts() not read here)
+  const double t_good = sim.t();
+  sim.qfrc_applied()[8] = -1e308;  // b's vertical force
+  EXPECT_THROW(sim.step(1), std::runtime_error);
+  EXPECT_EQ(sim.t(), t_good);
+  sim.qfrc_applied()[8] = 0.0;
+  sim.step(0);  // a new run from the kept state
+  EXPECT_EQ(names(), std::vector<std::string>{b_name});
+  sim.start_recording();
+  const SimulationResult rec = sim.stop_recording();
+  ASSERT_EQ(rec.contacts.size(), 1u);
+  EXPECT_EQ(rec.contact_names.at(static_cast<size_t>(rec.contacts[0].contact)), b_name);
+}
+
 // A recording is what simulate() records for the same run: start_recording at t = 0, 100 steps,
 // stop_recording gives 101 records whose states are simulate()'s to round-off, with the contact
 // records' points and normals; the loop's own reading of q after each step is the record.

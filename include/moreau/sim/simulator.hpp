@@ -183,8 +183,10 @@ class Simulator {
   void take_step_records();
   // Appends the current state and the last step's contacts to the recording.
   void record_state();
-  // The name of contact `id` of the current run (last_'s names), "" when out of range.
+  // The name of contact `id` of last_'s records (last_names()), "" when out of range.
   std::string run_contact_name(Index id) const;
+  // The names that last_'s contact ids index: last_'s own, or the current run's.
+  const std::vector<std::string>* last_names() const;
   // Logs a run's events (started at t0, contact ids into names) in the recording, capped.
   void log_events(const std::vector<SimulationEvent>& events, double t0,
                   const std::vector<std::string>& names);

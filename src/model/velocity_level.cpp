@@ -196,7 +196,10 @@ std::optional<VelocityLevelSolution> warm_start_solution(
   fc.q.noalias() = H.transpose() * v_free;
   fc.q += in.w_unilateral;
   fc.mu.resize(nu);
-  for (Index k = 0; k < nu; ++k) fc.mu[k] = s.constraints[in.unilateral[k]].mu;
+  for (Index k = 0; k < nu; ++k) {
+    fc.mu[k] = s.constraints[in.unilateral[k]].mu;
+    if (!(fc.mu[k] >= 0.0)) return std::nullopt;  // the solver's checks name it
+  }
   const double residual = friction_contact_residual(fc, in.guess, out.u);
   if (!(residual <= tolerance)) return std::nullopt;
   out.r = in.guess;

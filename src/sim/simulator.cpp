@@ -120,9 +120,10 @@ void Simulator::apply_inputs() {
   system_->set_inputs(qfrc_, xfrc_, ctrl_);  // throws naming the entry; nothing has moved yet
 }
 
-// Ends the run; the last step's records keep their contact names (last_).
+// Ends the run; the last step's records keep their contact names (last_). Records that already
+// hold their names (kept from an earlier run that ended: two failed steps in a row) keep those.
 void Simulator::drop_run() {
-  if (run_) last_.contact_names = run_->result().contact_names;
+  if (run_ && last_.contact_names.empty()) last_.contact_names = run_->result().contact_names;
   run_.reset();
 }
 

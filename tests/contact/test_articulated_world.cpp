@@ -525,18 +525,21 @@ TEST(ArticulatedWorld, VelocityLevelSolveAlongTheTreeMatchesTheSparseRoute) {
 }
 
 // A warm start that already solves the step is taken as it is, checked without forming W: the
-// v⁺ and u of the solution it came from (the same problem solved by NSGS to 1e-12, softened
-// contacts included), 0 iterations; a guess that does not solve it, or a factorization that is
-// not along the tree (the dense route's sizes), is left to the solver.
+// v⁺ and u of the solution it came from (the same problem solved by NSGS to 1e-12, with softened
+// contacts and a restitution-like w), 0 iterations, and to the bit what the Newton route gives
+// from that warm start after forming W; a guess that does not solve it, one of another size or
+// not finite, a negative μ, or a factorization that is not along the tree (the dense route) is
+// left to the solver.
 TEST(ArticulatedWorld, AWarmStartThatSolvesTheStepIsTakenWithoutW) {
   const RigidWorldSystem sys(pendulum_world(), CollisionSettings{.margin = 0.1});
   const BoxAndBound p = box_and_bound(sys);
   const Vector& v = p.v;
-  const ContactState& s = p.s;
+  ContactState s = p.s;
   VelocityLevelInput in = p.in;
   const Index nu = static_cast<Index>(in.unilateral.size());
   ASSERT_GE(nu, 5);
   in.compliance = Vector::Constant(nu, 0.05);
+  for (Index k = 0; k < nu; ++k) in.w_unilateral[3 * k] = 0.002 * static_cast<double>(k % 3);
   MassSolver tree, sparse;
   tree.factorize(s.M, sys.mass_tree());
   sparse.factorize(s.M, nullptr);
@@ -558,11 +561,29 @@ TEST(ArticulatedWorld, AWarmStartThatSolvesTheStepIsTakenWithoutW) {
   EXPECT_EQ(taken->r, solved.r);
   EXPECT_LT((taken->v - solved.v).norm(), 1e-12 * (1.0 + v.norm()));
   EXPECT_LT((taken->u - solved.u).norm(), 1e-12 * (1.0 + solved.u.norm()));
+  // the route it stands for: W formed, Newton from the same warm start, stopped at its check
+  FrictionContactSettings newton;
+  newton.tolerance = 1e-8;
+  newton.keep_converged_guess = true;
+  newton.newton_proximal = kRedundantContactsProximal;
+  const VelocityLevelSolution route = solve_velocity_level(s, tree, v, warm, "newton", newton);
+  EXPECT_EQ(route.report.iterations, 0);
+  EXPECT_EQ(taken->r, route.r);
+  EXPECT_EQ(taken->v, route.v);  // bit for bit
+  EXPECT_EQ(taken->u, route.u);
 
   warm.guess = 0.5 * solved.r;  // half the impulses: the box falls through, the bound gives way
+  EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
+  warm.guess = solved.r.head(3 * nu - 3);
+  EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
+  warm.guess = solved.r;
+  warm.guess[1] = NAN;
   EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
   warm.guess = solved.r;
   EXPECT_FALSE(warm_start_solution(s, sparse, v, warm, 1e-8, "newton").has_value());
   warm.guess = Vector();
+  EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
+  warm.guess = solved.r;
+  s.constraints[in.unilateral[0]].mu = -0.1;
   EXPECT_FALSE(warm_start_solution(s, tree, v, warm, 1e-8, "newton").has_value());
 }

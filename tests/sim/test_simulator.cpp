@@ -291,9 +291,9 @@ TEST(Simulator, ContactsGiveBodiesPointsNormalsAndImpulses) {
 // After a step fails, the last good step's contacts keep their names, also once a new run has
 // started (step(0)) and numbered its contacts anew. Two spheres rest on the floor, "a" first in
 // the run's numbering; "a" is lifted off (2 g upwards), then "b" (1 mg) is pressed into the floor
-// by 1e308 N, whose free velocity overflows: the step fails, and the state kept is the last
-// good one, b resting. The last good step's one contact is b's, and so is its name after step(0)
-// and in a recording started from there.
+// by 1e308 N, whose free velocity overflows: the step fails, twice, and the state kept is the
+// last good one, b resting. The last good step's one contact is b's, and so is its name after
+// step(0) and in a recording started from there.
 TEST(Simulator, AfterAFailedStepTheLastContactsKeepTheirNames) {
   auto w = test::world_with_floor(3, ContactMaterial{});
   w->add_body(test::sphere_body("a", 1.0, 0.1, Vector3(0, 0, 0.1)));
@@ -315,6 +315,7 @@ TEST(Simulator, AfterAFailedStepTheLastContactsKeepTheirNames) {
   sim.qfrc_applied()[8] = -1e308;  // b's vertical force
   EXPECT_THROW(sim.step(1), std::runtime_error);
   EXPECT_EQ(sim.t(), t_good);
+  EXPECT_THROW(sim.step(1), std::runtime_error);  // a second failure, from a new run
   sim.qfrc_applied()[8] = 0.0;
   sim.step(0);  // a new run from the kept state
   EXPECT_EQ(names(), std::vector<std::string>{b_name});

@@ -101,8 +101,9 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
 // and friction_contact_residual's natural-map error of (g, u) relative to max(‖q‖, ‖g‖, ‖u‖) at
 // most `tolerance`. v⁺ and u are formed as solve_velocity_level's dense route forms them from its
 // solution. Empty when there is no guess, when B is not empty, when M is not factorized along a
-// tree or the problem is above the dense route's sizes (kDenseCondensation), or when the residual
-// is above the tolerance. The report names `solver`, with 0 iterations.
+// tree or the problem is above the dense route's sizes (kDenseCondensation), when a μ is not
+// ≥ 0 (left to the solver's checks), or when the residual is above the tolerance. The report
+// names `solver`, with 0 iterations.
 std::optional<VelocityLevelSolution> warm_start_solution(
     const ContactState& s, const MassSolver& mass, const Vector& v_free,
     const VelocityLevelInput& input, double tolerance, const std::string& solver);

@@ -5,6 +5,8 @@
 // steps per second, steps above moreau's solver tolerance, the largest penetration, and the
 // energy drift |E(T) − E(0)| / E(0) of a passive run (contact-free models only; these also run
 // MuJoCo's RK4 integrator, as its default Euler is first order where moreau's step is second).
+// moreau runs twice a round: simulate(), which records the whole trajectory as a user's run does,
+// and the Simulator's step loop, which records nothing, as MuJoCo's timed loop of mj_step does.
 // Each model runs in rounds (`bench_multibody [ROUNDS]`, 9 by default): a round runs every engine
 // once, one after the other, so that a minute of this shared machine's load falls on both. Each
 // row gives an engine's median steps/s over the rounds, and a line under the table the median,
@@ -29,6 +31,7 @@
 #include "moreau/io/import/load_scene.hpp"
 #include "moreau/io/scene/simulation_setup.hpp"
 #include "moreau/sim/simulation.hpp"
+#include "moreau/sim/simulator.hpp"
 
 #ifdef MOREAU_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
@@ -82,6 +85,28 @@ Row run_moreau(const std::string& name, const std::string& path, double t_end, b
   return row;
 }
 
+// moreau's step loop, timed as MuJoCo's loop is: the Simulator made from the scene before the
+// clock (as mj_makeData and mj_forward are), then T/dt steps that record nothing. Its steps are
+// simulate()'s (Simulator.ARecordingIsWhatSimulateRecords), so the row gives the time alone; the
+// run's row above gives the tolerance, the penetration and the drift of the same steps.
+Row run_moreau_loop(const std::string& name, const std::string& path, double t_end) {
+  Row row;
+  row.model = name;
+  row.engine = "moreau Simulator loop (records nothing)";
+  row.penetration = NAN;
+  const Scene scene = load_scene(path);
+  SimulationSettings settings = scene.settings;
+  settings.t_end = t_end;  // one run for the whole loop
+  Simulator sim(scene.world, scene.collision, settings);
+  const long n = std::lround(t_end / settings.time_stepping.dt);
+  Stopwatch w;
+  sim.step(n);
+  row.seconds = w.seconds();
+  row.steps = n;
+  row.steps_per_second = n / row.seconds;
+  return row;
+}
+
 #ifdef MOREAU_HAVE_MUJOCO
 // rk4: MuJoCo's fourth-order Runge–Kutta integrator instead of its default semi-implicit Euler
 // (first order), for a passive model: a comparison at a like order of accuracy (moreau's free
@@ -122,11 +147,11 @@ Row run_mujoco(const std::string& name, const std::string& path, double t_end, b
 #endif
 
 void print_row(const Row& r) {
-  std::printf("| %s | %s | %ld | %.3f | %.0f | %s | %.2e | %s | %s |\n", r.model.c_str(),
+  std::printf("| %s | %s | %ld | %.3f | %.0f | %s | %s | %s | %s |\n", r.model.c_str(),
               r.engine.c_str(), r.steps, r.seconds, r.steps_per_second,
               r.above_tolerance < 0 ? "–" : std::to_string(r.above_tolerance).c_str(),
-              r.penetration, std::isnan(r.drift) ? "–" : fmt::format("{:.1e}", r.drift).c_str(),
-              r.note.c_str());
+              std::isnan(r.penetration) ? "–" : fmt::format("{:.2e}", r.penetration).c_str(),
+              std::isnan(r.drift) ? "–" : fmt::format("{:.1e}", r.drift).c_str(), r.note.c_str());
   std::fflush(stdout);
 }
 
@@ -174,27 +199,36 @@ int main(int argc, char** argv) {
       "|ΔE|/E₀ | note |\n|---|---|---|---|---|---|---|---|---|\n");
   std::vector<std::string> ratio_lines;
   for (const Model& m : models) {
-    std::vector<Row> ours, theirs, rk4;
-    std::vector<double> ratios;
+    std::vector<Row> ours, loops, theirs, rk4;
+    std::vector<double> ratios, loop_ratios;
     for (long k = 0; k < rounds; ++k) {
       ours.push_back(run_moreau(m.name, m.path, m.t_end, m.passive));
+      loops.push_back(run_moreau_loop(m.name, m.path, m.t_end));
 #ifdef MOREAU_HAVE_MUJOCO
       theirs.push_back(run_mujoco(m.name, m.path, m.t_end, m.passive));
       if (m.passive) rk4.push_back(run_mujoco(m.name, m.path, m.t_end, m.passive, true));
-      if (theirs.back().steps_per_second > 0)
+      if (theirs.back().steps_per_second > 0) {
         ratios.push_back(ours.back().steps_per_second / theirs.back().steps_per_second);
+        loop_ratios.push_back(loops.back().steps_per_second / theirs.back().steps_per_second);
+      }
 #endif
     }
     print_row(median_row(ours));
+    print_row(median_row(loops));
 #ifdef MOREAU_HAVE_MUJOCO
     print_row(median_row(theirs));
     if (m.passive) print_row(median_row(rk4));
-    if (!ratios.empty())
-      ratio_lines.push_back(fmt::format(
-          "{}: moreau ÷ MuJoCo (defaults) steps/s, median of {} rounds {:.2f} (least {:.2f}, "
-          "greatest {:.2f})",
-          m.name, ratios.size(), median(ratios), *std::min_element(ratios.begin(), ratios.end()),
-          *std::max_element(ratios.begin(), ratios.end())));
+    auto ratio_line = [&](const char* what, const std::vector<double>& x) {
+      return fmt::format(
+          "{}: {} ÷ MuJoCo (defaults) steps/s, median of {} rounds {:.2f} (least {:.2f}, greatest "
+          "{:.2f})",
+          m.name, what, x.size(), median(x), *std::min_element(x.begin(), x.end()),
+          *std::max_element(x.begin(), x.end()));
+    };
+    if (!ratios.empty()) {
+      ratio_lines.push_back(ratio_line("moreau", ratios));
+      ratio_lines.push_back(ratio_line("moreau's Simulator loop", loop_ratios));
+    }
 #else
     print_row(Row{m.name, "MuJoCo", 0, 0, 0, 0, NAN, -1, "skipped: not installed"});
 #endif

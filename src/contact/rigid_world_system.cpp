@@ -135,6 +135,10 @@ void RigidWorldSystem::set_inputs(Vector qfrc, Matrix xfrc, Vector ctrl) {
     for (Index k = 0; k < 6; ++k)
       MOREAU_REQUIRE(std::isfinite(xfrc(i, k)), "xfrc_applied[{}][{}] = {}: must be finite", i, k,
                      xfrc(i, k));
+  // inputs that are all zero are held as none, so the forces skip their pass (the Simulator
+  // sets its inputs at every step(n), zeros included: a twentieth of an arm's step)
+  if ((qfrc.array() == 0.0).all()) qfrc.resize(0);
+  if ((xfrc.array() == 0.0).all()) xfrc.resize(0, 0);
   qfrc_applied_ = std::move(qfrc);
   xfrc_applied_ = std::move(xfrc);
   ctrl_ = std::move(ctrl);

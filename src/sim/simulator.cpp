@@ -146,8 +146,8 @@ void Simulator::start_run() {
 // frame convention of model/contact_frame.hpp), and the step kept when recording: its state
 // (every step, or on the record_interval grid), contacts and events.
 void Simulator::take_step_records() {
-  last_ = run_->take_records();
-  contacts_built_ = false;  // contacts() builds them when asked
+  run_->take_records(last_);  // its lists reused from step to step
+  contacts_built_ = false;    // contacts() builds them when asked
   const SimulationResult& run = run_->result();
   const int failed = run.solver_failures - failures_before_;  // in this step (0 or 1)
   failures_before_ = run.solver_failures;

@@ -102,16 +102,25 @@ SimulationResult TimeSteppingRun::finish() {
 }
 
 SimulationResult TimeSteppingRun::take_records() {
-  scheme_->finish();  // result().contact_names: every name so far (not copied out)
   SimulationResult out;
-  out.t.swap(res_.t);
-  out.q.swap(res_.q);
-  out.v.swap(res_.v);
-  out.kinetic.swap(res_.kinetic);
-  out.potential.swap(res_.potential);
-  out.contacts.swap(res_.contacts);
-  out.events.swap(res_.events);
+  take_records(out);
   return out;
+}
+
+void TimeSteppingRun::take_records(SimulationResult& into) {
+  scheme_->finish();  // result().contact_names: every name so far (not copied out)
+  auto take = [](auto& to, auto& from) {
+    to.clear();
+    to.swap(from);
+  };
+  take(into.t, res_.t);
+  take(into.q, res_.q);
+  take(into.v, res_.v);
+  take(into.kinetic, res_.kinetic);
+  take(into.potential, res_.potential);
+  take(into.contacts, res_.contacts);
+  take(into.events, res_.events);
+  into.contact_names.clear();
 }
 
 SimulationResult simulate_time_stepping(const LagrangianSystem& sys, const SimulationSettings& st,

@@ -278,8 +278,8 @@ class RigidWorldSystem : public LagrangianSystem {
   std::vector<double> tendon_length0_;    // per tendon: L at the initial q (couplings' L₀)
   Vector model_q_;                        // the model's own initial q, before the edits
   Vector initial_ctrl_;                   // the initial-state edits' controls (nu)
-  Vector qfrc_applied_;                   // set_inputs: n, or empty
-  Matrix xfrc_applied_;                   // set_inputs: body_count × 6, or empty
+  Vector qfrc_applied_;                   // set_inputs: n, or empty (none, or all zero)
+  Matrix xfrc_applied_;                   // set_inputs: body_count × 6, or empty (as qfrc)
   Vector ctrl_;                           // set_inputs: one per actuator, or empty
   std::vector<LimitedJoint> limited_;     // find_limited_joints()
   std::vector<std::string> start_notes_;  // start_notes()

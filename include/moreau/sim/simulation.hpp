@@ -144,7 +144,7 @@ struct SimulationEvent {
 
 // The d − 1 tangential components of a contact's record (1 planar, 2 spatial), held in the
 // record itself: a column of cubes records every contact at every step, and a list on the heap for
-// each, allocated, copied into the recording and freed, was 6 % of a 20-cube column's step.
+// each, allocated, copied into the recording and freed, was 5 % of a 20-cube column's step.
 using TangentComponents = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
 
 // One row of contacts.csv: one closed (or active) contact at one recorded time.

@@ -72,6 +72,11 @@ class TimeSteppingRun {
   // Simulator's recorder). The records' contact indices name result().contact_names, brought up
   // to date; counts and summaries stay in result().
   SimulationResult take_records();
+  // The same into `into`: its times, states, energies, contact records and events replaced, its
+  // contact names cleared (the records' indices name result()'s), its other fields kept; the
+  // lists it held go back to the run emptied, so that a caller taking the records at every step
+  // (the Simulator) reuses their storage instead of allocating it again.
+  void take_records(SimulationResult& into);
 
  private:
   void record();  // the state at t_ and the running energy summary

@@ -6,7 +6,7 @@
 // energy drift |E(T) − E(0)| / E(0) of a passive run (contact-free models only; these also run
 // MuJoCo's RK4 integrator, as its default Euler is first order where moreau's step is second).
 // moreau runs twice a round: simulate(), which records the whole trajectory as a user's run does,
-// and the Simulator's step loop, which records nothing, as MuJoCo's timed loop of mj_step does.
+// and the Simulator's step loop, which keeps no states, as MuJoCo's timed loop of mj_step.
 // Each model runs in rounds (`bench_multibody [ROUNDS]`, 9 by default): a round runs every engine
 // once, one after the other, so that a minute of this shared machine's load falls on both. Each
 // row gives an engine's median steps/s over the rounds, and a line under the table the median,
@@ -85,20 +85,20 @@ Row run_moreau(const std::string& name, const std::string& path, double t_end, b
   return row;
 }
 
-// moreau's step loop, timed as MuJoCo's loop is: the Simulator made from the scene before the
-// clock (as mj_makeData and mj_forward are), then T/dt steps that record nothing. Its steps are
-// simulate()'s (Simulator.ARecordingIsWhatSimulateRecords), so the row gives the time alone; the
-// run's row above gives the tolerance, the penetration and the drift of the same steps.
+// moreau's step loop, timed as MuJoCo's loop is: the Simulator made from the scene and its run
+// started (step(0): the start's detection) before the clock, as mj_makeData and mj_forward are,
+// then T/dt steps that keep no states (only the last step's contacts, for contacts()). Its steps
+// are simulate()'s (Simulator.ARecordingIsWhatSimulateRecords), so the row gives the time alone;
+// the run's row above gives the tolerance, the penetration and the drift of the same steps.
 Row run_moreau_loop(const std::string& name, const std::string& path, double t_end) {
   Row row;
   row.model = name;
-  row.engine = "moreau Simulator loop (records nothing)";
+  row.engine = "moreau Simulator loop (keeps no states)";
   row.penetration = NAN;
   const Scene scene = load_scene(path);
-  SimulationSettings settings = scene.settings;
-  settings.t_end = t_end;  // one run for the whole loop
-  Simulator sim(scene.world, scene.collision, settings);
-  const long n = std::lround(t_end / settings.time_stepping.dt);
+  Simulator sim(scene.world, scene.collision, scene.settings);
+  const long n = std::lround(t_end / scene.settings.time_stepping.dt);
+  sim.step(0);
   Stopwatch w;
   sim.step(n);
   row.seconds = w.seconds();

@@ -432,3 +432,51 @@ TEST(CollisionNarrow, MeshVertexBoundsGiveTheLoopsAnswers) {
   EXPECT_FALSE(stale.has_vertex_bounds());
   EXPECT_NEAR(stale.bounding_radius(), 1.01, 1e-15);
 }
+
+namespace {
+// Every point of a manifold between two faces of half-width 0.1 centred on the z axis lies on
+// both faces: |x|, |y| ≤ 0.1 (+1e-9), at height z (when given) and with |gap| < 1e-10.
+void expect_on_faces(const std::vector<ContactPoint>& c, double z = NAN) {
+  for (const ContactPoint& p : c) {
+    EXPECT_LE(std::abs(p.point_a.x()), 0.1 + 1e-9) << p.point_a.transpose();
+    EXPECT_LE(std::abs(p.point_a.y()), 0.1 + 1e-9) << p.point_a.transpose();
+    if (std::isnan(z)) continue;
+    EXPECT_NEAR(p.point_a.z(), z, 1e-9);
+    EXPECT_LT(std::abs(p.gap), 1e-10);
+  }
+}
+}  // namespace
+
+// Two cubes (half 0.1) of a resting column, poses taken at 9.319 s of the 80-cube column of
+// bench_columns: faces aligned to 1e-10 rad, so that an edge of the upper face lies within 1e-12 m
+// of the lower face's edge line. Clipping once extrapolated that edge's crossing to x = 343 m
+// (a vertex inside by the tolerance, its neighbour outside by it: t = d_p/(d_p − d_q) ≈ −1700).
+// Every point of the face–face manifold lies on both faces: |x|, |y| ≤ 0.1 (+1e-9) and z = 3.8.
+TEST(CollisionNarrow, AlignedFacesClipInsideBothFaces) {
+  const Pose lower{
+      Vector3(-6.773259034207617e-10, 1.6399857943481994e-10, 3.699999999993985),
+      Quaternion(1, -1.3391975400843121e-12, -7.5351545235125169e-11, 1.5789962453815877e-13)};
+  const Pose upper{
+      Vector3(-7.0753417828816455e-10, 1.6439268479331226e-10, 3.8999999999941299),
+      Quaternion(1, 4.3677053311092744e-12, -6.0071316413357807e-11, 1.5645106406244084e-13)};
+  const Shape box = make_box(Vector3::Constant(0.1));
+  const auto c = collide(box, upper, box, lower, k3);
+  ASSERT_EQ(c.size(), 4u);
+  expect_on_faces(c, 3.8);
+}
+
+// The same, constructed: the upper cube turned by 1e-13 rad about z and shifted so that its face's
+// edge at y = −0.1 runs from 0.99e-12 m to 1.01e-12 m outside the lower face's edge (the inside
+// test's tolerance is 1e-12 m): one end counts as inside, the other as outside. The crossing must
+// stay on the edge, within the faces.
+TEST(CollisionNarrow, AnEdgeAlongTheClipEdgeStaysOnTheFace) {
+  const double phi = 1e-13;  // (1.01e-12 − 0.99e-12) / 0.2
+  for (const double sign : {1.0, -1.0}) {
+    const Pose lower{Vector3::Zero(), Quaternion::Identity()};
+    const Pose upper{Vector3(0, -1e-12 * sign, 0.2), rot(sign * phi, Vector3::UnitZ())};
+    const Shape box = make_box(Vector3::Constant(0.1));
+    const auto c = collide(box, upper, box, lower, k3);
+    ASSERT_GE(c.size(), 3u);
+    expect_on_faces(c);
+  }
+}

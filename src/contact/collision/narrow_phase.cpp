@@ -278,8 +278,11 @@ void clip_polygon(const std::vector<Vector2>& P0, const std::vector<Vector2>& C,
       const bool ip = inside(p), iq = inside(q);
       if (ip) out.push_back(p);
       if (ip != iq) {
+        // the crossing of the edge [p, q] with the clip line, kept on the edge: with the inside
+        // test's tolerance, p may count as inside while slightly outside (d_p < 0, d_q < d_p), and
+        // d_p/(d_p − d_q) then leaves [0, 1] (far off when the edge runs along the clip line)
         const double dp = cross2(b - a, p - a), dq = cross2(b - a, q - a);
-        const double t = dp / (dp - dq);
+        const double t = std::clamp(dp / (dp - dq), 0.0, 1.0);
         out.push_back(p + t * (q - p));
       }
     }

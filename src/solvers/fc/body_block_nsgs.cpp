@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/SparseCholesky>
+
 #include "moreau/common/disjoint_sets.hpp"
 #include "moreau/common/error.hpp"
 #include "moreau/common/parallel.hpp"
@@ -91,6 +93,7 @@ class Solver {
       q2 += std::pow(bilateral_velocity(p.v_free, j), 2);
     q_norm_ = std::sqrt(q2);
     find_islands(p.v_free.size() / Mb);
+    body_slot_.assign(static_cast<size_t>(p.v_free.size() / Mb), -1);
   }
 
   // u_c = J_a v_a + J_b v_b + w_c
@@ -172,7 +175,7 @@ class Solver {
     }
     out.status = Status::converged;
     for (const IslandOutcome& o : outcome) {
-      out.iterations = std::max(out.iterations, o.sweeps);
+      out.iterations = std::max(out.iterations, o.sweeps + o.coarse);
       if (o.status == Status::numerical_failure)
         out.status = o.status;
       else if (o.status != Status::converged && out.status == Status::converged)
@@ -219,6 +222,7 @@ class Solver {
   struct IslandOutcome {
     Status status = Status::not_run;
     int sweeps = 0;
+    int coarse = 0;  // coarse corrections, each counted as one iteration
   };
 
   // The islands by union–find over the dynamic bodies, ordered by their first contact (then
@@ -303,6 +307,8 @@ class Solver {
     // sweeps only, so the result stays deterministic.
     int next_measure = 1, last_measure = 0;
     double last_gs = 0.0;
+    // the running residual before the last coarse correction (0: none yet, −1: no more)
+    double coarse_gs = 0.0;
     // Crawl detection (settings.stall_after): the residual at the first measured sweep from
     // stall_after/2 on is the anchor of the rate.
     int anchor_it = 0;
@@ -336,11 +342,13 @@ class Solver {
         v.template segment<Mb>(is.velocities[b]) =
             y.template segment<Mb>(Mb * static_cast<Index>(b));
     };
-    for (int it = 1; it <= st.max_iterations; ++it) {
+    // the sweeps allowed: max_iterations less the coarse corrections, each counted as an iteration
+    int sweep_budget = st.max_iterations;
+    for (int it = 1; it <= sweep_budget; ++it) {
       const double omega = it > st.relaxation_after ? relaxed : 1.0;
-      const bool accelerated = anderson && it > st.relaxation_after && it < st.max_iterations;
+      const bool accelerated = anderson && it > st.relaxation_after && it < sweep_budget;
       if (accelerated) gather(x);
-      const bool measure = it >= next_measure || it == st.max_iterations;
+      const bool measure = it >= next_measure || it == sweep_budget;
       // Gauss–Seidel residual: each row's error taken when the sweep visits it (before its update)
       double err2 = 0.0, u2 = 0.0;
       for (const Index j : is.bilateral) {
@@ -386,6 +394,21 @@ class Solver {
         o.status = Status::converged;
         break;
       }
+      // the coarse correction (header) after a measured sweep above tol, while each one at least
+      // halves the running residual of the sweep before it and a sweep is left after it; the
+      // next sweep is measured
+      if (st.coarse_correction && is.bilateral.empty() && coarse_gs >= 0.0 &&
+          it + 2 <= sweep_budget) {
+        if (coarse_gs > 0.0 && !(gs < 0.5 * coarse_gs)) {
+          coarse_gs = -1.0;  // it did not help: plain sweeps from here
+        } else if (coarse_correct(is, r, v)) {
+          ++o.coarse;
+          --sweep_budget;
+          coarse_gs = gs;
+          next_measure = it + 1, last_measure = 0;
+          continue;
+        }
+      }
       if (relaxed != 1.0 && it - checked_at >= kOmegaCheck) {
         if (!(gs < checkpoint)) {
           relaxed = 1.0 + 0.5 * (relaxed - 1.0);
@@ -404,7 +427,7 @@ class Solver {
         const double log_rho = std::log(gs / anchor_gs) / static_cast<double>(it - anchor_it);
         const double needed =
             log_rho < 0.0 ? std::log(tol / gs) / log_rho : std::numeric_limits<double>::infinity();
-        if (needed > static_cast<double>(st.max_iterations - it)) {
+        if (needed > static_cast<double>(sweep_budget - it)) {
           o.status = Status::max_iterations;
           break;
         }
@@ -419,6 +442,121 @@ class Solver {
       }
     }
     return o;
+  }
+
+  // Inside its cone: r_n > 0 and ‖r_t‖ < (1 − 1e-6) μ r_n (a sliding contact's impulse lies on
+  // the cone's boundary up to rounding, and its law is not u = 0).
+  bool sticking(Index c, const Vector& r) const {
+    const VecD rc = r.template segment<D>(D * c);
+    return rc[0] > 0.0 && rc.template tail<D - 1>().norm() < (1.0 - 1e-6) * p_.mu[c] * rc[0];
+  }
+
+  // The coarse correction of the header over the island's faces. A face f is a run of contacts
+  // C_f with the same two bodies (a, b), at least 3 in space (2 in the plane), all inside
+  // (sticking) their cones, whose impulses λ_k = J_k δc_f (J_k = J_{k,b}, or J_{k,a} when b is
+  // fixed: the rigid linear fields over the face) span all Mb wrenches (Σ J_kᵀJ_k positive
+  // definite); faces closing a cycle of the body graph (all fixed bodies one node) are left out, so
+  // that the faces kept form a forest and the coarse operator is positive definite:
+  //   G_{f,β} = Σ_{k∈C_f} J_kᵀ J_{k,β}                      (Mb × Mb, β ∈ {a, b})
+  //   W_c[f,g] = Σ_{β ∈ f∩g} G_{f,β} M_β⁻¹ G_{g,β}ᵀ + δ_fg Σ_k c_k J_k,nᵀ J_k,n
+  //   W_c δc = −Σ_{k∈C_f} J_kᵀ ũ_k,   ũ_k = u_k + c_k r_{k,n} e_n
+  //   r_k += J_k δc_f,   v += M⁻¹ J_{k,·}ᵀ J_k δc_f.
+  // W_c = Pᵀ(W + C)P with P the block-diagonal J_k: the Galerkin coarse problem of the linear
+  // (sticking) law u = 0 on the faces (Hackbusch 1985, §2.2; Toselli & Widlund 2005, §2.2), solved
+  // by sparse Cholesky. Returns false (nothing changed) when no face qualifies or the
+  // factorization fails.
+  bool coarse_correct(const Island& is, Vector& r, Vector& v) const {
+    struct Face {
+      Index a = -1, b = -1;          // velocity offsets as in ContactData
+      Index node_a = 0, node_b = 0;  // their indices among the island's bodies (nb: fixed)
+      size_t begin = 0, end = 0;     // its contacts is.contacts[begin, end)
+      MatM Ga, Gb;
+    };
+    const Index nb = static_cast<Index>(is.velocities.size());
+    for (Index i = 0; i < nb; ++i) body_slot_[is.velocities[i] / Mb] = i;
+    auto node = [&](Index off) { return off < 0 ? nb : body_slot_[off / Mb]; };  // nb: fixed
+    DisjointSets forest(nb + 1);
+    std::vector<Face> faces;
+    const auto& cs = is.contacts;
+    constexpr size_t kLeast = D == 3 ? 3 : 2;
+    for (size_t i = 0; i < cs.size();) {
+      const auto& k0 = contacts_[cs[i]];
+      size_t j = i + 1;
+      while (j < cs.size() && contacts_[cs[j]].a == k0.a && contacts_[cs[j]].b == k0.b) ++j;
+      bool ok = j - i >= kLeast && forest.root(node(k0.a)) != forest.root(node(k0.b));
+      for (size_t t = i; ok && t < j; ++t) ok = sticking(cs[t], r);
+      if (ok) {
+        Face f;
+        f.a = k0.a, f.b = k0.b, f.begin = i, f.end = j;
+        f.node_a = node(k0.a), f.node_b = node(k0.b);
+        f.Ga.setZero(), f.Gb.setZero();
+        MatM gram = MatM::Zero();
+        for (size_t t = i; t < j; ++t) {
+          const auto& k = contacts_[cs[t]];
+          const auto& J = k.b >= 0 ? k.Jb : k.Ja;
+          if (k.a >= 0) f.Ga.noalias() += J.transpose() * k.Ja;
+          if (k.b >= 0) f.Gb.noalias() += J.transpose() * k.Jb;
+          gram.noalias() += J.transpose() * J;
+        }
+        const Eigen::LDLT<MatM> ldlt(gram);
+        const auto pivots = ldlt.vectorD().cwiseAbs();
+        if (ldlt.info() == Eigen::Success && pivots.minCoeff() > 1e-10 * pivots.maxCoeff()) {
+          forest.join(node(k0.a), node(k0.b));
+          faces.push_back(f);
+        }
+      }
+      i = j;
+    }
+    for (const Index off : is.velocities) body_slot_[off / Mb] = -1;
+    if (faces.empty()) return false;
+    const Index nf = static_cast<Index>(faces.size());
+    // the faces at each body of the island, with their G on that body's side
+    std::vector<std::vector<std::pair<Index, const MatM*>>> at_body(static_cast<size_t>(nb));
+    for (Index f = 0; f < nf; ++f) {
+      if (faces[f].a >= 0) at_body[faces[f].node_a].push_back({f, &faces[f].Ga});
+      if (faces[f].b >= 0) at_body[faces[f].node_b].push_back({f, &faces[f].Gb});
+    }
+    std::vector<Eigen::Triplet<double>> entries;
+    auto add_block = [&](Index f, Index g, const MatM& B) {
+      for (int x = 0; x < Mb; ++x)
+        for (int y = 0; y < Mb; ++y) entries.emplace_back(Mb * f + x, Mb * g + y, B(x, y));
+    };
+    for (Index i = 0; i < nb; ++i) {
+      const MatM mi = minv(is.velocities[i] / Mb);
+      for (const auto& [f, Gf] : at_body[i]) {
+        const MatM MG = mi * Gf->transpose();
+        for (const auto& [g, Gg] : at_body[i]) add_block(g, f, (*Gg) * MG);
+      }
+    }
+    Vector rhs = Vector::Zero(Mb * nf);
+    for (Index f = 0; f < nf; ++f) {
+      MatM C = MatM::Zero();
+      for (size_t t = faces[f].begin; t < faces[f].end; ++t) {
+        const Index c = cs[t];
+        const auto& k = contacts_[c];
+        const auto& J = k.b >= 0 ? k.Jb : k.Ja;
+        VecD u = local_velocity(v, c);
+        u[0] += k.compliance * r[D * c];
+        rhs.template segment<Mb>(Mb * f).noalias() += J.transpose() * u;
+        if (k.compliance != 0.0) C.noalias() += k.compliance * J.row(0).transpose() * J.row(0);
+      }
+      if (!C.isZero(0.0)) add_block(f, f, C);
+    }
+    Eigen::SparseMatrix<double> Wc(Mb * nf, Mb * nf);
+    Wc.setFromTriplets(entries.begin(), entries.end());
+    const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(Wc);
+    if (llt.info() != Eigen::Success) return false;
+    const Vector dc = -llt.solve(rhs);
+    if (!dc.allFinite()) return false;
+    for (Index f = 0; f < nf; ++f)
+      for (size_t t = faces[f].begin; t < faces[f].end; ++t) {
+        const Index c = cs[t];
+        const auto& k = contacts_[c];
+        const VecD dr = (k.b >= 0 ? k.Jb : k.Ja) * dc.template segment<Mb>(Mb * f);
+        r.template segment<D>(D * c) += dr;
+        add_contact(v, c, dr);
+      }
+    return true;
   }
 
   // The header's residual on the rows of one island, relative to its bound (island_bound).
@@ -532,6 +670,9 @@ class Solver {
   std::vector<ContactData<D, Mb>> contacts_;
   std::vector<BilateralData<Mb>> bilateral_;
   std::vector<Island> islands_;
+  // body → its index among its island's bodies during a coarse correction, −1 otherwise (islands
+  // share no body, so islands solved in parallel write different entries)
+  mutable std::vector<Index> body_slot_;
 };
 
 }  // namespace

@@ -30,6 +30,23 @@
 // much as the update itself). Over-relaxation is safeguarded: when the running residual has not
 // fallen over 10 sweeps, ω is pulled halfway back to 1. Both are counted in sweeps, so a solve
 // is deterministic.
+//
+// Coarse correction (issue 35). Gauss–Seidel carries information about one contact layer per
+// sweep, so on a tall stack the error that one sweep leaves in the stack's slow modes (its lean)
+// builds up from step to step. After a measured sweep above the tolerance, the island's faces
+// (runs of ≥ 3 contacts, 2 in the plane, between the same two bodies, all inside their
+// cones) get one exact correction in the space of rigid linear impulse fields over each face,
+// δr_k = J_k δc_f with J_k the contact's rows on one of its bodies: the Galerkin coarse problem
+// Pᵀ(W + C)P δc = −Pᵀũ of the sticking law u = 0 (Hackbusch 1985, Multi-Grid Methods and
+// Applications, §2.2; Toselli & Widlund 2005, Domain Decomposition Methods, §2.2), its matrix
+// assembled from the bodies' M⁻¹ blocks (W is never formed) and factorized by sparse Cholesky.
+// Faces are taken in contact order while they do not close a cycle of the body graph, so the
+// coarse matrix is positive definite; on a column it is block tridiagonal. On rigid bodies a
+// face's point velocities are a rigid function of the two bodies' twists, so this one solve is
+// the exact sticking solution of a resting stack whatever its height; the sweeps then settle the
+// split among each face's points and the contacts outside the faces. It is repeated after later
+// measured sweeps above the tolerance while each one at least halves the running residual, and
+// counts as one iteration.
 #include <limits>
 
 #include "moreau/problems/body_block_friction_contact.hpp"
@@ -67,6 +84,8 @@ struct BodyBlockNsgsSettings {
   // carries one contact layer per sweep: a caller with a Newton fallback then spends its work
   // there rather than in sweeps that cannot reach the tolerance). Counted in sweeps only.
   int stall_after = 0;
+  // The coarse correction above (islands without bilateral rows): off gives plain NSGS.
+  bool coarse_correction = true;
 };
 
 // Result of body-block NSGS: the report, contact impulses and bilateral impulses p.

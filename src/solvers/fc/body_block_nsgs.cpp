@@ -199,6 +199,8 @@ class Solver {
   static constexpr int kOmegaCheck = 10;
   // Most sweeps between two measurements of the running residual (solve_island).
   static constexpr int kMaxMeasureGap = 8;
+  // Most halvings of a coarse correction that leaves a face contact's cone (coarse_correct).
+  static constexpr int kCoarseHalvings = 10;
 
   // Sweeps until the next measured one, from the running residuals gs₀ at sweep k₀ and gs at
   // sweep k: with ρ = (gs/gs₀)^(1/(k−k₀)) the residual reaches tol after about
@@ -406,7 +408,10 @@ class Solver {
           --sweep_budget;
           coarse_gs = gs;
           next_measure = it + 1, last_measure = 0;
+          aa.reset();  // the correction is not a sweep: its step does not mix with theirs
           continue;
+        } else {
+          coarse_gs = -1.0;  // no face qualifies (or none can move): not looked for again
         }
       }
       if (relaxed != 1.0 && it - checked_at >= kOmegaCheck) {
@@ -463,8 +468,10 @@ class Solver {
   //   r_k += J_k δc_f,   v += M⁻¹ J_{k,·}ᵀ J_k δc_f.
   // W_c = Pᵀ(W + C)P with P the block-diagonal J_k: the Galerkin coarse problem of the linear
   // (sticking) law u = 0 on the faces (Hackbusch 1985, §2.2; Toselli & Widlund 2005, §2.2), solved
-  // by sparse Cholesky. Returns false (nothing changed) when no face qualifies or the
-  // factorization fails.
+  // by sparse Cholesky, then damped to stay in the cones (below). Faces are found as runs of
+  // consecutive contacts of the island with the same (a, b) in that order, as detection lists a
+  // manifold's points. Returns false (nothing changed) when no face qualifies, the factorization
+  // fails, or no damping keeps the correction in the cones.
   bool coarse_correct(const Island& is, Vector& r, Vector& v) const {
     struct Face {
       Index a = -1, b = -1;          // velocity offsets as in ContactData
@@ -548,11 +555,30 @@ class Solver {
     if (llt.info() != Eigen::Success) return false;
     const Vector dc = -llt.solve(rhs);
     if (!dc.allFinite()) return false;
+    // damped: δr scaled by α = 1, ½, ¼, … (at most kCoarseHalvings times) until every face
+    // contact stays in its cone. Where the step's solution opens or slides some face contacts
+    // (a stack that tips), the undamped correction would hold them with pulling impulses, far
+    // from the solution; a correction that no α keeps in the cones is not taken.
+    auto dr_of = [&](Index f, size_t t) -> VecD {
+      const auto& k = contacts_[cs[t]];
+      return (k.b >= 0 ? k.Jb : k.Ja) * dc.template segment<Mb>(Mb * f);
+    };
+    double alpha = 1.0;
+    for (int halving = 0;; ++halving, alpha *= 0.5) {
+      if (halving > kCoarseHalvings) return false;
+      bool inside = true;
+      for (Index f = 0; f < nf && inside; ++f)
+        for (size_t t = faces[f].begin; t < faces[f].end && inside; ++t) {
+          const Index c = cs[t];
+          const VecD rc = r.template segment<D>(D * c) + alpha * dr_of(f, t);
+          inside = rc[0] >= 0.0 && rc.template tail<D - 1>().norm() <= p_.mu[c] * rc[0];
+        }
+      if (inside) break;
+    }
     for (Index f = 0; f < nf; ++f)
       for (size_t t = faces[f].begin; t < faces[f].end; ++t) {
         const Index c = cs[t];
-        const auto& k = contacts_[c];
-        const VecD dr = (k.b >= 0 ? k.Jb : k.Ja) * dc.template segment<Mb>(Mb * f);
+        const VecD dr = alpha * dr_of(f, t);
         r.template segment<D>(D * c) += dr;
         add_contact(v, c, dr);
       }

@@ -34,19 +34,24 @@
 // Coarse correction (issue 35). Gauss–Seidel carries information about one contact layer per
 // sweep, so on a tall stack the error that one sweep leaves in the stack's slow modes (its lean)
 // builds up from step to step. After a measured sweep above the tolerance, the island's faces
-// (runs of ≥ 3 contacts, 2 in the plane, between the same two bodies, all inside their
-// cones) get one exact correction in the space of rigid linear impulse fields over each face,
-// δr_k = J_k δc_f with J_k the contact's rows on one of its bodies: the Galerkin coarse problem
+// (runs of consecutive contacts with the same two bodies in the same order, as detection lists a
+// manifold: ≥ 3 in space, 2 in the plane, all inside their cones) get one correction in the space
+// of rigid linear impulse fields over each face, δr_k = J_k δc_f with J_k the contact's rows on
+// one of its bodies (Mb = 6 unknowns a face, 3 in the plane): the Galerkin coarse problem
 // Pᵀ(W + C)P δc = −Pᵀũ of the sticking law u = 0 (Hackbusch 1985, Multi-Grid Methods and
 // Applications, §2.2; Toselli & Widlund 2005, Domain Decomposition Methods, §2.2), its matrix
 // assembled from the bodies' M⁻¹ blocks (W is never formed) and factorized by sparse Cholesky.
 // Faces are taken in contact order while they do not close a cycle of the body graph, so the
-// coarse matrix is positive definite; on a column it is block tridiagonal. On rigid bodies a
-// face's point velocities are a rigid function of the two bodies' twists, so this one solve is
-// the exact sticking solution of a resting stack whatever its height; the sweeps then settle the
-// split among each face's points and the contacts outside the faces. It is repeated after later
-// measured sweeps above the tolerance while each one at least halves the running residual, and
-// counts as one iteration.
+// coarse matrix is positive definite; on a column it is block tridiagonal. The correction is
+// halved until every face contact stays in its cone (not taken after 10 halvings), so that where
+// the step opens or slides some face contacts it does not hold them with pulling impulses. On
+// rigid bodies a face's point velocities are a rigid function of the two bodies' twists, so on a
+// resting stack (w and the softening zero, or rigid across each face) this one solve is the exact
+// sticking solution whatever the height; the sweeps then settle the split among each face's
+// points, which is not unique, and the contacts outside the faces. It is repeated after later
+// measured sweeps above the tolerance while each one at least halves the running residual (and
+// not looked for again in that solve once no face qualifies), needs a sweep left in the budget,
+// counts as one iteration, and skips islands with bilateral rows.
 #include <limits>
 
 #include "moreau/problems/body_block_friction_contact.hpp"

@@ -368,6 +368,16 @@ BodyBlockFrictionContactProblem cube_column(int n, int d) {
   return p;
 }
 
+// The problem solved from the guess by plain sweeps and with the coarse correction.
+std::pair<BodyBlockSolution, BodyBlockSolution> plain_and_coarse(
+    const BodyBlockFrictionContactProblem& p, const Vector& guess, double tol, int sweeps) {
+  BodyBlockNsgsSettings st{.tolerance = tol, .max_iterations = sweeps};
+  st.coarse_correction = false;
+  BodyBlockSolution plain = solve_body_block_nsgs(p, guess, Vector(), st);
+  st.coarse_correction = true;
+  return {std::move(plain), solve_body_block_nsgs(p, guess, Vector(), st)};
+}
+
 // The coarse correction (header) on columns of 40 cubes, from a warm start that sticks but
 // carries the wrong loads (each face's up to 30 % off, up or down, shared equally among its
 // points, no friction). The exact step stops every cube, so face i carries the weight of the n − i
@@ -384,15 +394,10 @@ TEST(BodyBlockNsgs, TheCoarseCorrectionLoadsAColumnOfCubesInAFewIterations) {
     const Index per_face = p.contact_count() / n;
     Vector guess = Vector::Zero(d * p.contact_count());
     for (Index c = 0; c < p.contact_count(); ++c) {
-      const Index i = c / per_face;  // its face: a load 30 % off, up or down
+      const Index i = c / per_face;  // its face: a load up to 30 % off, up or down
       guess[d * c] = (n - i) * gh * (1.0 + 0.3 * std::sin(1.7 * i)) / per_face;
     }
-    BodyBlockNsgsSettings coarse{.tolerance = 1e-12, .max_iterations = 2000};
-    coarse.coarse_correction = true;
-    BodyBlockNsgsSettings plain = coarse;
-    plain.coarse_correction = false;
-    const auto a = solve_body_block_nsgs(p, guess, Vector(), plain);
-    const auto b = solve_body_block_nsgs(p, guess, Vector(), coarse);
+    const auto [a, b] = plain_and_coarse(p, guess, 1e-12, 2000);
     ASSERT_TRUE(b.converged()) << b.residual;
     for (int i = 0; i < n; ++i) {
       double load = 0.0;
@@ -438,12 +443,7 @@ TEST(BodyBlockNsgs, TheCoarseCorrectionDoesNoHarmOnATippingColumn) {
     const Index per_face = p.contact_count() / n;
     Vector guess = Vector::Zero(d * p.contact_count());
     for (Index c = 0; c < p.contact_count(); ++c) guess[d * c] = (n - c / per_face) * gh / per_face;
-    BodyBlockNsgsSettings coarse{.tolerance = 1e-10, .max_iterations = 5000};
-    coarse.coarse_correction = true;
-    BodyBlockNsgsSettings plain = coarse;
-    plain.coarse_correction = false;
-    const auto A = solve_body_block_nsgs(p, guess, Vector(), plain);
-    const auto B = solve_body_block_nsgs(p, guess, Vector(), coarse);
+    const auto [A, B] = plain_and_coarse(p, guess, 1e-10, 5000);
     ASSERT_TRUE(A.v.allFinite() && B.v.allFinite());
     EXPECT_LE(B.residual, 1.3 * A.residual) << "plain " << A.residual << ", coarse " << B.residual;
     EXPECT_LE((B.v - A.v).norm(), 1e-3 * A.v.norm()) << (B.v - A.v).norm() << " of " << A.v.norm();

@@ -423,7 +423,7 @@ TEST(BodyBlockNsgs, TheCoarseCorrectionLoadsAColumnOfCubesInAFewIterations) {
 // 5000 iterations (the step's Newton fallback is there for such steps); the correction, damped to
 // keep every face contact in its cone, must do no harm: a residual within 30 % of the plain
 // sweeps', and the same velocities to 1e-3. Undamped, it held the open contacts with pulling
-// impulses: in the plane the residual ended 22× the plain one's and the velocities 13 m/s off
+// impulses: in the plane the residual ended 21× the plain one's and the velocities 8.8 m/s off
 // (of 15), in space 1.43×.
 TEST(BodyBlockNsgs, TheCoarseCorrectionDoesNoHarmOnATippingColumn) {
   const int n = 40;
@@ -433,12 +433,13 @@ TEST(BodyBlockNsgs, TheCoarseCorrectionDoesNoHarmOnATippingColumn) {
     auto p = cube_column(n, d);
     for (int b = 0; b < n; ++b) {
       // the rotation ω about the edge e = (a, 0, 0), plus gravity's −g h: in space ω e_y × (c − e)
-      // with c = (0, 0, z); in the plane (v_x, v_y, ω) for the same turn about the edge (x = a)
+      // = ω (z, 0, a) with c = (0, 0, z); in the plane (v_x, v_y, ω) the same turn is −ω (the
+      // plane's y is space's z): at x = −a, u_n = v_y − ω x = 2ωa − g h > 0 opens
       const double z = a + 2 * a * b;
       if (d == 3)
         p.v_free.segment<6>(6 * b) << omega * z, 0, omega * a - gh, 0, omega, 0;
       else
-        p.v_free.segment<3>(3 * b) << -omega * z, -omega * a - gh, omega;
+        p.v_free.segment<3>(3 * b) << omega * z, omega * a - gh, -omega;
     }
     const Index per_face = p.contact_count() / n;
     Vector guess = Vector::Zero(d * p.contact_count());
@@ -447,6 +448,9 @@ TEST(BodyBlockNsgs, TheCoarseCorrectionDoesNoHarmOnATippingColumn) {
     ASSERT_TRUE(A.v.allFinite() && B.v.allFinite());
     EXPECT_LE(B.residual, 1.3 * A.residual) << "plain " << A.residual << ", coarse " << B.residual;
     EXPECT_LE((B.v - A.v).norm(), 1e-3 * A.v.norm()) << (B.v - A.v).norm() << " of " << A.v.norm();
+    // in space a damped correction is taken (the path differs from plain sweeps); in the plane no
+    // halving keeps it in the cones, and it is not taken
+    if (d == 3) EXPECT_GT((B.v - A.v).norm(), 0.0);
   }
 }
 

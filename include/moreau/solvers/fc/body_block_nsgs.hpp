@@ -49,8 +49,9 @@
 // resting stack (w and the softening zero, or rigid across each face) this one solve is the exact
 // sticking solution whatever the height; the sweeps then settle the split among each face's
 // points, which is not unique, and the contacts outside the faces. It is repeated after later
-// measured sweeps above the tolerance while each one at least halves the running residual (and
-// not looked for again in that solve once no face qualifies), needs a sweep left in the budget,
+// measured sweeps above the tolerance while each one at least halves the running residual (once
+// one is not taken — no face, a failed factorization, no halving in the cones — it is not tried
+// again in that solve), needs a sweep left in the budget,
 // counts as one iteration, and skips islands with bilateral rows.
 #include <limits>
 

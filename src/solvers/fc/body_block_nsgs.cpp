@@ -104,6 +104,18 @@ class Solver {
     if (k.b >= 0) u.noalias() += k.Jb * v.template segment<Mb>(k.b);
     return u;
   }
+  // ũ_c = u_c + c_c r_c,n e_n, the softened local velocity whose law is Coulomb's
+  VecD softened_velocity(const Vector& v, const Vector& r, Index c) const {
+    VecD u = local_velocity(v, c);
+    u[0] += contacts_[c].compliance * r[D * c];
+    return u;
+  }
+  // The rows J_c of contact c's impulse fields in the coarse correction: J_{c,b}, or J_{c,a} when
+  // body b is fixed.
+  const typename ContactData<D, Mb>::Rows& field_rows(Index c) const {
+    const auto& k = contacts_[c];
+    return k.b >= 0 ? k.Jb : k.Ja;
+  }
   double bilateral_velocity(const Vector& v, size_t j) const {
     const auto& g = bilateral_[j];
     double u = p_.w_bilateral[static_cast<Index>(j)];
@@ -125,8 +137,7 @@ class Solver {
   double residual(const Vector& r, const Vector& pb, const Vector& v, Vector* u_out) const {
     double err2 = 0.0, u2 = 0.0;
     for (Index c = 0; c < static_cast<Index>(contacts_.size()); ++c) {
-      VecD u = local_velocity(v, c);
-      u[0] += contacts_[c].compliance * r[D * c];
+      const VecD u = softened_velocity(v, r, c);
       if (u_out) u_out->template segment<D>(D * c) = u;
       u2 += u.squaredNorm();
       const double e = friction_contact_local_error(D, p_.mu[c], r.data() + D * c, u.data());
@@ -500,7 +511,7 @@ class Solver {
         MatM gram = MatM::Zero();
         for (size_t t = i; t < j; ++t) {
           const auto& k = contacts_[cs[t]];
-          const auto& J = k.b >= 0 ? k.Jb : k.Ja;
+          const auto& J = field_rows(cs[t]);
           if (k.a >= 0) f.Ga.noalias() += J.transpose() * k.Ja;
           if (k.b >= 0) f.Gb.noalias() += J.transpose() * k.Jb;
           gram.noalias() += J.transpose() * J;
@@ -541,10 +552,8 @@ class Solver {
       for (size_t t = faces[f].begin; t < faces[f].end; ++t) {
         const Index c = cs[t];
         const auto& k = contacts_[c];
-        const auto& J = k.b >= 0 ? k.Jb : k.Ja;
-        VecD u = local_velocity(v, c);
-        u[0] += k.compliance * r[D * c];
-        rhs.template segment<Mb>(Mb * f).noalias() += J.transpose() * u;
+        const auto& J = field_rows(c);
+        rhs.template segment<Mb>(Mb * f).noalias() += J.transpose() * softened_velocity(v, r, c);
         if (k.compliance != 0.0) C.noalias() += k.compliance * J.row(0).transpose() * J.row(0);
       }
       if (!C.isZero(0.0)) add_block(f, f, C);
@@ -560,8 +569,7 @@ class Solver {
     // (a stack that tips), the undamped correction would hold them with pulling impulses, far
     // from the solution; a correction that no α keeps in the cones is not taken.
     auto dr_of = [&](Index f, size_t t) -> VecD {
-      const auto& k = contacts_[cs[t]];
-      return (k.b >= 0 ? k.Jb : k.Ja) * dc.template segment<Mb>(Mb * f);
+      return field_rows(cs[t]) * dc.template segment<Mb>(Mb * f);
     };
     double alpha = 1.0;
     for (int halving = 0;; ++halving, alpha *= 0.5) {
@@ -590,8 +598,7 @@ class Solver {
                          const Vector& v) const {
     double err2 = 0.0, u2 = 0.0, rp2 = 0.0;
     for (const Index c : is.contacts) {
-      VecD u = local_velocity(v, c);
-      u[0] += contacts_[c].compliance * r[D * c];
+      const VecD u = softened_velocity(v, r, c);
       u2 += u.squaredNorm();
       rp2 += r.template segment<D>(D * c).squaredNorm();
       const double e = friction_contact_local_error(D, p_.mu[c], r.data() + D * c, u.data());
@@ -615,8 +622,7 @@ class Solver {
                       double& u2) const {
     const auto& k = contacts_[c];
     const VecD r_old = r.template segment<D>(D * c);
-    VecD u = local_velocity(v, c);
-    u[0] += k.compliance * r_old[0];
+    const VecD u = softened_velocity(v, r, c);
     if (measure) {
       const double e = friction_contact_local_error(D, p_.mu[c], r_old.data(), u.data());
       err2 += e * e;

@@ -184,6 +184,7 @@ class BodyBlockStepContacts final : public StepContacts {
     ns_.relaxation = st_.nsgs_relaxation;
     ns_.relaxation_after = kPlainSweeps;
     ns_.anderson_memory = st_.nsgs_anderson_memory;
+    ns_.coarse_correction = st_.nsgs_coarse_correction;
     ns_.threads = cs_.threads = std::max(1, st_.threads);
     if (solver_ == "auto") ns_.stall_after = kStallSweeps;
   }

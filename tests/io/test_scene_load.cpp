@@ -224,7 +224,7 @@ TEST(SceneLoad, IntegratorKeysFillTheSettings) {
                      {"tolerance", 1e-7},         {"max_iterations", 50},
                      {"solver", "nsgs"},          {"zeno_velocity", 0.01},
                      {"painleve_policy", "stop"}, {"projection_tolerance", 1e-7},
-                     {"body_blocks", false}};
+                     {"body_blocks", false},      {"coarse_correction", false}};
   const SimulationSettings st = parse_scene(d).settings;
   EXPECT_EQ(st.integrator, Integrator::time_stepping);
   EXPECT_EQ(st.time_stepping.dt, 2e-3);
@@ -237,6 +237,8 @@ TEST(SceneLoad, IntegratorKeysFillTheSettings) {
   EXPECT_EQ(st.event_driven.painleve_policy, PainlevePolicy::stop);
   EXPECT_EQ(st.time_stepping.contacts.projection_tolerance, 1e-7);
   EXPECT_FALSE(st.time_stepping.contacts.body_blocks);
+  EXPECT_FALSE(st.time_stepping.contacts.nsgs_coarse_correction);
+  EXPECT_TRUE(SimulationSettings().time_stepping.contacts.nsgs_coarse_correction);  // the default
   EXPECT_EQ(st.time_stepping.theta, 0.5);         // not given: the default
   EXPECT_EQ(st.event_driven.max_events, 100000);  // not given: the default
 }

@@ -92,6 +92,11 @@ const std::vector<IntegratorKey>& integrator_keys() {
        16, false, false,
        "Anderson acceleration of body-block NSGS on islands of at least 16 contacts: its memory, "
        "0 = off (timestepping)"},
+      {"coarse_correction",
+       +[](S& s) -> bool& { return s.time_stepping.contacts.nsgs_coarse_correction; }, -kInf, kInf,
+       false, false,
+       "body-block NSGS: a coarse correction over the sticking faces of stacks, false = plain "
+       "sweeps (timestepping)"},
       {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
        kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},
       {"threads", +[](S& s) -> int& { return s.time_stepping.contacts.threads; }, 1, 1024, false,

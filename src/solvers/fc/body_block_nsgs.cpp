@@ -462,17 +462,38 @@ class Solver {
 
   // Inside its cone: r_n > 0 and ‖r_t‖ < (1 − 1e-6) μ r_n (a sliding contact's impulse lies on
   // the cone's boundary up to rounding, and its law is not u = 0).
+  static bool sticking(const VecD& rc, double mu) {
+    return rc[0] > 0.0 && rc.template tail<D - 1>().norm() < (1.0 - 1e-6) * mu * rc[0];
+  }
   bool sticking(Index c, const Vector& r) const {
-    const VecD rc = r.template segment<D>(D * c);
-    return rc[0] > 0.0 && rc.template tail<D - 1>().norm() < (1.0 - 1e-6) * p_.mu[c] * rc[0];
+    return sticking(VecD(r.template segment<D>(D * c)), p_.mu[c]);
+  }
+
+  // A face whose contacts are loaded (r_n > 0) but not all sticking (after a sweep from zero, the
+  // first corner a sweep visits slides): its impulses are replaced by their rigid-field part
+  //   c = (Σ J_kᵀJ_k)⁻¹ Σ J_kᵀ r_k,   r_k ← J_k c   (k ∈ [begin, end) of the island's contacts),
+  // the least-squares fit, whose remainder r_k − J_k c satisfies Σ J_kᵀ(r_k − J_k c) = 0: zero
+  // force and zero moment on the face's body, hence on the other one too, so the velocities v do
+  // not change. Done, and true, only when every J_k c is sticking; r is untouched otherwise.
+  bool to_rigid_field(const std::vector<Index>& cs, size_t begin, size_t end,
+                      const Eigen::LDLT<MatM>& gram, Vector& r) const {
+    VecM load = VecM::Zero();
+    for (size_t t = begin; t < end; ++t)
+      load.noalias() += field_rows(cs[t]).transpose() * r.template segment<D>(D * cs[t]);
+    const VecM c = gram.solve(load);
+    for (size_t t = begin; t < end; ++t)
+      if (!sticking(VecD(field_rows(cs[t]) * c), p_.mu[cs[t]])) return false;
+    for (size_t t = begin; t < end; ++t) r.template segment<D>(D * cs[t]) = field_rows(cs[t]) * c;
+    return true;
   }
 
   // The coarse correction of the header over the island's faces. A face f is a run of contacts
   // C_f with the same two bodies (a, b), at least 3 in space (2 in the plane), all inside
-  // (sticking) their cones, whose impulses λ_k = J_k δc_f (J_k = J_{k,b}, or J_{k,a} when b is
-  // fixed: the rigid linear fields over the face) span all Mb wrenches (Σ J_kᵀJ_k positive
-  // definite); faces closing a cycle of the body graph (all fixed bodies one node) are left out, so
-  // that the faces kept form a forest and the coarse operator is positive definite:
+  // (sticking) their cones or loaded and made so by to_rigid_field, whose impulses λ_k = J_k δc_f
+  // (J_k = J_{k,b}, or J_{k,a} when b is fixed: the rigid linear fields over the face) span all Mb
+  // wrenches (Σ J_kᵀJ_k positive definite); faces closing a cycle of the body graph (all fixed
+  // bodies one node) are left out, so that the faces kept form a forest and the coarse operator is
+  // positive definite:
   //   G_{f,β} = Σ_{k∈C_f} J_kᵀ J_{k,β}                      (Mb × Mb, β ∈ {a, b})
   //   W_c[f,g] = Σ_{β ∈ f∩g} G_{f,β} M_β⁻¹ G_{g,β}ᵀ + δ_fg Σ_k c_k J_k,nᵀ J_k,n
   //   W_c δc = −Σ_{k∈C_f} J_kᵀ ũ_k,   ũ_k = u_k + c_k r_{k,n} e_n
@@ -481,8 +502,8 @@ class Solver {
   // (sticking) law u = 0 on the faces (Hackbusch 1985, §2.2; Toselli & Widlund 2005, §2.2), solved
   // by sparse Cholesky, then damped to stay in the cones (below). Faces are found as runs of
   // consecutive contacts of the island with the same (a, b) in that order, as detection lists a
-  // manifold's points. Returns false (nothing changed) when no face qualifies, the factorization
-  // fails, or no damping keeps the correction in the cones.
+  // manifold's points. Returns false (v unchanged, r changed at most by to_rigid_field) when no
+  // face qualifies, the factorization fails, or no damping keeps the correction in the cones.
   bool coarse_correct(const Island& is, Vector& r, Vector& v) const {
     struct Face {
       Index a = -1, b = -1;          // velocity offsets as in ContactData
@@ -502,7 +523,11 @@ class Solver {
       size_t j = i + 1;
       while (j < cs.size() && contacts_[cs[j]].a == k0.a && contacts_[cs[j]].b == k0.b) ++j;
       bool ok = j - i >= kLeast && forest.root(node(k0.a)) != forest.root(node(k0.b));
-      for (size_t t = i; ok && t < j; ++t) ok = sticking(cs[t], r);
+      bool all_sticking = true;
+      for (size_t t = i; ok && t < j; ++t) {
+        ok = r[D * cs[t]] > 0.0;
+        all_sticking = all_sticking && sticking(cs[t], r);
+      }
       if (ok) {
         Face f;
         f.a = k0.a, f.b = k0.b, f.begin = i, f.end = j;
@@ -518,7 +543,8 @@ class Solver {
         }
         const Eigen::LDLT<MatM> ldlt(gram);
         const auto pivots = ldlt.vectorD().cwiseAbs();
-        if (ldlt.info() == Eigen::Success && pivots.minCoeff() > 1e-10 * pivots.maxCoeff()) {
+        if (ldlt.info() == Eigen::Success && pivots.minCoeff() > 1e-10 * pivots.maxCoeff() &&
+            (all_sticking || to_rigid_field(cs, i, j, ldlt, r))) {
           forest.join(node(k0.a), node(k0.b));
           faces.push_back(f);
         }

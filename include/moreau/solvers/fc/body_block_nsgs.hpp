@@ -35,7 +35,9 @@
 // sweep, so on a tall stack the error that one sweep leaves in the stack's slow modes (its lean)
 // builds up from step to step. After a measured sweep above the tolerance, the island's faces
 // (runs of consecutive contacts with the same two bodies in the same order, as detection lists a
-// manifold: ≥ 3 in space, 2 in the plane, all inside their cones) get one correction in the space
+// manifold: ≥ 3 in space, 2 in the plane, all inside their cones, or loaded and made so by
+// replacing their impulses with their rigid-field part, which moves no body: a sweep from zero
+// leaves a face's first corner sliding) get one correction in the space
 // of rigid linear impulse fields over each face, δr_k = J_k δc_f with J_k the contact's rows on
 // one of its bodies (Mb = 6 unknowns a face, 3 in the plane): the Galerkin coarse problem
 // Pᵀ(W + C)P δc = −Pᵀũ of the sticking law u = 0 (Hackbusch 1985, Multi-Grid Methods and

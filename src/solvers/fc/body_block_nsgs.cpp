@@ -187,6 +187,7 @@ class Solver {
     out.status = Status::converged;
     for (const IslandOutcome& o : outcome) {
       out.iterations = std::max(out.iterations, o.sweeps + o.coarse);
+      out.coarse_corrections += o.coarse;
       if (o.status == Status::numerical_failure)
         out.status = o.status;
       else if (o.status != Status::converged && out.status == Status::converged)
@@ -472,19 +473,42 @@ class Solver {
   // A face whose contacts are loaded (r_n > 0) but not all sticking (after a sweep from zero, the
   // first corner a sweep visits slides): its impulses are replaced by their rigid-field part
   //   c = (Σ J_kᵀJ_k)⁻¹ Σ J_kᵀ r_k,   r_k ← J_k c   (k ∈ [begin, end) of the island's contacts),
-  // the least-squares fit, whose remainder r_k − J_k c satisfies Σ J_kᵀ(r_k − J_k c) = 0: zero
-  // force and zero moment on the face's body, hence on the other one too, so the velocities v do
-  // not change. Done, and true, only when every J_k c is sticking; r is untouched otherwise.
+  // the least-squares fit, whose remainder r_k − J_k c satisfies Σ J_kᵀ(r_k − J_k c) = 0: the
+  // same wrench on the field body (b, or a when b is fixed). On the other body the wrench is the
+  // same only where each contact's two witness points coincide (they lie a gap apart), so v is
+  // updated with the change, v += M⁻¹H_k(J_k c − r_k). Done, and true, only when every J_k c
+  // sticks; the old impulses are appended to `saved`. r and v are untouched otherwise.
   bool to_rigid_field(const std::vector<Index>& cs, size_t begin, size_t end,
-                      const Eigen::LDLT<MatM>& gram, Vector& r) const {
+                      const Eigen::LDLT<MatM>& gram, Vector& r, Vector& v,
+                      std::vector<std::pair<Index, VecD>>& saved) const {
     VecM load = VecM::Zero();
     for (size_t t = begin; t < end; ++t)
       load.noalias() += field_rows(cs[t]).transpose() * r.template segment<D>(D * cs[t]);
     const VecM c = gram.solve(load);
     for (size_t t = begin; t < end; ++t)
       if (!sticking(VecD(field_rows(cs[t]) * c), p_.mu[cs[t]])) return false;
-    for (size_t t = begin; t < end; ++t) r.template segment<D>(D * cs[t]) = field_rows(cs[t]) * c;
+    for (size_t t = begin; t < end; ++t) {
+      const VecD old = r.template segment<D>(D * cs[t]), fitted = field_rows(cs[t]) * c;
+      saved.emplace_back(cs[t], old);
+      add_contact(v, cs[t], fitted - old);
+      r.template segment<D>(D * cs[t]) = fitted;
+    }
     return true;
+  }
+
+  // The coarse correction below, first with the faces that to_rigid_field lets in; when it is not
+  // taken after some were fitted, their impulses and v are restored and it is tried once with the
+  // sticking faces alone (a column tipping about its bottom edge: its ground face, fitted, left no
+  // halving in the cones, where the sticking faces alone give a damped correction).
+  bool coarse_correct(const Island& is, Vector& r, Vector& v) const {
+    std::vector<std::pair<Index, VecD>> saved;
+    if (coarse_correct(is, r, v, &saved)) return true;
+    if (saved.empty()) return false;
+    for (const auto& [c, old] : saved) {
+      add_contact(v, c, VecD(old - r.template segment<D>(D * c)));
+      r.template segment<D>(D * c) = old;
+    }
+    return coarse_correct(is, r, v, nullptr);
   }
 
   // The coarse correction of the header over the island's faces. A face f is a run of contacts
@@ -502,9 +526,12 @@ class Solver {
   // (sticking) law u = 0 on the faces (Hackbusch 1985, §2.2; Toselli & Widlund 2005, §2.2), solved
   // by sparse Cholesky, then damped to stay in the cones (below). Faces are found as runs of
   // consecutive contacts of the island with the same (a, b) in that order, as detection lists a
-  // manifold's points. Returns false (v unchanged, r changed at most by to_rigid_field) when no
-  // face qualifies, the factorization fails, or no damping keeps the correction in the cones.
-  bool coarse_correct(const Island& is, Vector& r, Vector& v) const {
+  // manifold's points. Returns false (r and v changed at most by to_rigid_field) when no face
+  // qualifies, the factorization fails, or no damping keeps the correction in the cones.
+  // Faces that do not all stick are fitted (to_rigid_field) when `fitted` is given, their old
+  // impulses appended to it; with nullptr only faces that all stick are taken.
+  bool coarse_correct(const Island& is, Vector& r, Vector& v,
+                      std::vector<std::pair<Index, VecD>>* fitted) const {
     struct Face {
       Index a = -1, b = -1;          // velocity offsets as in ContactData
       Index node_a = 0, node_b = 0;  // their indices among the island's bodies (nb: fixed)
@@ -544,7 +571,7 @@ class Solver {
         const Eigen::LDLT<MatM> ldlt(gram);
         const auto pivots = ldlt.vectorD().cwiseAbs();
         if (ldlt.info() == Eigen::Success && pivots.minCoeff() > 1e-10 * pivots.maxCoeff() &&
-            (all_sticking || to_rigid_field(cs, i, j, ldlt, r))) {
+            (all_sticking || (fitted && to_rigid_field(cs, i, j, ldlt, r, v, *fitted)))) {
           forest.join(node(k0.a), node(k0.b));
           faces.push_back(f);
         }

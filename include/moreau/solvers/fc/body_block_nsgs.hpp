@@ -36,8 +36,10 @@
 // builds up from step to step. After a measured sweep above the tolerance, the island's faces
 // (runs of consecutive contacts with the same two bodies in the same order, as detection lists a
 // manifold: ≥ 3 in space, 2 in the plane, all inside their cones, or loaded and made so by
-// replacing their impulses with their rigid-field part, which moves no body: a sweep from zero
-// leaves a face's first corner sliding) get one correction in the space
+// replacing their impulses with their rigid-field part, which keeps the wrench on one of the two
+// bodies, v updated: a sweep from zero leaves a face's first corner sliding; when the correction
+// is then not taken, they are restored and it is tried with the sticking faces alone) get one
+// correction in the space
 // of rigid linear impulse fields over each face, δr_k = J_k δc_f with J_k the contact's rows on
 // one of its bodies (Mb = 6 unknowns a face, 3 in the plane): the Galerkin coarse problem
 // Pᵀ(W + C)P δc = −Pᵀũ of the sticking law u = 0 (Hackbusch 1985, Multi-Grid Methods and
@@ -98,7 +100,8 @@ struct BodyBlockNsgsSettings {
 
 // Result of body-block NSGS: the report, contact impulses and bilateral impulses p.
 struct BodyBlockSolution : FrictionContactResult {
-  Vector p;  // bilateral impulses, one per row
+  Vector p;                    // bilateral impulses, one per row
+  int coarse_corrections = 0;  // coarse corrections taken, summed over the islands
 };
 
 // Solves the problem from the warm start (r_guess d·nc, p_guess per bilateral row; empty = 0).

@@ -50,7 +50,7 @@ struct StepContactSettings {
   double max_step = 0.0;
   // Anderson memory of body-block NSGS on islands of ≥ 16 contacts (0 = off; BodyBlockNsgsSettings)
   int nsgs_anderson_memory = 0;
-  // The coarse correction of body-block NSGS over sticking faces (BodyBlockNsgsSettings; issue 35)
+  // The coarse correction of body-block NSGS over the faces of stacks (BodyBlockNsgsSettings)
   bool nsgs_coarse_correction = true;
   bool body_blocks = true;  // false: the dense layer for every system
   // Threads of the body-block layer: the narrow phase and a coloured NSGS

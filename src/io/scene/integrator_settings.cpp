@@ -95,7 +95,7 @@ const std::vector<IntegratorKey>& integrator_keys() {
       {"coarse_correction",
        +[](S& s) -> bool& { return s.time_stepping.contacts.nsgs_coarse_correction; }, -kInf, kInf,
        false, false,
-       "body-block NSGS: a coarse correction over the sticking faces of stacks, false = plain "
+       "body-block NSGS: a coarse correction over the loaded faces of stacks, false = plain "
        "sweeps (timestepping)"},
       {"body_blocks", +[](S& s) -> bool& { return s.time_stepping.contacts.body_blocks; }, -kInf,
        kInf, false, false, "rigid worlds: solve in body blocks, never forming W (timestepping)"},

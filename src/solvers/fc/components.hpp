@@ -32,8 +32,11 @@ FrictionContactProblem component_problem(const FrictionContactProblem& p,
 // solved to the tolerance ε on its own scale s_C, which bounds e by √3 ε only (Σ e_C² ≤
 // ε² Σ s_C² ≤ ε² (‖q‖² + ‖r‖² + ‖u‖²) ≤ 3 ε² s²). While e > ε (at most three times), every
 // component above its share, ‖e_C‖ > ε s / √K (K components), resumes from its impulses with
-// that share as its tolerance, ε_C = ε s / (√K s_C); then Σ e_C² ≤ ε² s². iterations is the sum
-// over the components (the work done); the time limit is shared.
+// that share as its tolerance, ε_C = ε s / (√K s_C), so that Σ e_C² ≤ ε² s² up to the change of
+// the scales s_C and s with the impulses (the whole residual, recomputed, decides the status).
+// iterations counts whole-problem equivalents, Σ it_C n_C / n over the component solves, and
+// stays within max_iterations: a component gets what is left of it (in its own iterations,
+// (max_iterations − spent) n / n_C, and at most max_iterations); the time limit is shared.
 using ComponentSolve = FrictionContactResult (*)(const FrictionContactProblem&,
                                                  const FrictionContactSettings&, const Vector&);
 FrictionContactResult solve_by_components(const FrictionContactProblem& p,

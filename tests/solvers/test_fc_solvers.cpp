@@ -298,31 +298,6 @@ TEST(FcSolvers, MechanismStepsOfFewContactsGoToGaussSeidelThenNewton) {
   EXPECT_EQ(choose_velocity_level_solver(chain(65, 2.0, 12.0, 0.3)), "newton");
 }
 
-// hybrid's Newton finish (NsgsSettings::newton_after): on a chain of 8 contacts (24 rows) whose
-// normals are coupled (W_i,i±1 = 0.9 against W_ii = 2, W positive definite: r is unique), plain
-// NSGS needs many sweeps; hybrid finishes with Newton after its first sweep, in fewer iterations
-// in all, and reaches the solution NSGS finds at a tight tolerance. A chain of 9 contacts (27
-// rows) is above the finish's size and runs the plain sweeps.
-TEST(FcSolvers, HybridFinishesASmallProblemWithNewton) {
-  const FrictionContactProblem p = chain(8, 2.0, 0.9, 0.3);
-  const FrictionContactResult plain = solve_friction_contact(p, "nsgs", {.tolerance = 1e-10});
-  const FrictionContactResult hybrid = solve_friction_contact(p, "hybrid", {.tolerance = 1e-10});
-  const FrictionContactResult tight =
-      solve_friction_contact(p, "nsgs", {.tolerance = 1e-14, .max_iterations = 100000});
-  ASSERT_TRUE(plain.converged() && hybrid.converged() && tight.converged()) << hybrid.message;
-  EXPECT_NE(hybrid.message.find("Newton finish after 1 sweeps"), std::string::npos)
-      << hybrid.message;
-  EXPECT_LT(hybrid.iterations, plain.iterations);
-  EXPECT_LE(friction_contact_residual(p, hybrid.r), 1e-10);
-  EXPECT_LE((hybrid.r - tight.r).norm(), 1e-8 * tight.r.norm());
-  const FrictionContactResult larger =
-      solve_friction_contact(chain(9, 2.0, 0.9, 0.3), "hybrid", {.tolerance = 1e-10});
-  EXPECT_TRUE(larger.converged());
-  EXPECT_EQ(larger.message.find("Newton finish"), std::string::npos) << larger.message;
-  // the registry's plain "nsgs" never takes it
-  EXPECT_EQ(plain.message.find("Newton finish"), std::string::npos) << plain.message;
-}
-
 // nsgs_admm on a small problem where Gauss-Seidel crawls: a chain of 40 contacts whose normals
 // couple by W_i,i±1 = 0.999 against W_ii = 2 (W nearly singular: NSGS is still above 1e-10 after
 // 300 sweeps) hands over to Newton, not ADMM, as the stage path says, and reaches the unique

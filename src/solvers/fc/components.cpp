@@ -78,7 +78,7 @@ FrictionContactResult solve_by_components(const FrictionContactProblem& p,
   FrictionContactResult res = start(p, settings, "components");
   const int d = p.dimension;
   const Index K = static_cast<Index>(components.size());
-  const double n = static_cast<double>(p.contacts());
+  const long long n = p.contacts();
   Vector r = initial_r(p, guess);
   std::vector<FrictionContactProblem> parts;
   parts.reserve(static_cast<size_t>(K));
@@ -86,7 +86,7 @@ FrictionContactResult solve_by_components(const FrictionContactProblem& p,
   std::vector<double> tolerance(static_cast<size_t>(K), settings.tolerance);
   std::vector<bool> pending(static_cast<size_t>(K), true);
   std::vector<FrictionContactResult> last(static_cast<size_t>(K));
-  double spent = 0.0;  // iterations in whole-problem equivalents: Σ it_C n_C / n
+  long long work = 0;  // Σ it_C n_C: the whole-problem equivalents times n, in integers
   bool out_of_time = false, out_of_budget = false;
   Index solved = 0;  // component solves run
   double e = std::numeric_limits<double>::infinity();
@@ -94,24 +94,25 @@ FrictionContactResult solve_by_components(const FrictionContactProblem& p,
     for (Index c = 0; c < K; ++c) {
       if (!pending[c]) continue;
       const double left = settings.time_limit - clock.seconds();
-      const double n_c = static_cast<double>(parts[c].contacts());
-      // the budget left in whole-problem equivalents, and never more than the caller's budget
-      // in the component's own iterations (the newton schedule's last stage takes what it is
-      // given: CubesStack-10x10x10's hardest column ground on for 18 s with 900,000)
-      const double allowed = std::min(std::floor((settings.max_iterations - spent) * n / n_c),
-                                      static_cast<double>(settings.max_iterations));
+      const long long n_c = parts[c].contacts();
+      // the budget left in whole-problem equivalents, (max_iterations n − work) / n_C of the
+      // component's own iterations, and never more than max_iterations of them (the newton
+      // schedule's last stage takes what it is given: CubesStack-10x10x10's hardest column
+      // ground on for 18 s with 900,000)
+      const long long allowed = std::min((settings.max_iterations * n - work) / n_c,
+                                         static_cast<long long>(settings.max_iterations));
       if (!(left > 0.0)) out_of_time = true;
-      if (!(allowed >= 1.0)) out_of_budget = true;
+      if (allowed < 1) out_of_budget = true;
       if (out_of_time || out_of_budget) break;
       FrictionContactSettings sc = settings;
       sc.tolerance = tolerance[c];
       sc.time_limit = left;
-      sc.max_iterations = static_cast<int>(std::min(allowed, 1e9));
+      sc.max_iterations = static_cast<int>(allowed);
       Vector start_c(d * parts[c].contacts());
       for (size_t k = 0; k < components[c].size(); ++k)
         start_c.segment(d * static_cast<Index>(k), d) = r.segment(d * components[c][k], d);
       FrictionContactResult x = solve_one(parts[c], sc, start_c);
-      spent += x.iterations * n_c / n;
+      work += static_cast<long long>(x.iterations) * n_c;
       ++solved;
       for (size_t k = 0; k < components[c].size(); ++k)
         r.segment(d * components[c][k], d) = x.r.segment(d * static_cast<Index>(k), d);
@@ -134,7 +135,7 @@ FrictionContactResult solve_by_components(const FrictionContactProblem& p,
     if (!any) break;
   }
   if (solved == 0) finish(res, p, r, clock);  // no component ran: the guess, as it is
-  res.iterations = static_cast<int>(std::ceil(spent));
+  res.iterations = static_cast<int>((work + n - 1) / n);
   // status: the whole residual decides; the message names the components' solvers
   res.status = e <= settings.tolerance                                ? Status::converged
                : out_of_time || clock.seconds() > settings.time_limit ? Status::time_limit

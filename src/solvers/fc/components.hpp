@@ -36,7 +36,7 @@ FrictionContactProblem component_problem(const FrictionContactProblem& p,
 // the scales s_C and s with the impulses (the whole residual, recomputed, decides the status).
 // iterations counts whole-problem equivalents, Σ it_C n_C / n over the component solves, and
 // stays within max_iterations: a component gets what is left of it (in its own iterations,
-// (max_iterations − spent) n / n_C, and at most max_iterations); the time limit is shared.
+// (max_iterations n − Σ it_C n_C) / n_C, and at most max_iterations); the time limit is shared.
 using ComponentSolve = FrictionContactResult (*)(const FrictionContactProblem&,
                                                  const FrictionContactSettings&, const Vector&);
 FrictionContactResult solve_by_components(const FrictionContactProblem& p,

@@ -189,13 +189,6 @@ double predicted_sweeps(const std::vector<double>& h, size_t window, double tole
 // 1000 are predicted, semismooth Newton (Alart–Curnier, ≤ 100 iterations) is run from the NSGS
 // iterate, then Fischer–Burmeister Newton (≤ 400) from the start point, and NSGS resumes from
 // the best iterate if Newton fails.
-// Sweeps of hybrid's first NSGS stage before a problem of at most 24 rows tries the Newton finish
-// (NsgsSettings::newton_after, solvers/fc/small_newton.hpp). On FCLIB's 12 Rover files that
-// NSGS solves in 3 to 15 sweeps, Newton from the first sweep's iterate converged on each in 2–5
-// iterations: 3 to 6 iterations in all, and 0.53–0.83 of the time of the sweeps alone on 11 of
-// them (Rover4396, 3 sweeps either way: 1.05). From the second sweep's: 0.63–1.01.
-constexpr int kNewtonFinishAfter = 1;
-
 MOREAU_FIRST_SOLVE_PATH FrictionContactResult run_hybrid(const FrictionContactProblem& p,
                                                          const FrictionContactSettings& s,
                                                          const Vector& g) {
@@ -208,13 +201,11 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult run_hybrid(const FrictionContactPr
   const Vector& r = g;
   while (!run.best().converged() && run.left(1) > 0 && !run.out_of_time()) {
     const FrictionContactResult& best = run.best();
-    FrictionContactResult x =
-        solve_nsgs(p,
-                   NsgsSettings{.tolerance = s.tolerance,
-                                .max_iterations = run.left(200),
-                                .time_limit = run.time_left(),
-                                .newton_after = run.iterations() == 0 ? kNewtonFinishAfter : 0},
-                   best.r.size() ? Vector(best.r) : r);
+    FrictionContactResult x = solve_nsgs(p,
+                                         NsgsSettings{.tolerance = s.tolerance,
+                                                      .max_iterations = run.left(200),
+                                                      .time_limit = run.time_left()},
+                                         best.r.size() ? Vector(best.r) : r);
     const std::vector<double> h = x.residual_history;
     run.take(std::move(x));
     if (run.best().converged() || h.size() < 101 || newton_runs >= 2) continue;
@@ -459,11 +450,11 @@ constexpr int kWholeNewtonIterations = 40;
 
 // auto on a problem for which it chose Newton: the whole problem first, then, when that has not
 // converged and W has independent components, each component from where the whole solve
-// stopped, with its own choice (components.hpp) and half of the budget left, and if they still
-// leave the whole above the tolerance, the schedule on the whole again from the better iterate
-// with what is left of the budget and time. Iterations are counted in whole-problem equivalents (an
-// iteration on a component of n_C of the n contacts counts n_C/n), so the budget holds for the
-// whole call. The solver reported is "newton", with the path in the message.
+// stopped, with its own choice (components.hpp) and half of the budget (and time) left, and if they
+// still leave the whole above the tolerance, the schedule on the whole again from the better
+// iterate with what is left of the budget and time. Iterations are counted in whole-problem
+// equivalents (an iteration on a component of n_C of the n contacts counts n_C/n), so the budget
+// holds for the whole call. The solver reported is "newton", with the path in the message.
 FrictionContactResult solve_newton_then_components(const FrictionContactProblem& p,
                                                    const FrictionContactSettings& s,
                                                    const Vector& g) {
@@ -488,6 +479,7 @@ FrictionContactResult solve_newton_then_components(const FrictionContactProblem&
   // and ended at 1.5e-5, Newton on the whole reaches 3.4e-7 with it)
   FrictionContactSettings halves = rest(whole.iterations);
   halves.max_iterations = (halves.max_iterations + 1) / 2;
+  if (std::isfinite(halves.time_limit)) halves.time_limit *= 0.5;
   FrictionContactResult split =
       fc_detail::solve_by_components(p, components, halves, whole.r, solve_chosen);
   int used = whole.iterations + split.iterations;

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <limits>
 
-#include "alart_curnier.hpp"
 #include "detail.hpp"
 #include "newton_workspace.hpp"
 #include "moreau/solvers/fc/nsgs.hpp"
@@ -16,9 +15,6 @@
 namespace moreau {
 
 namespace {
-
-using fc_detail::alart_curnier;
-using fc_detail::ContactLinearization;
 
 // NewtonSettings::cycle_window: each of the last `window` residuals within 25 % of the one two
 // iterations before (e_k / e_{k−2} ∈ (1/1.25, 1.25)).
@@ -52,6 +48,70 @@ double spectral_penalty(const Matrix3& W, int d) {
   if (!(lmax > 0.0)) return std::numeric_limits<double>::quiet_NaN();
   const double lmin = std::max(lambda.head(d).minCoeff(), 1e-12 * lmax);
   return 1.0 / std::sqrt(lmin * lmax);
+}
+
+// Per-contact value Φ_i and partial Jacobians A_i = ∂Φ_i/∂r_i, B_i = ∂Φ_i/∂u_i (d×d in the
+// top-left of 3×3 matrices).
+struct ContactLinearization {
+  Vector3 phi = Vector3::Zero();
+  Matrix3 A = Matrix3::Zero();
+  Matrix3 B = Matrix3::Zero();
+};
+
+// Alart–Curnier function of one contact (header formula).
+void alart_curnier(int d, double mu, double rho_n, double rho_t, const double* r, const double* u,
+                   ContactLinearization& L, bool with_jacobian) {
+  const double xn = r[0] - rho_n * u[0];
+  if (with_jacobian) {
+    L.A.setZero();
+    L.B.setZero();
+  }
+  if (xn > 0.0) {
+    L.phi[0] = rho_n * u[0];
+    if (with_jacobian) L.B(0, 0) = rho_n;
+  } else {
+    L.phi[0] = r[0];
+    if (with_jacobian) L.A(0, 0) = 1.0;
+  }
+  const double R = mu * std::max(0.0, xn);
+  if (d == 3) {
+    const Vector2 y(r[1] - rho_t * u[1], r[2] - rho_t * u[2]);
+    const double ny = y.norm();
+    if (ny <= R) {
+      L.phi[1] = rho_t * u[1];
+      L.phi[2] = rho_t * u[2];
+      if (with_jacobian) L.B.block<2, 2>(1, 1) = rho_t * Matrix2::Identity();
+    } else {
+      const Vector2 yh = y / ny;
+      L.phi[1] = r[1] - R * yh[0];
+      L.phi[2] = r[2] - R * yh[1];
+      if (with_jacobian) {
+        const Matrix2 P = (R / ny) * (Matrix2::Identity() - yh * yh.transpose());
+        L.A.block<2, 2>(1, 1) = Matrix2::Identity() - P;
+        L.B.block<2, 2>(1, 1) = rho_t * P;
+        if (xn > 0.0) {
+          L.A.block<2, 1>(1, 0) = -mu * yh;
+          L.B.block<2, 1>(1, 0) = mu * rho_n * yh;
+        }
+      }
+    }
+  } else {
+    const double y = r[1] - rho_t * u[1];
+    if (std::abs(y) <= R) {
+      L.phi[1] = rho_t * u[1];
+      if (with_jacobian) L.B(1, 1) = rho_t;
+    } else {
+      const double s = y > 0.0 ? 1.0 : -1.0;
+      L.phi[1] = r[1] - R * s;
+      if (with_jacobian) {
+        L.A(1, 1) = 1.0;
+        if (xn > 0.0) {
+          L.A(1, 0) = -mu * s;
+          L.B(1, 0) = mu * rho_n * s;
+        }
+      }
+    }
+  }
 }
 
 // Arrow matrix L_a of the Lorentz-cone Jordan algebra: L_a b = a ∘ b = (aᵀb, a0 b̄ + b0 ā).
@@ -277,7 +337,11 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
   for (Index i = 0; i < nc; ++i) {
     const Matrix3& Wi = blocks[i].W;
-    fc_detail::diagonal_penalties(Wi, d, st.rho_n[i], st.rho_t[i]);
+    const double wn = Wi(0, 0) > 0.0 ? Wi(0, 0) : 1.0;
+    double wt = d == 3 ? std::max(Wi(1, 1), Wi(2, 2)) : Wi(1, 1);
+    if (!(wt > 0.0)) wt = wn;
+    st.rho_n[i] = 1.0 / wn;
+    st.rho_t[i] = 1.0 / wt;
     if (s.penalty == AlartCurnierPenalty::spectral) {
       const double rho = spectral_penalty(Wi, d);
       if (std::isfinite(rho) && rho > 0.0) st.rho_n[i] = st.rho_t[i] = rho;

@@ -7,16 +7,11 @@
 #include <random>
 
 #include "detail.hpp"
-#include "small_newton.hpp"
 #include "moreau/common/first_solve_path.hpp"
 
 namespace moreau {
 
 namespace {
-
-// Iterations of the Newton finish (NsgsSettings::newton_after): where the sweeps have found the
-// contacts' modes it converges in 2–5 (FCLIB's Rover files after 1 sweep).
-constexpr int kNewtonFinishIterations = 8;
 
 using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
@@ -83,7 +78,6 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
   int failures = 0;
-  int finish_iterations = 0;  // of the Newton finish (NsgsSettings::newton_after)
   if (e <= s.tolerance) {
     res.status = Status::converged;
   } else {
@@ -114,25 +108,12 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
           break;
         }
       }
-      if (k == s.newton_after && e > s.tolerance) {
-        int newton = 0;
-        const bool done = fc_detail::small_newton_finish(problem, blocks, s.tolerance,
-                                                         kNewtonFinishIterations, r, u, e, newton);
-        finish_iterations += newton;
-        if (done) {
-          res.residual_history.push_back(e);
-          res.status = Status::converged;
-          res.message = fmt::format("Newton finish after {} sweeps ({} iterations)", k, newton);
-          break;
-        }
-      }
       if (timed && clock.seconds() > s.time_limit) {
         res.status = Status::time_limit;
         break;
       }
     }
   }
-  res.iterations += finish_iterations;
   if (failures > 0 && res.status != Status::converged)
     res.message = fmt::format("{} local solves could not be certified", failures);
   fc_detail::finish(res, problem, std::move(r), clock);

@@ -31,11 +31,6 @@ struct NsgsSettings {
   NsgsOrder order = NsgsOrder::cyclic;  // order of the contacts within a sweep
   std::uint32_t seed = 0;               // for the shuffled orders
   int check_every = 1;                  // residual evaluated every k sweeps
-  // After this many sweeps (0 = never), a problem of at most 24 rows not yet converged tries a
-  // dense semismooth Newton finish from the sweeps' iterate (Alart–Curnier, 8 iterations at
-  // most); when it does not converge the sweeps go on from where they were. Its iterations
-  // count in the result's. Hybrid sets it (friction_contact_solver.cpp); plain "nsgs" does not.
-  int newton_after = 0;
 };
 
 // Solves the local problem by NSGS (above) from the guess (zero when empty).

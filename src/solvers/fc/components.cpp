@@ -42,11 +42,10 @@ std::vector<std::vector<Index>> contact_components(const FrictionContactProblem&
 }
 
 FrictionContactProblem component_problem(const FrictionContactProblem& p,
-                                         const std::vector<Index>& contacts) {
+                                         const std::vector<Index>& contacts,
+                                         const std::vector<Index>& local) {
   const int d = p.dimension;
   const Index m = static_cast<Index>(contacts.size());
-  std::vector<Index> local(static_cast<size_t>(p.contacts()), -1);
-  for (Index k = 0; k < m; ++k) local[contacts[k]] = k;
   FrictionContactProblem s;
   s.dimension = d;
   s.q.resize(d * m);
@@ -59,9 +58,10 @@ FrictionContactProblem component_problem(const FrictionContactProblem& p,
     for (int a = 0; a < d; ++a)
       for (SparseMatrix::InnerIterator it(p.W, d * c + a); it; ++it) {
         if (it.value() == 0.0) continue;  // a stored zero couples nothing (contact_components)
-        const Index j = local[it.index() / d];
-        MOREAU_REQUIRE(j >= 0, "component_problem: contact {} is coupled to contact {} outside it",
-                       c, it.index() / d);
+        const Index other = it.index() / d, j = local[other];
+        MOREAU_REQUIRE(j >= 0 && j < m && contacts[j] == other,
+                       "component_problem: contact {} is coupled to contact {} outside it", c,
+                       other);
         entries.emplace_back(d * k + a, d * j + it.index() % d, it.value());
       }
   }
@@ -80,9 +80,12 @@ FrictionContactResult solve_by_components(const FrictionContactProblem& p,
   const Index K = static_cast<Index>(components.size());
   const long long n = p.contacts();
   Vector r = initial_r(p, guess);
+  std::vector<Index> local(static_cast<size_t>(n), -1);  // each contact's index in its component
+  for (const auto& c : components)
+    for (size_t k = 0; k < c.size(); ++k) local[c[k]] = static_cast<Index>(k);
   std::vector<FrictionContactProblem> parts;
   parts.reserve(static_cast<size_t>(K));
-  for (const auto& c : components) parts.push_back(component_problem(p, c));
+  for (const auto& c : components) parts.push_back(component_problem(p, c, local));
   std::vector<double> tolerance(static_cast<size_t>(K), settings.tolerance);
   std::vector<bool> pending(static_cast<size_t>(K), true);
   std::vector<FrictionContactResult> last(static_cast<size_t>(K));

@@ -21,9 +21,12 @@ namespace moreau::fc_detail {
 // (DisjointSets).
 std::vector<std::vector<Index>> contact_components(const FrictionContactProblem& p);
 
-// The problem restricted to the given contacts (in that order): W_CC, q_C, μ_C.
+// The problem restricted to the given contacts (in that order): W_CC, q_C, μ_C. local[i] is
+// contact i's index among `contacts` (formed once for all the components, so that K of them cost
+// O(n), not O(K n)); a nonzero coupling a contact outside them throws.
 FrictionContactProblem component_problem(const FrictionContactProblem& p,
-                                         const std::vector<Index>& contacts);
+                                         const std::vector<Index>& contacts,
+                                         const std::vector<Index>& local);
 
 // The default solver on a problem of several components (see the file comment): each component
 // solved by `solve_one` (the default's choice for that component) from its part of the guess,

@@ -430,10 +430,6 @@ bool warm_start_meets_tolerance(const FrictionContactProblem& problem,
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // The default's choice for a problem of one component, and its solve.
 FrictionContactResult solve_chosen(const FrictionContactProblem& p,
                                    const FrictionContactSettings& s, const Vector& g) {
@@ -445,13 +441,13 @@ FrictionContactResult solve_chosen(const FrictionContactProblem& p,
 // within it (FCLIB's Capsules: 8–31 iterations), faster than on each component apart (its LU
 // orders all of them at once: Capsules-i100-889 in 14 ms whole, 37 ms split); where it does
 // not, one component holds the rest back (Capsules-i122-1617: 231 iterations, 0.29 s whole;
-// CubesStack-6x6x6: 135, 0.61 s), and the split resumes from its best iterate.
+// CubesStack-6x6x6: 135, 0.61 s), and the split resumes from where the whole solve stopped.
 constexpr int kWholeNewtonIterations = 40;
 
 // auto on a problem for which it chose Newton: the whole problem first, then, when that has not
 // converged and W has independent components, each component from where the whole solve
-// stopped, with its own choice (components.hpp) and half of the budget (and time) left, and if they
-// still leave the whole above the tolerance, the schedule on the whole again from the better
+// stopped, with its own choice (components.hpp) and half of the budget and time left, and if
+// they still leave the whole above the tolerance, the schedule on the whole again from the better
 // iterate with what is left of the budget and time. Iterations are counted in whole-problem
 // equivalents (an iteration on a component of n_C of the n contacts counts n_C/n), so the budget
 // holds for the whole call. The solver reported is "newton", with the path in the message.

@@ -2,6 +2,8 @@
 // problems W = Hᵀ M⁻¹ H where all solvers must agree, warm starts, the global form, bad input.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
 #include <random>
 #include <thread>
 
@@ -150,6 +152,56 @@ TEST(FcSolvers, WarmStartFromSolutionNeedsAtMostOneIteration) {
     EXPECT_TRUE(res.converged()) << name;
     EXPECT_LE(res.iterations, 1) << name;
   }
+}
+
+// NSGS keeps u = W r + q through W's columns: the sparse columns, or a dense copy where W is
+// small and at least half stored. Three uncoupled pairs of contacts give a block-diagonal W of
+// 18 rows with 108 of its 324 entries nonzero: stored as they are it takes the sparse columns,
+// with its zeros stored explicitly the dense ones. The two solves must be the same to the bit
+// (iterates, residual history, r and u), since the dense copy only adds W_ij δ_j = ±0 where an
+// entry is zero. From no guess, u starts at q without a product with W; a guess of zeros (u
+// formed as W·0 + q) must give the same bits again, q's −0 entries included.
+TEST(FcSolvers, NsgsColumnsDenseOrSparseAndItsStartFromZeroChangeNoBit) {
+  const int pairs = 3;
+  Matrix W = Matrix::Zero(6 * pairs, 6 * pairs);
+  Vector q(6 * pairs), mu(2 * pairs);
+  for (int k = 0; k < pairs; ++k) {
+    const FrictionContactProblem pk = condense(random_global(3, 2, 8, 40 + k));
+    W.block(6 * k, 6 * k, 6, 6) = Matrix(pk.W);
+    q.segment(6 * k, 6) = pk.q;
+    mu.segment(2 * k, 2) = pk.mu;
+  }
+  q[2] = -0.0;  // a tangential entry of −0: W·0 + q turns it into +0
+  FrictionContactProblem sparse_p;
+  sparse_p.dimension = 3;
+  sparse_p.W = sparse(W);
+  sparse_p.q = q;
+  sparse_p.mu = mu;
+  ASSERT_LT(2 * sparse_p.W.nonZeros(), W.size());
+  FrictionContactProblem dense_p = sparse_p;
+  std::vector<Eigen::Triplet<double>> all;
+  for (Index i = 0; i < W.rows(); ++i)
+    for (Index j = 0; j < W.cols(); ++j) all.emplace_back(i, j, W(i, j));
+  dense_p.W.setFromTriplets(all.begin(), all.end());
+  ASSERT_EQ(dense_p.W.nonZeros(), W.size());
+  const NsgsSettings s{.tolerance = 1e-13, .max_iterations = 500};
+  const FrictionContactResult a = solve_nsgs(sparse_p, s, Vector());
+  const FrictionContactResult b = solve_nsgs(dense_p, s, Vector());
+  const FrictionContactResult c = solve_nsgs(dense_p, s, Vector::Zero(q.size()));
+  ASSERT_TRUE(a.converged()) << a.residual;
+  EXPECT_GT(a.iterations, 5);  // a real run of sweeps, not a start at the solution
+  for (const FrictionContactResult* x : {&b, &c}) {
+    EXPECT_EQ(x->iterations, a.iterations);
+    EXPECT_EQ(x->residual_history, a.residual_history);
+    for (Index i = 0; i < q.size(); ++i) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(x->r[i]), std::bit_cast<std::uint64_t>(a.r[i])) << i;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(x->u[i]), std::bit_cast<std::uint64_t>(a.u[i])) << i;
+    }
+  }
+  // and the result is the problem's solution: u = W r + q formed here, the natural-map residual
+  const Vector u = W * a.r + q;
+  EXPECT_LT((u - a.u).norm(), 1e-12 * (1.0 + u.norm()));
+  EXPECT_LE(friction_contact_residual(sparse_p, a.r, u), 1e-12);
 }
 
 // keep_converged_guess: the known solution of TwoContactsStickingKnownSolution given as the guess

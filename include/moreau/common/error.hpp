@@ -61,8 +61,12 @@ template <typename Derived>
 bool all_finite(const Eigen::DenseBase<Derived>& x) {
   return x.derived().array().isFinite().all();
 }
-// True when every stored entry of a sparse matrix is finite.
+// True when every stored entry of a sparse matrix is finite. Compressed storage is one array:
+// v·0 is ±0 for a finite v and NaN for ±inf or NaN, so Σ v·0 (summed by Eigen in SIMD packets,
+// without a branch per entry) is NaN exactly when some entry is not finite.
 inline bool all_finite(const SparseMatrix& x) {
+  if (x.isCompressed())
+    return !std::isnan((Eigen::Map<const Eigen::ArrayXd>(x.valuePtr(), x.nonZeros()) * 0.0).sum());
   for (Index k = 0; k < x.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(x, k); it; ++it)
       if (!std::isfinite(it.value())) return false;

@@ -76,6 +76,15 @@ MOREAU_FIRST_SOLVE_PATH inline void finish(FrictionContactResult& res,
   res.residual = friction_contact_residual(p, res.r, res.u);
   res.seconds = clock.seconds();
 }
+// The same, where the solver has just formed u = W r + q and its residual e afresh (what the
+// overload above would form again, to the bit).
+MOREAU_FIRST_SOLVE_PATH inline void finish(FrictionContactResult& res, Vector r, Vector u, double e,
+                                           const Stopwatch& clock) {
+  res.u = std::move(u);
+  res.r = std::move(r);
+  res.residual = e;
+  res.seconds = clock.seconds();
+}
 
 // End-of-iteration bookkeeping of the iterative solvers (ADMM, global ADMM): records the residual
 // eₖ of iteration k (residual_history, iterations = k) and says whether the loop stops, with the

@@ -15,10 +15,29 @@ namespace {
 
 using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
+// W's columns for the update u += W(:, j) δ_j that keeps u = W r + q. The sparse columns in
+// general; a dense column-major copy where W is small and mostly full (a few contacts, as the
+// Rover problems' 5: a contiguous column the compiler vectorizes, instead of a stored index and a
+// dependent load per entry, which were most of NSGS's own time there). Each u_i gets the same
+// products in the same order either way; the dense copy adds W_ij δ_j = ±0 where W_ij is not
+// stored, which changes no entry (only a −0 of u into +0).
+struct SparseColumns {
+  ColMajorSparse W;
+  void add(Index j, double d, Vector& u) const {
+    for (ColMajorSparse::InnerIterator it(W, j); it; ++it) u[it.row()] += it.value() * d;
+  }
+};
+struct DenseColumns {
+  Matrix W;
+  void add(Index j, double d, Vector& u) const { u.noalias() += W.col(j) * d; }
+};
+// Dense columns up to this many rows of W, when at least half of W's entries are stored.
+constexpr Index kDenseColumnRows = 96;
+
 // One-contact update of contact i; returns true if r_i changed. u is kept equal to W r + q.
-template <int D>
-MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const ColMajorSparse& Wc,
-                                            double mu, double omega, Index i, Vector& r, Vector& u,
+template <int D, typename Columns>
+MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Columns& Wc, double mu,
+                                            double omega, Index i, Vector& r, Vector& u,
                                             int& failures) {
   using Vec = Eigen::Matrix<double, D, 1>;
   const Index o = D * i;
@@ -36,11 +55,8 @@ MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Col
   const Vec delta = rn - ri;
   if (delta.isZero(0.0)) return false;
   r.segment<D>(o) = rn;
-  for (int a = 0; a < D; ++a) {
-    const double da = delta[a];
-    if (da == 0.0) continue;
-    for (ColMajorSparse::InnerIterator it(Wc, o + a); it; ++it) u[it.row()] += it.value() * da;
-  }
+  for (int a = 0; a < D; ++a)
+    if (delta[a] != 0.0) Wc.add(o + a, delta[a], u);
   return true;
 }
 
@@ -60,8 +76,9 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   const Index nc = problem.contacts();
   const int d = problem.dimension;
   const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
-  const ColMajorSparse Wc = problem.W;
-  Vector u = local_velocity(problem, r);
+  // u = W r + q; from r = 0 that is q + 0 to the bit (local_velocity's sum of the products starts
+  // at +0, which turns a −0 of q into +0), without a pass over W
+  Vector u = guess.size() == 0 ? Vector(problem.q.array() + 0.0) : local_velocity(problem, r);
   std::vector<Index> order(nc);
   std::iota(order.begin(), order.end(), Index{0});
   // seeded only for a shuffled order: seeding a Mersenne twister fills 624 words, which was most
@@ -81,42 +98,53 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   if (e <= s.tolerance) {
     res.status = Status::converged;
   } else {
-    for (int k = 1; k <= s.max_iterations; ++k) {
-      if (s.order == NsgsOrder::shuffled_each) std::shuffle(order.begin(), order.end(), *rng);
-      for (Index i : order) {
-        if (d == 3)
-          update_contact<3>(blocks[i], Wc, problem.mu[i], s.relaxation, i, r, u, failures);
-        else
-          update_contact<2>(blocks[i], Wc, problem.mu[i], s.relaxation, i, r, u, failures);
-      }
-      res.iterations = k;
-      if (k % 64 == 0) u = local_velocity(problem, r);  // cancel the drift of the updates
-      if (k % s.check_every == 0 || k == s.max_iterations) {
-        e = friction_contact_residual(problem, r, u);
-        if (e <= s.tolerance) {
-          u = local_velocity(problem, r);
+    auto sweeps = [&](const auto& columns) __attribute__((hot)) {
+      for (int k = 1; k <= s.max_iterations; ++k) {
+        if (s.order == NsgsOrder::shuffled_each) std::shuffle(order.begin(), order.end(), *rng);
+        for (Index i : order) {
+          if (d == 3)
+            update_contact<3>(blocks[i], columns, problem.mu[i], s.relaxation, i, r, u, failures);
+          else
+            update_contact<2>(blocks[i], columns, problem.mu[i], s.relaxation, i, r, u, failures);
+        }
+        res.iterations = k;
+        if (k % 64 == 0) u = local_velocity(problem, r);  // cancel the drift of the updates
+        if (k % s.check_every == 0 || k == s.max_iterations) {
           e = friction_contact_residual(problem, r, u);
+          if (e <= s.tolerance) {
+            u = local_velocity(problem, r);
+            e = friction_contact_residual(problem, r, u);
+          }
+          res.residual_history.push_back(e);
+          if (!std::isfinite(e)) {
+            res.status = Status::numerical_failure;
+            res.message = "NaN in the NSGS iterate";
+            break;
+          }
+          if (e <= s.tolerance) {
+            res.status = Status::converged;
+            break;
+          }
         }
-        res.residual_history.push_back(e);
-        if (!std::isfinite(e)) {
-          res.status = Status::numerical_failure;
-          res.message = "NaN in the NSGS iterate";
-          break;
-        }
-        if (e <= s.tolerance) {
-          res.status = Status::converged;
+        if (timed && clock.seconds() > s.time_limit) {
+          res.status = Status::time_limit;
           break;
         }
       }
-      if (timed && clock.seconds() > s.time_limit) {
-        res.status = Status::time_limit;
-        break;
-      }
-    }
+    };
+    const Index m = problem.W.rows();
+    if (m <= kDenseColumnRows && 2 * problem.W.nonZeros() >= m * m)
+      sweeps(DenseColumns{problem.W.toDense()});
+    else
+      sweeps(SparseColumns{problem.W});
   }
   if (failures > 0 && res.status != Status::converged)
     res.message = fmt::format("{} local solves could not be certified", failures);
-  fc_detail::finish(res, problem, std::move(r), clock);
+  // a converged result's u and e were formed afresh (after the sweep, or from the start point)
+  if (res.status == Status::converged)
+    fc_detail::finish(res, std::move(r), std::move(u), e, clock);
+  else
+    fc_detail::finish(res, problem, std::move(r), clock);
   return res;
 }
 

@@ -18,25 +18,36 @@ namespace {
 // contacts, blocks per row, coupling and μ_max of the header, in O(nnz(W) + n_c): per contact i
 // the sums of |W_kl| over its diagonal block and over its off-diagonal blocks (by block row k/D),
 // and the distinct nonzero blocks (i, j) counted with a last-seen mark per block column. D is a
-// template parameter so that the two block indices per nonzero are a multiply and a shift, not
-// two integer divisions (those were 37 % of `moreau solve` on NESpheres_30_1, 1900 nonzeros).
+// template parameter so that the block index per nonzero is a multiply and a shift, not an
+// integer division (those were 37 % of `moreau solve` on NESpheres_30_1, 1900 nonzeros). W is
+// row-major (types.hpp), so a row's block row i is fixed: its two sums are held in registers
+// while the row is read (added in the same order as entry by entry into diag and off), and the
+// last-seen mark is looked at once per run of a row's entries in one block.
 template <int D>
 MOREAU_FIRST_SOLVE_PATH void measure_blocks(const FrictionContactProblem& p,
                                             FrictionContactSolverChoice& c) {
+  static_assert(SparseMatrix::IsRowMajor, "the pass reads W by rows");
   const Index nc = p.contacts();
   std::vector<double> diag(static_cast<size_t>(nc), 0.0), off(static_cast<size_t>(nc), 0.0);
-  std::vector<Index> seen_in(static_cast<size_t>(nc), -1);  // block row → last block column
+  std::vector<Index> seen_in(static_cast<size_t>(nc), -1);  // block column → last block row
   Index blocks = 0;
   for (Index k = 0; k < p.W.outerSize(); ++k) {
-    const Index outer_block = k / D;
+    const Index i = k / D;
+    double d = diag[i], o = off[i];
+    Index last = -1;  // the block column of the row's last nonzero
     for (SparseMatrix::InnerIterator it(p.W, k); it; ++it) {
       if (it.value() == 0.0) continue;
-      const Index inner_block = it.index() / D;
-      const Index i = SparseMatrix::IsRowMajor ? outer_block : inner_block;
-      const Index j = SparseMatrix::IsRowMajor ? inner_block : outer_block;
-      (i == j ? diag[i] : off[i]) += std::abs(it.value());
-      if (seen_in[inner_block] != outer_block) seen_in[inner_block] = outer_block, ++blocks;
+      const Index j = it.index() / D;
+      if (j == i)
+        d += std::abs(it.value());
+      else
+        o += std::abs(it.value());
+      if (j != last) {
+        last = j;
+        if (seen_in[j] != i) seen_in[j] = i, ++blocks;
+      }
     }
+    diag[i] = d, off[i] = o;
   }
   c.blocks_per_row = nc > 0 ? static_cast<double>(blocks) / static_cast<double>(nc) : 0.0;
   for (Index i = 0; i < nc; ++i)

@@ -17,7 +17,7 @@ SparseMatrix with_entry(double x, bool compressed) {
     A.insert(i, i) = 1.0 + static_cast<double>(i);
     if (i + 3 < 40) A.insert(i, i + 3) = -0.5;
   }
-  A.insert(17, 2) = x;  // the entry under test, among 78 finite ones
+  A.insert(17, 2) = x;  // the entry under test, among 77 finite ones
   if (compressed) A.makeCompressed();
   return A;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -178,12 +179,14 @@ TEST(FcSolvers, NsgsColumnsDenseOrSparseAndItsStartFromZeroChangeNoBit) {
   sparse_p.q = q;
   sparse_p.mu = mu;
   ASSERT_LT(2 * sparse_p.W.nonZeros(), W.size());
+  ASSERT_FALSE(nsgs_uses_dense_columns(sparse_p.W));
   FrictionContactProblem dense_p = sparse_p;
   std::vector<Eigen::Triplet<double>> all;
   for (Index i = 0; i < W.rows(); ++i)
     for (Index j = 0; j < W.cols(); ++j) all.emplace_back(i, j, W(i, j));
   dense_p.W.setFromTriplets(all.begin(), all.end());
   ASSERT_EQ(dense_p.W.nonZeros(), W.size());
+  ASSERT_TRUE(nsgs_uses_dense_columns(dense_p.W));
   const NsgsSettings s{.tolerance = 1e-13, .max_iterations = 500};
   const FrictionContactResult a = solve_nsgs(sparse_p, s, Vector());
   const FrictionContactResult b = solve_nsgs(dense_p, s, Vector());
@@ -198,10 +201,28 @@ TEST(FcSolvers, NsgsColumnsDenseOrSparseAndItsStartFromZeroChangeNoBit) {
       EXPECT_EQ(std::bit_cast<std::uint64_t>(x->u[i]), std::bit_cast<std::uint64_t>(a.u[i])) << i;
     }
   }
-  // and the result is the problem's solution: u = W r + q formed here, the natural-map residual
+  // The u and residual returned are those of the returned r, formed afresh (not the running u
+  // of the sweeps): to the bit against local_velocity, and the result solves the problem (u
+  // formed here densely, the natural-map residual).
+  const Vector fresh = local_velocity(sparse_p, a.r);
+  for (Index i = 0; i < q.size(); ++i)
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(a.u[i]), std::bit_cast<std::uint64_t>(fresh[i])) << i;
+  EXPECT_EQ(a.residual, friction_contact_residual(sparse_p, a.r, fresh));
   const Vector u = W * a.r + q;
   EXPECT_LT((u - a.u).norm(), 1e-12 * (1.0 + u.norm()));
   EXPECT_LE(friction_contact_residual(sparse_p, a.r, u), 1e-12);
+  // A problem solved at its start point (every contact separating, r = 0) returns u as it
+  // started: q + 0 without a guess must be W·0 + q to the bit, its −0 turned into +0.
+  FrictionContactProblem apart = sparse_p;
+  for (Index i = 0; i < q.size(); ++i) apart.q[i] = i % 3 == 0 ? 1.0 + 0.1 * i : -0.0;
+  const FrictionContactResult z = solve_nsgs(apart, s, Vector());
+  ASSERT_TRUE(z.converged());
+  EXPECT_EQ(z.iterations, 0);
+  const Vector at_zero = local_velocity(apart, Vector::Zero(q.size()));
+  for (Index i = 0; i < q.size(); ++i) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(z.u[i]), std::bit_cast<std::uint64_t>(at_zero[i])) << i;
+    EXPECT_FALSE(std::signbit(z.u[i])) << i;
+  }
 }
 
 // keep_converged_guess: the known solution of TwoContactsStickingKnownSolution given as the guess

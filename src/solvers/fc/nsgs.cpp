@@ -16,23 +16,26 @@ namespace {
 using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
 // W's columns for the update u += W(:, j) δ_j that keeps u = W r + q. The sparse columns in
-// general; a dense column-major copy where W is small and mostly full (a few contacts, as the
-// Rover problems' 5: a contiguous column the compiler vectorizes, instead of a stored index and a
-// dependent load per entry, which were most of NSGS's own time there). Each u_i gets the same
-// products in the same order either way; the dense copy adds W_ij δ_j = ±0 where W_ij is not
-// stored, which changes no entry (only a −0 of u into +0).
+// general; a dense column-major copy where W is small and mostly full (nsgs_uses_dense_columns:
+// a few contacts, as the Rover problems' 5; a contiguous column the compiler vectorizes, instead
+// of a stored index and a dependent load per entry, which were most of NSGS's own time there).
+// For a finite δ_j each u_i gets the same products in the same order either way; where W_ij is
+// not stored the dense copy adds W_ij δ_j = ±0, which changes no bit, since u never holds −0
+// (it starts as q + 0 or W r + q, and a sum is −0 only when both terms are). A non-finite δ_j
+// would spread NaN to every row on the dense path, to W's stored rows on the sparse one; the
+// residual test stops the solve as not finite either way.
 struct SparseColumns {
   ColMajorSparse W;
-  void add(Index j, double d, Vector& u) const {
+  MOREAU_FIRST_SOLVE_PATH void add(Index j, double d, Vector& u) const {
     for (ColMajorSparse::InnerIterator it(W, j); it; ++it) u[it.row()] += it.value() * d;
   }
 };
 struct DenseColumns {
   Matrix W;
-  void add(Index j, double d, Vector& u) const { u.noalias() += W.col(j) * d; }
+  MOREAU_FIRST_SOLVE_PATH void add(Index j, double d, Vector& u) const {
+    u.noalias() += W.col(j) * d;
+  }
 };
-// Dense columns up to this many rows of W, when at least half of W's entries are stored.
-constexpr Index kDenseColumnRows = 96;
 
 // One-contact update of contact i; returns true if r_i changed. u is kept equal to W r + q.
 template <int D, typename Columns>
@@ -62,6 +65,15 @@ MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Col
 
 }  // namespace
 
+// Up to 96 rows the dense copy (at most 74 KB) is about the size of the column-major sparse copy
+// it replaces at half density, so it costs no more to form or to page in on a first solve.
+constexpr Index kDenseColumnRows = 96;
+
+bool nsgs_uses_dense_columns(const SparseMatrix& W) {
+  const Index m = W.rows();
+  return m == W.cols() && m <= kDenseColumnRows && 2 * W.nonZeros() >= m * m;
+}
+
 // Algorithm: see the header. Stopping test: friction_contact_residual(r, u) ≤ tolerance with u
 // freshly recomputed as W r + q.
 MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactProblem& problem,
@@ -76,8 +88,9 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   const Index nc = problem.contacts();
   const int d = problem.dimension;
   const std::vector<ContactBlock> blocks = fc_detail::diagonal_blocks(problem);
-  // u = W r + q; from r = 0 that is q + 0 to the bit (local_velocity's sum of the products starts
-  // at +0, which turns a −0 of q into +0), without a pass over W
+  // u = W r + q; from r = 0 (initial_r's start when there is no guess) that is q + 0 to the bit
+  // (local_velocity's sum of the products starts at +0, which turns a −0 of q into +0), without
+  // a pass over W
   Vector u = guess.size() == 0 ? Vector(problem.q.array() + 0.0) : local_velocity(problem, r);
   std::vector<Index> order(nc);
   std::iota(order.begin(), order.end(), Index{0});
@@ -98,6 +111,8 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   if (e <= s.tolerance) {
     res.status = Status::converged;
   } else {
+    // the sweeps, through either kind of columns (GCC's spelling of the hot attribute: the
+    // standard one, MOREAU_FIRST_SOLVE_PATH, does not apply to a lambda's call operator there)
     auto sweeps = [&](const auto& columns) __attribute__((hot)) {
       for (int k = 1; k <= s.max_iterations; ++k) {
         if (s.order == NsgsOrder::shuffled_each) std::shuffle(order.begin(), order.end(), *rng);
@@ -132,8 +147,7 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
         }
       }
     };
-    const Index m = problem.W.rows();
-    if (m <= kDenseColumnRows && 2 * problem.W.nonZeros() >= m * m)
+    if (nsgs_uses_dense_columns(problem.W))
       sweeps(DenseColumns{problem.W.toDense()});
     else
       sweeps(SparseColumns{problem.W});

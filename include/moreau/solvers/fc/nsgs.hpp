@@ -33,6 +33,11 @@ struct NsgsSettings {
   int check_every = 1;                  // residual evaluated every k sweeps
 };
 
+// True when solve_nsgs updates u through a dense copy of W's columns rather than its sparse
+// ones: W has at most 96 rows and at least half of its entries stored. The results are the same
+// to the bit either way for finite iterates (nsgs.cpp); only the time differs.
+bool nsgs_uses_dense_columns(const SparseMatrix& W);
+
 // Solves the local problem by NSGS (above) from the guess (zero when empty).
 FrictionContactResult solve_nsgs(const FrictionContactProblem& problem,
                                  const NsgsSettings& settings = {}, const Vector& guess = Vector());

@@ -8,6 +8,8 @@
 #include <random>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/solvers/fc/newton.hpp"
 #include "moreau/solvers/fc/solver_choice.hpp"
@@ -465,6 +467,59 @@ TEST(FcSolvers, SparseNewtonRouteKeepsItsPatternOnlyForTheSameW) {
       EXPECT_TRUE(here.r == fresh.r) << here.solver;
     }
   }
+}
+
+// Newton's sparse route where J stays singular (newton.hpp, NewtonSettings::shift_after_singular):
+// ten bodies, each touched at one point by two identical contacts, so that W's two rows of a
+// pair are equal, and so are J's while the pair's impulses are: LU meets an exact zero pivot at
+// every iteration. The pair's total impulse R = r₁ + r₂ solves the one-contact problem (A, q, μ)
+// (u = A R + q at both), found apart by the exact one-contact solver. Factorizing J + shift·I at
+// once after two singular J (the default), after one, or never (0) gives the same iterates to the
+// bit, and the message counts a shifted matrix at every iteration.
+TEST(FcSolvers, SparseNewtonShiftsAtOnceWhereJStaysSingularAndChangesNoIterate) {
+  const int K = 10;
+  Matrix W = Matrix::Zero(6 * K, 6 * K);
+  Vector q(6 * K), mu = Vector::Constant(2 * K, 0.5);
+  std::vector<Matrix3> A(K);
+  std::vector<Vector3> qk(K);
+  for (int k = 0; k < K; ++k) {
+    A[k] << 2.0 + 0.1 * k, 0.3, -0.1, 0.3, 1.5, 0.2, -0.1, 0.2, 1.2;
+    qk[k] << -1.0 - 0.1 * k, 0.2 + 0.05 * k, -0.1;
+    for (int a = 0; a < 2; ++a) {
+      q.segment<3>(6 * k + 3 * a) = qk[k];
+      for (int b = 0; b < 2; ++b) W.block<3, 3>(6 * k + 3 * a, 6 * k + 3 * b) = A[k];
+    }
+  }
+  FrictionContactProblem p;
+  p.dimension = 3;
+  p.W = sparse(W);
+  p.q = q;
+  p.mu = mu;
+  ASSERT_FALSE(newton_system_is_dense(p));
+  const FrictionContactResult twice = solve_newton_ac(p, {.tolerance = 1e-12});
+  ASSERT_TRUE(twice.converged()) << twice.message;
+  EXPECT_NE(twice.message.find(fmt::format("{} Newton matrices factorized with a diagonal shift",
+                                           twice.iterations)),
+            std::string::npos)
+      << twice.message;
+  for (int k = 0; k < K; ++k) {
+    FrictionContactProblem one;
+    one.dimension = 3;
+    one.W = sparse(Matrix(A[k]));
+    one.q = qk[k];
+    one.mu = Vector::Constant(1, 0.5);
+    const FrictionContactResult exact = solve_friction_contact(one, "hybrid", {.tolerance = 1e-14});
+    ASSERT_TRUE(exact.converged());
+    const Vector3 R = twice.r.segment<3>(6 * k) + twice.r.segment<3>(6 * k + 3);
+    EXPECT_LE((R - exact.r).norm(), 1e-9 * exact.r.norm()) << "body " << k;
+  }
+  for (int after : {0, 1}) {
+    const FrictionContactResult other =
+        solve_newton_ac(p, {.tolerance = 1e-12, .shift_after_singular = after});
+    EXPECT_EQ(other.residual_history, twice.residual_history) << after;
+    EXPECT_TRUE(other.r == twice.r) << after;
+  }
+  EXPECT_THROW(solve_newton_ac(p, {.shift_after_singular = -1}), std::invalid_argument);
 }
 
 // The dense route of the Newton system (newton.hpp): a problem whose W has at most 192 rows and

@@ -16,8 +16,10 @@ namespace moreau::fc_detail {
 // A small problem whose W is mostly nonzero is solved dense instead (newton_system_is_dense).
 struct NewtonWorkspace {
   Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>, KeptColamdOrdering>
-      lu;                                   // J's factors
-  bool analyzed = false;                    // lu holds the ordering of system's pattern
+      lu;                      // J's factors
+  bool analyzed = false;       // lu holds the ordering of system's pattern
+  int singular_in_a_row = 0;   // Newton matrices whose LU failed, since the last one that did not
+  bool shift_at_once = false;  // NewtonSettings::shift_after_singular reached on this problem
   std::optional<NewtonBlockSystem> system;  // J formed in place (sparse route only)
   Matrix W;  // the dense copy of W (dense route only; formed by the first stage)
 };

@@ -54,6 +54,12 @@ struct NewtonSettings {
   // which has the same residual there. It keeps the system nonsingular when redundant sticking
   // contacts make W singular (face-on-face stacks) and vanishes at convergence (newton.cpp).
   double proximal = 0.0;
+  // Sparse route (below): after this many Newton matrices in a row whose LU failed (a zero pivot
+  // or a non-finite δ, each retried with J + shift·I), the later ones of the solve, its stages
+  // included, are factorized with the shift at once (0 = never). Where W is singular J stays so
+  // (FCLIB's Capsules: every iteration), and each iteration paid for the failed factorization
+  // first; a singular J once is too often a passing one to change course on.
+  int shift_after_singular = 2;
 };
 
 // The Newton system J δ = −Φ is formed and factorized dense (LU with partial pivoting) when W

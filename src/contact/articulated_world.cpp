@@ -31,14 +31,17 @@ struct MaximalView {
   std::vector<Index> body_of_offset;  // world body of each maximal velocity block
 
   // with_maps false: the kinematics and the maximal q and v without the maps to the maximal
-  // rows, for a state that neither detects contacts nor states closure rows
+  // rows, for a state that neither detects contacts nor states closure rows; with_maximal false
+  // (with_maps false too): the kinematics alone, q and v left empty, for such a state that no
+  // record reads either (an arm's step in a run that keeps no states)
   MaximalView(const RigidWorld& world, const RigidWorldForest& forest, const Vector& q_joint,
-              const Vector* v_joint, bool with_maps = true)
+              const Vector* v_joint, bool with_maps = true, bool with_maximal = true)
       : m(forest.model), f(forest), planar(world.dimension() == 2), v_joint(v_joint) {
     if (v_joint)
       m.kinematics(q_joint, *v_joint, k);
     else
       m.kinematics(q_joint, k);
+    if (!with_maximal && !with_maps) return;
     const Index mb = world.body_velocity_size();
     q = Vector::Zero(world.position_size());
     v = Vector::Zero(world.velocity_size());
@@ -575,20 +578,22 @@ std::vector<Contact> RigidWorldSystem::shape_contacts(const Vector& q, Vector* w
 }
 
 ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& v, double t,
-                                                 bool dense, double reach, double margin) const {
+                                                 bool dense, double reach, double margin,
+                                                 bool with_record) const {
   const MultibodyModel& m = forest_->model;
   m.check_state(q, v);
   const int d = world_->dimension();
   const Index n = m.velocity_size(), mb = world_->body_velocity_size();
   const bool maximal = shapes_may_touch_ || !forest_->closure_joints.empty();
-  MaximalView view(*world_, *forest_, q, &v, maximal);  // its q and v go to the record
+  const bool record = reach >= 0.0 && with_record;              // a step's state carries its record
+  MaximalView view(*world_, *forest_, q, &v, maximal, record);  // its q and v go to the record
   ContactState s;
   s.dimension = d;
   s.t = t;
   s.q = q;
   s.v = v;
   double T = 0.0;  // the record's, from the forces' products (a step's state records)
-  articulated_forces(view.k, q, v, s.F, reach >= 0.0 ? &T : nullptr);
+  articulated_forces(view.k, q, v, s.F, record ? &T : nullptr);
   Matrix J;
   Vector c;
   for (const Index j : forest_->closure_joints) {
@@ -648,7 +653,7 @@ ContactState RigidWorldSystem::articulated_state(const Vector& q, const Vector& 
   if (dense && !free_flight) s.M = m.mass_matrix(view.k);
   // a step's state carries its record: the run records the state a step ends at, which is the
   // state the next step detects at (sim/time_stepping.cpp), and the view already walked the tree
-  if (reach >= 0.0) s.recorded = record_of(std::move(view.q), std::move(view.v), T, q, v);
+  if (record) s.recorded = record_of(std::move(view.q), std::move(view.v), T, q, v);
   return s;
 }
 

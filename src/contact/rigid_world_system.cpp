@@ -77,8 +77,9 @@ ContactState RigidWorldSystem::contact_state(const Vector& q, const Vector& v, d
   return state(q, v, t, true);
 }
 ContactState RigidWorldSystem::step_state(const Vector& q, const Vector& v, double t, double reach,
-                                          double margin) const {
-  return forest_ ? articulated_state(q, v, t, true, reach, margin) : contact_state(q, v, t);
+                                          double margin, bool with_record) const {
+  return forest_ ? articulated_state(q, v, t, true, reach, margin, with_record)
+                 : contact_state(q, v, t);
 }
 ContactState RigidWorldSystem::constraint_summary(const Vector& q, const Vector& v,
                                                   double t) const {

@@ -43,9 +43,9 @@ class DenseStepContacts final : public StepContacts {
 
   double detect(const Vector& q, const Vector& v, double t, double& penetration) override {
     ++detections_;
-    s_ = st_.max_step > 0.0
-             ? sys_.step_state(q, v, t, st_.activation_factor * st_.max_step, st_.activation_margin)
-             : sys_.contact_state(q, v, t);
+    s_ = st_.max_step > 0.0 ? sys_.step_state(q, v, t, st_.activation_factor * st_.max_step,
+                                              st_.activation_margin, form_records_)
+                            : sys_.contact_state(q, v, t);
     dimension_ = s_.dimension;
     double worst = 0.0;
     penetration = 0.0;
@@ -160,6 +160,8 @@ class DenseStepContacts final : public StepContacts {
   }
 
   const MassSolver* implicit_mass() const override { return &mass_; }
+
+  void form_records(bool on) override { form_records_ = on; }
 
   std::optional<RecordedState> take_detected_record(const Vector& q, const Vector& v) override {
     const bool here =
@@ -278,8 +280,9 @@ class DenseStepContacts final : public StepContacts {
   std::vector<DryFriction> friction_ = sys_.dry_friction();  // joint frictionloss entries
   std::vector<int> friction_modes_;  // their modes after the last step (dry_friction_step.hpp)
   std::vector<StepContact> active_;
-  bool newton_led_ = false;  // "auto": the last step went through Newton (solve_contacts)
-  long detections_ = 0;      // changes of s_ so far (detect, build)
+  bool newton_led_ = false;   // "auto": the last step went through Newton (solve_contacts)
+  bool form_records_ = true;  // form_records()
+  long detections_ = 0;       // changes of s_ so far (detect, build)
   mutable std::unordered_map<std::string, Index> names_after_;  // s_'s names (place_after)
   mutable long names_after_of_ = -1;  // the detection names_after_ indexes
 };

@@ -111,6 +111,7 @@ class MoreauScheme final : public StepScheme {
   std::optional<RecordedState> take_recorded(const Vector& q, const Vector& v) override {
     return layer_->take_detected_record(q, v);
   }
+  void form_records(bool on) override { layer_->form_records(on); }
 
   // The layer's names only grow (an id is a name's index): append the new ones.
   void finish() override {

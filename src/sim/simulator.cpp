@@ -133,6 +133,7 @@ void Simulator::start_run() {
   recorded_of_run_.clear();    // a new run numbers its contacts anew
   run_->take_records();        // its start: recorded already, or not asked for
   run_->record_states(false);  // the recording takes its states itself (record_state)
+  run_->form_records(recording_.has_value());  // formed with the detection only when recording
   failures_before_ = 0;
   worst_before_ = 0.0;
   iterations_before_ = 0;
@@ -275,6 +276,11 @@ void Simulator::record_state() {
   }
 }
 
+void Simulator::resume_recording(SimulationResult recording) {
+  recording_ = std::move(recording);
+  if (run_) run_->form_records(true);
+}
+
 void Simulator::start_recording() {
   if (recording_) return;
   SimulationResult& rec = recording_.emplace();
@@ -287,12 +293,14 @@ void Simulator::start_recording() {
   recorded_of_run_.clear();
   next_record_ = t_ + scene_settings_.record_interval;
   record_state();
+  if (run_) run_->form_records(true);
 }
 
 SimulationResult Simulator::stop_recording() {
   if (!recording_) return {};
   SimulationResult out = std::move(*recording_);
   recording_.reset();
+  if (run_) run_->form_records(false);
   if (out.solver_failures > 0)
     out.message = fmt::format("{} of {} steps ended without reaching the solver tolerance",
                               out.solver_failures, out.steps);

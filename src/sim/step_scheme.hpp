@@ -60,6 +60,8 @@ class StepScheme {
   virtual std::optional<RecordedState> take_recorded(const Vector& /*q*/, const Vector& /*v*/) {
     return std::nullopt;
   }
+  // Whether the scheme's detection forms those records (StepContacts::form_records).
+  virtual void form_records(bool /*on*/) {}
   // Appended to the run's "K of N steps ended without reaching the solver tolerance".
   virtual std::string failure_note() const { return ""; }
 

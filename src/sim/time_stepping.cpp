@@ -36,6 +36,16 @@ TimeSteppingRun::TimeSteppingRun(const LagrangianSystem& system, const Simulatio
 
 TimeSteppingRun::~TimeSteppingRun() = default;
 
+// The scheme forms the records whenever the run keeps states, and else as form_records() asks.
+void TimeSteppingRun::record_states(bool on) {
+  record_states_ = on;
+  scheme_->form_records(record_states_ || form_records_);
+}
+void TimeSteppingRun::form_records(bool on) {
+  form_records_ = on;
+  scheme_->form_records(record_states_ || form_records_);
+}
+
 std::optional<RecordedState> TimeSteppingRun::take_formed_record(const Vector& q, const Vector& v) {
   return scheme_->take_recorded(q, v);
 }

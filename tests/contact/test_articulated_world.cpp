@@ -28,16 +28,21 @@ RigidBody link(const std::string& name, const Vector3& p, double half_length = 0
   return b;
 }
 
+// A static floor: the plane z = height.
+RigidBody floor_at(double height) {
+  RigidBody floor;
+  floor.name = "floor";
+  floor.is_static = true;
+  floor.pose.position = Vector3(0, 0, height);
+  floor.shapes.push_back(make_plane(Vector3::UnitZ()));
+  return floor;
+}
+
 // A double pendulum of two links along x hung from the world at the origin, over a floor, with a
 // limited elbow and a loose box.
 std::shared_ptr<RigidWorld> pendulum_world() {
   auto w = std::make_shared<RigidWorld>(3);
-  RigidBody floor;
-  floor.name = "floor";
-  floor.is_static = true;
-  floor.pose.position = Vector3(0, 0, -0.5);
-  floor.shapes.push_back(make_plane(Vector3::UnitZ()));
-  w->add_body(floor);
+  w->add_body(floor_at(-0.5));
   w->add_body(link("upper", Vector3(0.2, 0, 0)));
   w->add_body(link("lower", Vector3(0.6, 0, 0)));
   RigidBody box = link("box", Vector3(2, 0, -0.45));
@@ -154,6 +159,42 @@ TEST(ArticulatedWorld, MassThenForcesIsMassAndForcesFromOneWalk) {
   EXPECT_LT((M_seen - M_ref).norm(), 1e-14 * M_ref.norm());
   EXPECT_LT((M - M_ref - Matrix::Identity(M.rows(), M.cols())).norm(), 1e-14 * M_ref.norm());
   EXPECT_LT((F - F_ref).norm(), 1e-14 * (1 + F_ref.norm()));
+}
+
+// A step's state without its record (step_state's with_record false, for a run that keeps no
+// states) is the same state to the bit, record left out, both for a pendulum in free flight (no
+// maximal coordinates formed at all then) and for one whose lower link touches a floor (mapped
+// contact rows); with the record, T and V are the pendulum's energies from the body poses.
+TEST(ArticulatedWorld, AStepStateWithoutItsRecordIsTheSameState) {
+  for (const bool floor : {false, true}) {
+    auto w = std::make_shared<RigidWorld>(3);
+    w->add_body(link("upper", Vector3(0.2, 0, 0)));
+    w->add_body(link("lower", Vector3(0.6, 0, 0)));
+    w->add_joint(hinge(0, -1, Vector3(-0.2, 0, 0), Vector3::Zero(), Vector3::UnitY()));
+    w->add_joint(hinge(1, 0, Vector3(-0.2, 0, 0), Vector3(0.2, 0, 0), Vector3::UnitY()));
+    if (floor) w->add_body(floor_at(-0.04));  // touching the links' lower faces
+    const RigidWorldSystem sys(w, CollisionSettings{.margin = 0.02});
+    Vector v(2);
+    v << 0.7, -1.1;
+    const ContactState with = sys.step_state(sys.initial_q, v, 0.0, 1e-3, 1e-6);
+    const ContactState without = sys.step_state(sys.initial_q, v, 0.0, 1e-3, 1e-6, false);
+    ASSERT_TRUE(with.recorded.has_value());
+    EXPECT_FALSE(without.recorded.has_value());
+    EXPECT_TRUE(with.F == without.F) << floor;
+    EXPECT_TRUE(with.M == without.M) << floor;
+    ASSERT_EQ(with.constraints.size(), without.constraints.size());
+    EXPECT_EQ(!with.constraints.empty(), floor);
+    for (size_t i = 0; i < with.constraints.size(); ++i) {
+      EXPECT_TRUE(with.constraints[i].normal == without.constraints[i].normal);
+      EXPECT_EQ(with.constraints[i].gap, without.constraints[i].gap);
+    }
+    // T = ½ vᵀ M v from CRBA's M, V = Σ m g z_G of the poses recorded
+    const Matrix M = sys.contact_state(sys.initial_q, v, 0.0).M;
+    EXPECT_NEAR(with.recorded->kinetic, 0.5 * v.dot(M * v), 1e-12 * v.dot(M * v));
+    const RecordedState ref = sys.recorded_state(sys.initial_q, v);
+    EXPECT_NEAR(with.recorded->potential, ref.potential, 1e-12 * (1 + std::abs(ref.potential)));
+    EXPECT_TRUE(with.recorded->q == ref.q);
+  }
 }
 
 // A step's state leaves M out only when nothing but the free flight reads it: a hanging double

@@ -358,6 +358,32 @@ TEST(Simulator, ARecordingIsWhatSimulateRecords) {
   }
 }
 
+// A Simulator that keeps no states leaves each step's record out (TimeSteppingRun::form_records),
+// and steps the same: the six-link arm stepped 300 times, recording only from step 200 on, holds
+// simulate()'s states to the bit and its energies at those times (the records formed with the
+// steps' detections again once recording). simulate() runs to 0.4 s: its last step lands on
+// t_end, a step of h to round-off.
+TEST(Simulator, StepsWithoutRecordsAreTheSameSteps) {
+  SimulationSettings st = stepping(1e-3);
+  st.t_end = 0.3;
+  Simulator sim(arm(), CollisionSettings{}, st);
+  sim.step(200);
+  sim.start_recording();
+  sim.step(100);
+  const SimulationResult rec = sim.stop_recording();
+  RigidWorldSystem sys(arm(), CollisionSettings{.margin = 0.02});
+  st.t_end = 0.4;
+  const SimulationResult ref = simulate(sys, st);
+  ASSERT_EQ(ref.records(), 401);
+  ASSERT_EQ(rec.records(), 101);
+  for (Index k = 0; k <= 100; ++k) {
+    EXPECT_TRUE(rec.q[k] == ref.q[200 + k]) << "record " << k;
+    EXPECT_TRUE(rec.v[k] == ref.v[200 + k]) << "record " << k;
+    EXPECT_NEAR(rec.kinetic[k], ref.kinetic[200 + k], 1e-12) << "record " << k;
+    EXPECT_NEAR(rec.potential[k], ref.potential[200 + k], 1e-12) << "record " << k;
+  }
+}
+
 // Body Jacobians against finite differences of forward kinematics: for the six-link arm at a
 // bent pose and a velocity v, J_b v is the rate of the centre of mass (p(q ⊕ εv) − p(q ⊖ εv))/2ε
 // and of the orientation (the rotation vector of R(q ⊕ εv) R(q ⊖ εv)ᵀ over 2ε), to 1e-6.

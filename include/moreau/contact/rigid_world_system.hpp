@@ -72,8 +72,8 @@ class RigidWorldSystem : public LagrangianSystem {
   ContactState contact_state(const Vector& q, const Vector& v, double t) const override;
   // Joint coordinates: the contacts that cannot activate are left out before their rows are
   // mapped through the tree (and named); contact_state otherwise.
-  ContactState step_state(const Vector& q, const Vector& v, double t, double reach,
-                          double margin) const override;
+  ContactState step_state(const Vector& q, const Vector& v, double t, double reach, double margin,
+                          bool with_record = true) const override;
   // F and the constraints without M, ∇h and H_t: O(bodies + contacts) memory.
   ContactState constraint_summary(const Vector& q, const Vector& v, double t) const override;
 
@@ -204,7 +204,8 @@ class RigidWorldSystem : public LagrangianSystem {
   // The same for an articulated world (articulated_world.cpp).
   // `reach` and `margin` as step_state (reach < 0: every contact).
   ContactState articulated_state(const Vector& q, const Vector& v, double t, bool dense,
-                                 double reach = -1.0, double margin = 0.0) const;
+                                 double reach = -1.0, double margin = 0.0,
+                                 bool with_record = true) const;
   // What a run records at (q, v) with kinetic energy T, from the world's maximal coordinates
   // and velocities there (taken: recorded as they are when the forest records no joint coordinate)
   // (articulated_world.cpp).

@@ -67,9 +67,11 @@ class LagrangianSystem {
   // h ≤ reach/c, c the activation factor, never activates them, so their rows need not be formed;
   // a rigid world in joint coordinates leaves out such shape contacts, and leaves M empty when no
   // constraint and no dry friction is left, since the step's free flight then forms M̂ at its
-  // midpoint: model/step_free_velocity.hpp). contact_state itself unless overridden.
+  // midpoint: model/step_free_velocity.hpp). with_record false: a system that forms the state's
+  // record with it (ContactState::recorded) leaves it out, for a run that keeps no states.
+  // contact_state itself unless overridden.
   virtual ContactState step_state(const Vector& q, const Vector& v, double t, double /*reach*/,
-                                  double /*margin*/) const {
+                                  double /*margin*/, bool /*with_record*/ = true) const {
     return contact_state(q, v, t);
   }
 

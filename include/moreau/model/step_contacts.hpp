@@ -192,6 +192,9 @@ class StepContacts {
                                                             const Vector& /*v*/) {
     return std::nullopt;
   }
+  // Whether detect() forms the record of its state where the system can (default on): a run
+  // that keeps no states turns it off, and take_detected_record then finds none.
+  virtual void form_records(bool /*on*/) {}
 
   // d, 2 or 3, known after detect().
   int dimension() const { return dimension_; }

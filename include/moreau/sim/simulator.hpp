@@ -170,7 +170,7 @@ class Simulator {
   bool recording() const { return recording_.has_value(); }
   // Puts back a recording handed over by stop_recording() (a caller that could not write it),
   // to go on from where it was.
-  void resume_recording(SimulationResult recording) { recording_ = std::move(recording); }
+  void resume_recording(SimulationResult recording);
 
  private:
   // Checks the inputs and hands them to the system; throws naming the bad entry.

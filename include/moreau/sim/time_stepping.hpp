@@ -70,7 +70,7 @@ class TimeSteppingRun {
   // Whether a step's detection forms the record of the state it ends at when the run keeps no
   // states (record_states(false)), for take_formed_record (default true). The Simulator turns it
   // off while it is not recording: a robot's step then skips its world poses and energies (the
-  // arm of bench_multibody: 25.4k → 23.8k instructions a step); the states are the same.
+  // arm of bench_multibody: 25.4k → 22.8k instructions a step); the states are the same.
   void form_records(bool on);
   // Hands over what was recorded since the last call (times, states, energies, contact records,
   // logged events), and goes on: for a caller that keeps some records and drops the others (the

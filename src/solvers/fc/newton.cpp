@@ -263,11 +263,18 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
 // failure instead perturbed more solves, a chaotic effect either way (CubesStack-6x6x6 2.1×
 // slower, BoxesStack1 11× faster).
 
+// Newton matrices of a solve that were factorized with the diagonal shift, and of those, the ones
+// whose unshifted factorization was tried first and failed (the others were shifted at once).
+struct ShiftCounts {
+  int shifted = 0;
+  int failed = 0;
+};
+
 // The sparse route: J formed in place on its block pattern (newton_block_system.hpp), sparse LU
 // with the ordering kept in the workspace.
 bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const SparseMatrix& B,
                         double eps, int d, const Vector& phi, int shift_after,
-                        fc_detail::NewtonWorkspace& ws, Vector& delta, int& shifted) {
+                        fc_detail::NewtonWorkspace& ws, Vector& delta, ShiftCounts& shifts) {
   if (!ws.system) ws.system.emplace(W, d);
   fc_detail::NewtonBlockSystem& system = *ws.system;
   system.form(A, B, eps);
@@ -285,6 +292,7 @@ bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const Spar
         return true;
       }
     }
+    ++shifts.failed;
     ws.shift_at_once = shift_after > 0 && ++ws.singular_in_a_row >= shift_after;
   }
   // J holds its diagonal (the diagonal blocks are in its pattern), so J + shift I has J's
@@ -294,7 +302,7 @@ bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const Spar
       1e-10 *
       std::max(1.0, Eigen::Map<const Vector>(J.valuePtr(), J.nonZeros()).cwiseAbs().maxCoeff());
   system.shift_diagonal(shift);
-  ++shifted;
+  ++shifts.shifted;
   ws.lu.factorize(J);
   if (ws.lu.info() != Eigen::Success) return false;
   delta = ws.lu.solve(-phi);
@@ -307,7 +315,7 @@ bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const Spar
 // humanoid's step).
 bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matrix& W, double eps,
                        int d, const Vector& phi, Matrix& J, SmallLU& lu, Vector& delta,
-                       int& shifted) {
+                       ShiftCounts& shifts) {
   const Index m = phi.size();
   J.resize(m, m);
   Matrix3 Ai = Matrix3::Zero(), Bi = Matrix3::Zero();
@@ -330,7 +338,8 @@ bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matri
   delta = lu.solve(-phi);
   if (delta.allFinite()) return true;
   J.diagonal().array() += 1e-10 * std::max(1.0, J.cwiseAbs().maxCoeff());
-  ++shifted;
+  ++shifts.failed;
+  ++shifts.shifted;
   lu.compute(J);
   delta = lu.solve(-phi);
   return delta.allFinite();
@@ -376,7 +385,8 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
          Wdelta(m);
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
-  int stalls = 0, shifted = 0;  // shifted: Newton matrices factorized with the diagonal shift
+  int stalls = 0;
+  ShiftCounts shifts;
   // Non-monotone Armijo (Grippo, Lampariello & Lucidi 1986): reference = max of the last merits.
   constexpr int kWindow = 8;
   double recent[kWindow];
@@ -393,9 +403,9 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     for (double x : recent) theta_ref = std::max(theta_ref, x);
     const double eps = s.proximal * w_bar * std::min(1.0, e);
     const bool step_ok =
-        dense ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta, shifted)
+        dense ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta, shifts)
               : sparse_newton_step(problem.W, A, B, eps, d, phi, s.shift_after_singular, ws, delta,
-                                   shifted);
+                                   shifts);
     bool accepted = false;
     if (step_ok) {
       if (dense)  // the dense W of the Newton system: a vectorized product, not a sparse one
@@ -456,10 +466,11 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   if (res.message.empty()) {  // what the iterations met, when nothing stopped them early
     if (stalls > 0)
       res.message = fmt::format("{} line-search stalls handled by NSGS sweeps", stalls);
-    if (shifted > 0)
-      res.message +=
-          fmt::format("{}{} Newton matrices factorized with a diagonal shift (J singular)",
-                      res.message.empty() ? "" : "; ", shifted);
+    if (shifts.shifted > 0)
+      res.message += fmt::format(
+          "{}{} Newton matrices factorized with a diagonal shift (J singular; {} of them after a "
+          "failed factorization)",
+          res.message.empty() ? "" : "; ", shifts.shifted, shifts.failed);
   }
   fc_detail::finish(res, problem, std::move(r), clock);
   return res;

@@ -54,11 +54,20 @@ MOREAU_AVX2_CLONE void SmallLU::compute(const Matrix& A) {
   }
 }
 
+double SmallLU::smallest_pivot() const {
+  return lu_.rows() == 0 ? 0.0 : lu_.diagonal().cwiseAbs().minCoeff();
+}
+
 // P b, then L y = P b (unit lower), then U x = y.
 Vector SmallLU::solve(const Vector& b) const {
+  Vector x = b;
+  solve_in_place(x);
+  return x;
+}
+
+void SmallLU::solve_in_place(Vector& x) const {
   const Index n = lu_.rows();
   const double* a = lu_.data();
-  Vector x = b;
   for (Index k = 0; k < n; ++k) std::swap(x[k], x[row_[static_cast<std::size_t>(k)]]);
   double* xs = x.data();
   for (Index j = 0; j < n; ++j)
@@ -67,7 +76,6 @@ Vector SmallLU::solve(const Vector& b) const {
     xs[j] /= a[j + j * n];
     if (xs[j] != 0.0) axpy_minus(xs[j], a + j * n, xs, j);
   }
-  return x;
 }
 
 }  // namespace moreau

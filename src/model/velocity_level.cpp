@@ -332,7 +332,7 @@ VelocityLevelSolution solve_velocity_level(const ContactState& s, const MassSolv
     // instead of 0.155 s
     const std::string name = solver == "auto" ? choose_velocity_level_solver(fc) : solver;
     FrictionContactSettings chosen = settings;
-    if (solver == "auto" && chosen.newton_proximal == 0.0)
+    if (solver == "auto" && chosen.newton_proximal == kDefaultNewtonProximal)  // left unset
       chosen.newton_proximal = kRedundantContactsProximal;
     out.report = solve_friction_contact(fc, name, chosen, guess);
     if (out.report.r.size() == d * nu && all_finite(out.report.r)) out.r = out.report.r;

@@ -2,6 +2,7 @@
 // problems W = Hᵀ M⁻¹ H where all solvers must agree, warm starts, the global form, bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -469,14 +470,15 @@ TEST(FcSolvers, SparseNewtonRouteKeepsItsPatternOnlyForTheSameW) {
   }
 }
 
-// Newton's sparse route where J stays singular (newton.hpp, NewtonSettings::shift_after_singular):
-// ten bodies, each touched at one point by two identical contacts, so that W's two rows of a
-// pair are equal, and so are J's while the pair's impulses are: LU meets an exact zero pivot at
-// every iteration. The pair's total impulse R = r₁ + r₂ solves the one-contact problem (A, q, μ)
-// (u = A R + q at both), found apart by the exact one-contact solver. Factorizing J + shift·I at
-// once after two singular J (the default), after one, or never (0) gives the same iterates to the
-// bit, and the message counts a shifted matrix at every iteration, of which only the first two
-// (one; every one) tried J itself first.
+// Newton's sparse route where J stays singular (newton.hpp, NewtonSettings::shift_after_singular),
+// on the whole J and component by component (each pair is a component of W): ten bodies, each
+// touched at one point by two identical contacts, so that W's two rows of a pair are equal, and so
+// are J's while the pair's impulses are: LU meets an exact zero pivot at every iteration. The
+// pair's total impulse R = r₁ + r₂ solves the one-contact problem (A, q, μ) (u = A R + q at both),
+// found apart by the exact one-contact solver. Factorizing J + shift·I at once after two singular J
+// (the default), after one, or never (0) gives the same iterates to the bit, and the message counts
+// a shifted matrix at every iteration, of which only the first two (one; every one) tried J itself
+// first.
 TEST(FcSolvers, SparseNewtonShiftsAtOnceWhereJStaysSingularAndChangesNoIterate) {
   const int K = 10;
   Matrix W = Matrix::Zero(6 * K, 6 * K);
@@ -497,33 +499,37 @@ TEST(FcSolvers, SparseNewtonShiftsAtOnceWhereJStaysSingularAndChangesNoIterate) 
   p.q = q;
   p.mu = mu;
   ASSERT_FALSE(newton_system_is_dense(p));
-  const FrictionContactResult twice = solve_newton_ac(p, {.tolerance = 1e-12});
-  ASSERT_TRUE(twice.converged()) << twice.message;
-  // every iteration shifted; only the first two tried J itself (0: every one; 1: the first)
-  auto shifted = [](const FrictionContactResult& r, int failed) {
-    return fmt::format(
-        "{} Newton matrices factorized with a diagonal shift (J singular; {} of them after a "
-        "failed factorization)",
-        r.iterations, failed);
-  };
-  EXPECT_EQ(twice.message, shifted(twice, 2));
-  for (int k = 0; k < K; ++k) {
-    FrictionContactProblem one;
-    one.dimension = 3;
-    one.W = sparse(Matrix(A[k]));
-    one.q = qk[k];
-    one.mu = Vector::Constant(1, 0.5);
-    const FrictionContactResult exact = solve_friction_contact(one, "hybrid", {.tolerance = 1e-14});
-    ASSERT_TRUE(exact.converged());
-    const Vector3 R = twice.r.segment<3>(6 * k) + twice.r.segment<3>(6 * k + 3);
-    EXPECT_LE((R - exact.r).norm(), 1e-9 * exact.r.norm()) << "body " << k;
-  }
-  for (int after : {0, 1}) {
-    const FrictionContactResult other =
-        solve_newton_ac(p, {.tolerance = 1e-12, .shift_after_singular = after});
-    EXPECT_EQ(other.residual_history, twice.residual_history) << after;
-    EXPECT_TRUE(other.r == twice.r) << after;
-    EXPECT_EQ(other.message, shifted(other, after == 0 ? other.iterations : 1)) << after;
+  for (const bool by_components : {false, true}) {
+    const FrictionContactResult twice =
+        solve_newton_ac(p, {.tolerance = 1e-12, .by_components = by_components});
+    ASSERT_TRUE(twice.converged()) << twice.message;
+    // every iteration shifted; only the first two tried J itself (0: every one; 1: the first)
+    auto shifted = [](const FrictionContactResult& r, int failed) {
+      return fmt::format(
+          "{} Newton matrices factorized with a diagonal shift (J singular; {} of them after a "
+          "failed factorization)",
+          r.iterations, failed);
+    };
+    EXPECT_EQ(twice.message, shifted(twice, 2));
+    for (int k = 0; k < K; ++k) {
+      FrictionContactProblem one;
+      one.dimension = 3;
+      one.W = sparse(Matrix(A[k]));
+      one.q = qk[k];
+      one.mu = Vector::Constant(1, 0.5);
+      const FrictionContactResult exact =
+          solve_friction_contact(one, "hybrid", {.tolerance = 1e-14});
+      ASSERT_TRUE(exact.converged());
+      const Vector3 R = twice.r.segment<3>(6 * k) + twice.r.segment<3>(6 * k + 3);
+      EXPECT_LE((R - exact.r).norm(), 1e-9 * exact.r.norm()) << "body " << k;
+    }
+    for (int after : {0, 1}) {
+      const FrictionContactResult other = solve_newton_ac(
+          p, {.tolerance = 1e-12, .shift_after_singular = after, .by_components = by_components});
+      EXPECT_EQ(other.residual_history, twice.residual_history) << after;
+      EXPECT_TRUE(other.r == twice.r) << after;
+      EXPECT_EQ(other.message, shifted(other, after == 0 ? other.iterations : 1)) << after;
+    }
   }
   EXPECT_THROW(solve_newton_ac(p, {.shift_after_singular = -1}), std::invalid_argument);
 }
@@ -536,6 +542,74 @@ TEST(FcSolvers, SparseNewtonShiftsAtOnceWhereJStaysSingularAndChangesNoIterate) 
 // 2D and 3D), and the schedule with the proximal term solves a redundant problem (8 contacts on 12
 // velocities: W of rank 12 for 24 rows) in few iterations: a wrong block of J would leave Newton
 // crawling instead.
+// Newton's route by components (newton.hpp, NewtonSettings::by_components): four independent
+// problems W = Hᵀ M⁻¹ H of 3, 5, 12 and 40 contacts (positive definite), their contacts
+// interleaved at random in one problem. The first three (at most 96 rows) are factorized dense,
+// the fourth (120 rows) sparse. The Newton steps are those of the whole J up to rounding: the same
+// iterations and residuals within 1e-6 of each other (Alart–Curnier; Fischer–Burmeister's first
+// ten); and the solution is each part's own, found apart by NSGS.
+TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
+  const int sizes[] = {3, 5, 12, 40};
+  std::vector<FrictionContactProblem> parts;
+  Index n = 0;
+  for (int k = 0; k < 4; ++k) {
+    parts.push_back(condense(random_global(3, sizes[k], 3 * sizes[k] + 10, 20 + k)));
+    n += sizes[k];
+  }
+  std::vector<Index> place(static_cast<size_t>(n));  // the contact of part contact j, in order
+  for (Index j = 0; j < n; ++j) place[j] = j;
+  std::shuffle(place.begin(), place.end(), std::mt19937(7));
+  std::vector<Eigen::Triplet<double>> entries;
+  FrictionContactProblem p;
+  p.dimension = 3;
+  p.q.resize(3 * n);
+  p.mu.resize(n);
+  Index first = 0;
+  for (const FrictionContactProblem& part : parts) {
+    const Matrix W = Matrix(part.W);
+    for (Index i = 0; i < part.contacts(); ++i) {
+      const Index ci = place[first + i];
+      p.q.segment<3>(3 * ci) = part.q.segment<3>(3 * i);
+      p.mu[ci] = part.mu[i];
+      for (Index j = 0; j < part.contacts(); ++j)
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b)
+            entries.emplace_back(3 * ci + a, 3 * place[first + j] + b, W(3 * i + a, 3 * j + b));
+    }
+    first += part.contacts();
+  }
+  p.W.resize(3 * n, 3 * n);
+  p.W.setFromTriplets(entries.begin(), entries.end());
+  ASSERT_FALSE(newton_system_is_dense(p));
+  ASSERT_EQ(newton_dense_components(p), 3);
+  for (const auto solve : {&solve_newton_ac, &solve_newton_fb}) {
+    const FrictionContactResult by = solve(p, {.tolerance = 1e-12}, Vector());
+    const FrictionContactResult whole = solve(p, {.tolerance = 1e-12, .by_components = false}, {});
+    ASSERT_TRUE(by.converged() && whole.converged()) << by.message << " / " << whole.message;
+    // Fischer–Burmeister crawls through a nonmonotone stretch from iteration 12 on, where
+    // rounding grows (it converges in 44 and 56 iterations): its first ten are compared
+    const size_t compared = solve == &solve_newton_ac ? whole.residual_history.size() : 10;
+    if (solve == &solve_newton_ac)
+      ASSERT_EQ(by.residual_history.size(), whole.residual_history.size());
+    ASSERT_GE(by.residual_history.size(), compared) << by.solver;
+    for (size_t k = 0; k < compared; ++k)
+      EXPECT_NEAR(by.residual_history[k], whole.residual_history[k],
+                  1e-6 * whole.residual_history[k] + 1e-13)
+          << by.solver << " iteration " << k;
+    first = 0;
+    for (const FrictionContactProblem& part : parts) {
+      const FrictionContactResult alone =
+          solve_friction_contact(part, "nsgs", {.tolerance = 1e-13, .max_iterations = 100000});
+      ASSERT_TRUE(alone.converged());
+      for (Index i = 0; i < part.contacts(); ++i)
+        EXPECT_LE((by.r.segment<3>(3 * place[first + i]) - alone.r.segment<3>(3 * i)).norm(),
+                  1e-7 * alone.r.norm())
+            << by.solver << " part of " << part.contacts() << ", contact " << i;
+      first += part.contacts();
+    }
+  }
+}
+
 TEST(FcSolvers, DenseNewtonRouteAgreesWithGaussSeidel) {
   EXPECT_FALSE(newton_system_is_dense(chain(30, 2.0, 0.9, 0.4)));
   EXPECT_FALSE(newton_system_is_dense(chain(9, 2.0, 0.9, 0.4)));

@@ -18,6 +18,10 @@ class SmallLU {
   void compute(const Matrix& A);
   // x with A x = b.
   Vector solve(const Vector& b) const;
+  // The same x, written over b (no allocation).
+  void solve_in_place(Vector& b) const;
+  // min_k |u_kk|: 0 at an exact zero pivot, tiny beside max|a_ij| where A is singular to rounding.
+  double smallest_pivot() const;
 
  private:
   Matrix lu_;  // L below the diagonal (unit diagonal implied), U on and above it, of P A

@@ -233,17 +233,6 @@ struct NewtonState {
   }
 };
 
-SparseMatrix block_diagonal_pattern(Index nc, int d) {
-  std::vector<Triplet> t;
-  t.reserve(nc * d * d);
-  for (Index i = 0; i < nc; ++i)
-    for (int a = 0; a < d; ++a)
-      for (int b = 0; b < d; ++b) t.emplace_back(d * i + a, d * i + b, 1.0);
-  SparseMatrix S(nc * d, nc * d);
-  S.setFromTriplets(t.begin(), t.end());
-  return S;
-}
-
 // The Newton step δ of J δ = −Φ with J = A + B(W + εI) (A, B block-diagonal ∂Φ/∂r, ∂Φ/∂u).
 // The proximal term (NewtonSettings::proximal): the Newton step of the problem whose W is
 // W + εI and whose q is q − ε r_k, at r_k. Its residual at r_k is Φ(r_k) itself and its
@@ -261,53 +250,8 @@ SparseMatrix block_diagonal_pattern(Index nc, int d) {
 // instructions and CubesStack-6x6x6 16 %, the same iterates to the bit; BoxesStack1, whose J
 // fails and recovers by turns, 165 iterations instead of 144 (+12 %). Shifting after the first
 // failure instead perturbed more solves, a chaotic effect either way (CubesStack-6x6x6 2.1×
-// slower, BoxesStack1 11× faster).
-
-// Newton matrices of a solve that were factorized with the diagonal shift, and of those, the ones
-// whose unshifted factorization was tried first and failed (the others were shifted at once).
-struct ShiftCounts {
-  int shifted = 0;
-  int failed = 0;
-};
-
-// The sparse route: J formed in place on its block pattern (newton_block_system.hpp), sparse LU
-// with the ordering kept in the workspace.
-bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const SparseMatrix& B,
-                        double eps, int d, const Vector& phi, int shift_after,
-                        fc_detail::NewtonWorkspace& ws, Vector& delta, ShiftCounts& shifts) {
-  if (!ws.system) ws.system.emplace(W, d);
-  fc_detail::NewtonBlockSystem& system = *ws.system;
-  system.form(A, B, eps);
-  const ColMajorSparse& J = system.matrix();
-  if (!ws.analyzed) {  // the pattern is the system's, fixed for the workspace's problem
-    ws.lu.analyzePattern(J);
-    ws.analyzed = true;
-  }
-  if (!ws.shift_at_once) {
-    ws.lu.factorize(J);
-    if (ws.lu.info() == Eigen::Success) {
-      delta = ws.lu.solve(-phi);
-      if (delta.allFinite()) {
-        ws.singular_in_a_row = 0;
-        return true;
-      }
-    }
-    ++shifts.failed;
-    ws.shift_at_once = shift_after > 0 && ++ws.singular_in_a_row >= shift_after;
-  }
-  // J holds its diagonal (the diagonal blocks are in its pattern), so J + shift I has J's
-  // pattern and the ordering already computed serves (re-analysing it had been a third of a
-  // Capsules-i101-404 solve: two orderings per singular J).
-  const double shift =
-      1e-10 *
-      std::max(1.0, Eigen::Map<const Vector>(J.valuePtr(), J.nonZeros()).cwiseAbs().maxCoeff());
-  system.shift_diagonal(shift);
-  ++shifts.shifted;
-  ws.lu.factorize(J);
-  if (ws.lu.info() != Eigen::Success) return false;
-  delta = ws.lu.solve(-phi);
-  return delta.allFinite();
-}
+// slower, BoxesStack1 11× faster). Three routes: dense (below), sparse
+// (newton_block_system.hpp) and by components (newton_components.hpp).
 
 // The dense route (newton_system_is_dense): row block i of J is B_i (W_i,: + ε e_i) + A_i e_i,
 // formed in place, then LU with partial pivoting (linalg/small_lu.hpp: unblocked; Eigen's
@@ -315,25 +259,10 @@ bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const Spar
 // humanoid's step).
 bool dense_newton_step(const SparseMatrix& A, const SparseMatrix& B, const Matrix& W, double eps,
                        int d, const Vector& phi, Matrix& J, SmallLU& lu, Vector& delta,
-                       ShiftCounts& shifts) {
+                       fc_detail::ShiftCounts& shifts) {
   const Index m = phi.size();
   J.resize(m, m);
-  Matrix3 Ai = Matrix3::Zero(), Bi = Matrix3::Zero();
-  for (Index i = 0; i < m / d; ++i) {
-    // the d×d blocks, stored row by row (block_diagonal_pattern)
-    const double* a = A.valuePtr() + A.outerIndexPtr()[d * i];
-    const double* b = B.valuePtr() + B.outerIndexPtr()[d * i];
-    for (int row = 0; row < d; ++row)
-      for (int col = 0; col < d; ++col) {
-        Ai(row, col) = a[row * d + col];
-        Bi(row, col) = b[row * d + col];
-      }
-    if (d == 3)  // fixed-size rows: the dynamic-size product was most of this function
-      J.middleRows<3>(3 * i).noalias() = Bi * W.middleRows<3>(3 * i);
-    else
-      J.middleRows(d * i, d).noalias() = Bi.topLeftCorner(d, d) * W.middleRows(d * i, d);
-    J.block(d * i, d * i, d, d) += Ai.topLeftCorner(d, d) + eps * Bi.topLeftCorner(d, d);
-  }
+  for (Index i = 0; i < m / d; ++i) fc_detail::form_dense_row_block(A, B, W, eps, d, i, i, J);
   lu.compute(J);
   delta = lu.solve(-phi);
   if (delta.allFinite()) return true;
@@ -376,9 +305,13 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   }
   double w_bar = 0.0;  // the largest diagonal entry of W, the proximal term's scale
   for (const ContactBlock& b : blocks) w_bar = std::max(w_bar, b.W.diagonal().head(d).maxCoeff());
-  SparseMatrix A = block_diagonal_pattern(nc, d), B = A;
+  SparseMatrix A = fc_detail::block_diagonal_pattern(nc, d), B = A;
   const bool dense = newton_system_is_dense(problem);
   if (dense && ws.W.rows() != m) ws.W = Matrix(problem.W);
+  if (!dense && s.by_components && !ws.components_decided) {
+    ws.components = fc_detail::ComponentNewtonSystem::make(problem);
+    ws.components_decided = true;
+  }
   Matrix J_dense;
   SmallLU dense_lu;
   Vector u = local_velocity(problem, r), phi(m), r_trial(m), u_trial(m), phi_trial(m), delta(m),
@@ -386,7 +319,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
   double e = friction_contact_residual(problem, r, u);
   res.status = Status::max_iterations;
   int stalls = 0;
-  ShiftCounts shifts;
+  fc_detail::ShiftCounts shifts;
   // Non-monotone Armijo (Grippo, Lampariello & Lucidi 1986): reference = max of the last merits.
   constexpr int kWindow = 8;
   double recent[kWindow];
@@ -404,8 +337,10 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     const double eps = s.proximal * w_bar * std::min(1.0, e);
     const bool step_ok =
         dense ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta, shifts)
-              : sparse_newton_step(problem.W, A, B, eps, d, phi, s.shift_after_singular, ws, delta,
-                                   shifts);
+        : ws.components
+            ? ws.components->step(A, B, eps, phi, s.shift_after_singular, delta, shifts)
+            : fc_detail::sparse_newton_step(problem.W, A, B, eps, d, phi, s.shift_after_singular,
+                                            ws.sparse, delta, shifts);
     bool accepted = false;
     if (step_ok) {
       if (dense)  // the dense W of the Newton system: a vectorized product, not a sparse one
@@ -481,6 +416,13 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
 bool newton_system_is_dense(const FrictionContactProblem& problem) {
   const Index m = problem.W.rows();
   return m <= kSmallNewtonRows || (m <= kDenseNewtonRows && 2 * problem.W.nonZeros() >= m * m);
+}
+
+Index newton_dense_components(const FrictionContactProblem& problem) {
+  if (newton_system_is_dense(problem)) return 0;
+  const std::unique_ptr<fc_detail::ComponentNewtonSystem> system =
+      fc_detail::ComponentNewtonSystem::make(problem);
+  return system ? system->dense_components() : 0;
 }
 
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,

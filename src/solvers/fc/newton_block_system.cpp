@@ -139,4 +139,52 @@ void NewtonBlockSystem::shift_diagonal(double shift) {
   for (const Index p : diagonal_) J_.valuePtr()[p] += shift;
 }
 
+SparseMatrix block_diagonal_pattern(Index nc, int d) {
+  std::vector<Triplet> t;
+  t.reserve(nc * d * d);
+  for (Index i = 0; i < nc; ++i)
+    for (int a = 0; a < d; ++a)
+      for (int b = 0; b < d; ++b) t.emplace_back(d * i + a, d * i + b, 1.0);
+  SparseMatrix S(nc * d, nc * d);
+  S.setFromTriplets(t.begin(), t.end());
+  return S;
+}
+
+bool sparse_newton_step(const SparseMatrix& W, const SparseMatrix& A, const SparseMatrix& B,
+                        double eps, int d, const Vector& phi, int shift_after, SparseNewtonLU& ws,
+                        Vector& delta, ShiftCounts& shifts) {
+  if (!ws.system) ws.system.emplace(W, d);
+  NewtonBlockSystem& system = *ws.system;
+  system.form(A, B, eps);
+  const NewtonBlockSystem::ColMajorSparse& J = system.matrix();
+  if (!ws.analyzed) {  // the pattern is the system's, fixed for the workspace's problem
+    ws.lu.analyzePattern(J);
+    ws.analyzed = true;
+  }
+  if (!ws.shift_at_once) {
+    ws.lu.factorize(J);
+    if (ws.lu.info() == Eigen::Success) {
+      delta = ws.lu.solve(-phi);
+      if (delta.allFinite()) {
+        ws.singular_in_a_row = 0;
+        return true;
+      }
+    }
+    ++shifts.failed;
+    ws.shift_at_once = shift_after > 0 && ++ws.singular_in_a_row >= shift_after;
+  }
+  // J holds its diagonal (the diagonal blocks are in its pattern), so J + shift I has J's
+  // pattern and the ordering already computed serves (re-analysing it had been a third of a
+  // Capsules-i101-404 solve: two orderings per singular J).
+  const double shift =
+      1e-10 *
+      std::max(1.0, Eigen::Map<const Vector>(J.valuePtr(), J.nonZeros()).cwiseAbs().maxCoeff());
+  system.shift_diagonal(shift);
+  ++shifts.shifted;
+  ws.lu.factorize(J);
+  if (ws.lu.info() != Eigen::Success) return false;
+  delta = ws.lu.solve(-phi);
+  return delta.allFinite();
+}
+
 }  // namespace moreau::fc_detail

@@ -1,27 +1,22 @@
 #pragma once
-// The sparse LU of the semismooth Newton solvers (newton.cpp), kept across the stages of a
-// schedule (friction_contact_solver.cpp, run_newton). Private to src/solvers/fc.
-#include <Eigen/SparseLU>
-#include <optional>
+// The state of the semismooth Newton solvers (newton.cpp) on one problem, kept across the stages
+// of a schedule (friction_contact_solver.cpp, run_newton). Private to src/solvers/fc.
+#include <memory>
 
 #include "moreau/solvers/fc/newton.hpp"
 #include "newton_block_system.hpp"
+#include "newton_components.hpp"
 
 namespace moreau::fc_detail {
 
-// J = A + B W has the same pattern at every iteration of Alart–Curnier and of Fischer–Burmeister
-// on one problem (the block pattern of newton_block_system.hpp, set once from W by `system`), so
-// its COLAMD ordering is computed once and reused by the next stage; on Capsules-i101-404 one
-// analysis took 4 ms of a 30 ms two-stage solve. Reuse it only for the same problem.
-// A small problem whose W is mostly nonzero is solved dense instead (newton_system_is_dense).
+// Which route a problem's Newton systems take is a function of the problem (newton.cpp): dense
+// (newton_system_is_dense), by components (newton_components.hpp) or sparse. Reuse a workspace
+// only for the same problem.
 struct NewtonWorkspace {
-  Eigen::SparseLU<Eigen::SparseMatrix<double, Eigen::ColMajor>, KeptColamdOrdering>
-      lu;                      // J's factors
-  bool analyzed = false;       // lu holds the ordering of system's pattern
-  int singular_in_a_row = 0;   // Newton matrices whose LU failed, since the last one that did not
-  bool shift_at_once = false;  // NewtonSettings::shift_after_singular reached on this problem
-  std::optional<NewtonBlockSystem> system;  // J formed in place (sparse route only)
-  Matrix W;  // the dense copy of W (dense route only; formed by the first stage)
+  SparseNewtonLU sparse;  // the sparse route's J and LU
+  Matrix W;               // the dense copy of W (dense route only; formed by the first stage)
+  std::unique_ptr<ComponentNewtonSystem> components;  // the route by components, when taken
+  bool components_decided = false;  // components was set from the problem (empty: not taken)
 };
 
 // How a Newton run stopped by NewtonSettings::cycle_window begins its message ("cycling from

@@ -11,14 +11,26 @@
 
 namespace moreau {
 
+// The default proximal term of the "newton" stages (FrictionContactSettings::newton_proximal):
+// where W is singular (FCLIB's Capsules heaps and box stacks: redundant contacts) J is too, and
+// the step J⁻¹Φ of the 1e-10 diagonal shift that otherwise rescues its LU is dominated by an
+// arbitrary null-space direction set by rounding, and the iterations are chaotic (one problem 8,
+// its neighbour 160, depending on the LU's pivot order). With ε = 1e-4 w̄ min(1, e) the paths are
+// those of a Levenberg–Marquardt step, the same whichever way J is factorized. auto on FCLIB
+// (iterations, 1 Dec 2026): local_problem_test 151 -> 11, BoxesStack1 165 -> 35,
+// Capsules-i122-1617 91 -> 29, -i103-990 21 -> 14, OneObject-i1028-138 14 -> 9; -i100-889
+// 11 -> 32, -i100-1090 31 -> 38, CubesStack-6x6x6 44 -> 48; in all 576 -> 272 over the eleven
+// problems it changes (docs/benchmarks.md). 1e-3 delayed Capsules-i101-404's cycle (31 -> 53).
+inline constexpr double kDefaultNewtonProximal = 1e-4;
+
 // Settings shared by every solver of the registry.
 struct FrictionContactSettings {
   double tolerance = 1e-8;     // on friction_contact_residual
   int max_iterations = 10000;  // iteration budget (sweeps, Newton or ADMM steps)
   double time_limit = std::numeric_limits<double>::infinity();  // wall-clock cap, s
-  // The proximal term of the "newton" solver's stages (NewtonSettings::proximal; 0 = off). The
-  // rigid time step's fallback turns it on for stacks (contact/rigid_step_contacts.cpp).
-  double newton_proximal = 0.0;
+  // The proximal term of the "newton" solver's stages (NewtonSettings::proximal; 0 = off):
+  // kDefaultNewtonProximal (above), raised to kRedundantContactsProximal by the simulators' steps.
+  double newton_proximal = kDefaultNewtonProximal;
   // A guess whose residual already meets the tolerance is returned as the solution, with no
   // iteration of the named solver. The dense step contacts turn it on (a mechanism at rest keeps
   // its impulses from step to step); off, each solver runs from the guess as it would (Siconos'

@@ -60,12 +60,18 @@ struct NewtonSettings {
   // (FCLIB's Capsules: every iteration), and each iteration paid for the failed factorization
   // first; a singular J once is too often a passing one to change course on.
   int shift_after_singular = 2;
+  // Where W's contact graph has several connected components (independent heaps, columns), J is
+  // block diagonal too: solve J δ = −Φ component by component, the small ones (at most 96 rows)
+  // dense, the rest as one sparse system (solvers/fc/newton_components.hpp). The same δ up to
+  // rounding; false: one sparse LU of the whole J.
+  bool by_components = true;
 };
 
 // The Newton system J δ = −Φ is formed and factorized dense (LU with partial pivoting) when W
 // has at most kSmallNewtonRows rows, or at most kDenseNewtonRows rows and at least half of its
 // entries nonzero; else sparse (sparse LU, its ordering kept across the stages of the "newton"
-// schedule). Then the sparse
+// schedule), component by component where W has several (NewtonSettings::by_components). Then
+// the sparse
 // route's symbolic work (the products B·W, the sums, the ordering, the supernodes) costs more than
 // the O(m³) factorization: a mechanism's contacts all share its tree (the humanoid of bench/models:
 // 6–42 rows, W full: 11 µs an iteration dense, 22 µs sparse), or one object is touched at many
@@ -78,6 +84,10 @@ inline constexpr Index kDenseNewtonRows = 192;
 inline constexpr Index kSmallNewtonRows = 24;
 // Whether solve_newton_ac and solve_newton_fb take the dense route on this problem (above).
 bool newton_system_is_dense(const FrictionContactProblem& problem);
+// How many of W's components the route by components factorizes dense (NewtonSettings::
+// by_components): 0 when the route is not taken (W dense, one component, or none of at most 96
+// rows).
+Index newton_dense_components(const FrictionContactProblem& problem);
 
 // Semismooth Newton on the Alart–Curnier function (registry name "newton_ac").
 FrictionContactResult solve_newton_ac(const FrictionContactProblem& problem,

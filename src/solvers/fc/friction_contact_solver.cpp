@@ -441,12 +441,16 @@ FrictionContactResult solve_chosen(const FrictionContactProblem& p,
 // within it (FCLIB's Capsules: 8–31 iterations), faster than on each component apart (its LU
 // orders all of them at once: Capsules-i100-889 in 14 ms whole, 37 ms split); where it does
 // not, one component holds the rest back (Capsules-i122-1617: 231 iterations, 0.29 s whole;
-// CubesStack-6x6x6: 135, 0.61 s), and the split resumes from where the whole solve stopped.
+// CubesStack-6x6x6: 135, 0.61 s), and then each component starts again from the caller's guess.
+// Not from where the whole solve stopped: with the default proximal term the whole stage gets
+// further (CubesStack-10x10x10: 2.2e-3 after 40 iterations, 0.22 without), and from there 4 of
+// its 100 columns cycled where from the guess none does (1 Dec 2026, auto: 27 s from the whole's
+// iterate, 1.2 s from the guess; RockPile_tob1 2.6e-8 instead of 1.4e-6 at the budget).
 constexpr int kWholeNewtonIterations = 40;
 
 // auto on a problem for which it chose Newton: the whole problem first, then, when that has not
-// converged and W has independent components, each component from where the whole solve
-// stopped, with its own choice (components.hpp) and half of the budget and time left, and if
+// converged and W has independent components, each component from the caller's guess (above),
+// with its own choice (components.hpp) and half of the budget and time left, and if
 // they still leave the whole above the tolerance, the schedule on the whole again from the better
 // iterate with what is left of the budget and time. Iterations are counted in whole-problem
 // equivalents (an iteration on a component of n_C of the n contacts counts n_C/n), so the budget
@@ -477,7 +481,7 @@ FrictionContactResult solve_newton_then_components(const FrictionContactProblem&
   halves.max_iterations = (halves.max_iterations + 1) / 2;
   if (std::isfinite(halves.time_limit)) halves.time_limit *= 0.5;
   FrictionContactResult split =
-      fc_detail::solve_by_components(p, components, halves, whole.r, solve_chosen);
+      fc_detail::solve_by_components(p, components, halves, g, solve_chosen);
   int used = whole.iterations + split.iterations;
   std::string path = fmt::format("newton on the whole ({} iterations, residual {:.3g}), then {}",
                                  whole.iterations, whole.residual, split.message);

@@ -54,6 +54,7 @@ MOREAU_AVX2_CLONE void SmallLU::compute(const Matrix& A) {
   }
 }
 
+// min_k |u_kk| over U's diagonal (the pivots, after the row swaps).
 double SmallLU::smallest_pivot() const {
   return lu_.rows() == 0 ? 0.0 : lu_.diagonal().cwiseAbs().minCoeff();
 }

@@ -534,20 +534,14 @@ TEST(FcSolvers, SparseNewtonShiftsAtOnceWhereJStaysSingularAndChangesNoIterate) 
   EXPECT_THROW(solve_newton_ac(p, {.shift_after_singular = -1}), std::invalid_argument);
 }
 
-// The dense route of the Newton system (newton.hpp): a problem whose W has at most 192 rows and
-// is mostly nonzero takes it, and so does any of at most 24 rows (a chain of 8 contacts, sparse,
-// as a robot's frictionless joint limits are, which then reaches NSGS's solution too); a chain of
-// 30 contacts and a dense problem of 195 rows do not. On the dense route both Newton functions
-// reach the solution NSGS finds (W = Hᵀ M⁻¹ H of 8 contacts on 40 velocities: positive definite, in
-// 2D and 3D), and the schedule with the proximal term solves a redundant problem (8 contacts on 12
-// velocities: W of rank 12 for 24 rows) in few iterations: a wrong block of J would leave Newton
-// crawling instead.
 // Newton's route by components (newton.hpp, NewtonSettings::by_components): four independent
 // problems W = Hᵀ M⁻¹ H of 3, 5, 12 and 40 contacts (positive definite), their contacts
 // interleaved at random in one problem. The first three (at most 96 rows) are factorized dense,
 // the fourth (120 rows) sparse. The Newton steps are those of the whole J up to rounding: the same
 // iterations and residuals within 1e-6 of each other (Alart–Curnier; Fischer–Burmeister's first
-// ten); and the solution is each part's own, found apart by NSGS.
+// ten); and the solution is each part's own, found apart by NSGS. The route is taken: its
+// impulses differ from the whole J's in their last bits. A zero stored in W between two parts
+// couples nothing (it once named a contact outside its component's dense W).
 TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
   const int sizes[] = {3, 5, 12, 40};
   std::vector<FrictionContactProblem> parts;
@@ -578,6 +572,9 @@ TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
     }
     first += part.contacts();
   }
+  // stored zeros from the first contact of the first part to the last of the last, and back
+  entries.emplace_back(3 * place[0], 3 * place[n - 1], 0.0);
+  entries.emplace_back(3 * place[n - 1] + 1, 3 * place[0] + 2, 0.0);
   p.W.resize(3 * n, 3 * n);
   p.W.setFromTriplets(entries.begin(), entries.end());
   ASSERT_FALSE(newton_system_is_dense(p));
@@ -586,6 +583,7 @@ TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
     const FrictionContactResult by = solve(p, {.tolerance = 1e-12}, Vector());
     const FrictionContactResult whole = solve(p, {.tolerance = 1e-12, .by_components = false}, {});
     ASSERT_TRUE(by.converged() && whole.converged()) << by.message << " / " << whole.message;
+    EXPECT_FALSE(by.r == whole.r) << by.solver << ": the same bits, so the same route";
     // Fischer–Burmeister crawls through a nonmonotone stretch from iteration 12 on, where
     // rounding grows (it converges in 44 and 56 iterations): its first ten are compared
     const size_t compared = solve == &solve_newton_ac ? whole.residual_history.size() : 10;
@@ -610,6 +608,14 @@ TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
   }
 }
 
+// The dense route of the Newton system (newton.hpp): a problem whose W has at most 192 rows and
+// is mostly nonzero takes it, and so does any of at most 24 rows (a chain of 8 contacts, sparse,
+// as a robot's frictionless joint limits are, which then reaches NSGS's solution too); a chain of
+// 30 contacts and a dense problem of 195 rows do not. On the dense route both Newton functions
+// reach the solution NSGS finds (W = Hᵀ M⁻¹ H of 8 contacts on 40 velocities: positive definite, in
+// 2D and 3D), and the schedule with the proximal term solves a redundant problem (8 contacts on 12
+// velocities: W of rank 12 for 24 rows) in few iterations: a wrong block of J would leave Newton
+// crawling instead.
 TEST(FcSolvers, DenseNewtonRouteAgreesWithGaussSeidel) {
   EXPECT_FALSE(newton_system_is_dense(chain(30, 2.0, 0.9, 0.4)));
   EXPECT_FALSE(newton_system_is_dense(chain(9, 2.0, 0.9, 0.4)));

@@ -303,8 +303,8 @@ FrictionContactResult run_nsgs_admm(const FrictionContactProblem& p,
 // Every stage carries the caller's proximal term (FrictionContactSettings::newton_proximal,
 // newton.hpp): with 10⁻³, a column of 80 cubes (320 face contacts, W singular while sticking)
 // went from 200 iterations stalled at 1e-10 to 1–10 iterations per step (issue 35, 27 Nov
-// 2026). Off by default: on FCLIB's Capsules-i101-404 it delays the Alart–Curnier stage's cycle
-// (53 iterations instead of 31).
+// 2026). 10⁻⁴ by default (kDefaultNewtonProximal, 1 Dec 2026): 10⁻³ delayed Capsules-i101-404's
+// Alart–Curnier cycle (53 iterations instead of 31); 10⁻⁴ takes 30.
 FrictionContactResult run_newton(const FrictionContactProblem& p, const FrictionContactSettings& s,
                                  const Vector& g) {
   Stages run(s);

@@ -337,7 +337,7 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
     const double eps = s.proximal * w_bar * std::min(1.0, e);
     const bool step_ok =
         dense ? dense_newton_step(A, B, ws.W, eps, d, phi, J_dense, dense_lu, delta, shifts)
-        : ws.components
+        : s.by_components && ws.components
             ? ws.components->step(A, B, eps, phi, s.shift_after_singular, delta, shifts)
             : fc_detail::sparse_newton_step(problem.W, A, B, eps, d, phi, s.shift_after_singular,
                                             ws.sparse, delta, shifts);

@@ -41,8 +41,9 @@ std::unique_ptr<ComponentNewtonSystem> ComponentNewtonSystem::make(
     for (size_t k = 0; k < c.size(); ++k)
       for (int a = 0; a < d; ++a)
         for (SparseMatrix::InnerIterator it(p.W, d * c[k] + a); it; ++it)
-          dc.W(d * static_cast<Index>(k) + a, d * local[it.index() / d] + it.index() % d) =
-              it.value();
+          if (it.value() != 0.0)  // a stored zero may name a contact of another component
+            dc.W(d * static_cast<Index>(k) + a, d * local[it.index() / d] + it.index() % d) =
+                it.value();
     dc.b.resize(m);
     dc.x.resize(m);
   }
@@ -99,7 +100,11 @@ bool ComponentNewtonSystem::step(const SparseMatrix& A, const SparseMatrix& B, d
       shifted = true;
       c.lu.compute(c.J);
       c.lu.solve_in_place(c.x);
-      if (!c.x.allFinite()) return false;
+      if (!c.x.allFinite()) {
+        shifts.shifted += 1;
+        shifts.failed += failed ? 1 : 0;
+        return false;
+      }
     }
     for (Index k = 0; k < n; ++k) delta.segment(d * c.contacts[k], d) = c.x.segment(d * k, d);
   }
@@ -112,11 +117,15 @@ bool ComponentNewtonSystem::step(const SparseMatrix& A, const SparseMatrix& B, d
       phi_sparse_.segment(d * k, d) = phi.segment(d * i, d);
     }
     ShiftCounts part;
-    if (!sparse_newton_step(W_sparse_, A_sparse_, B_sparse_, eps, d, phi_sparse_, shift_after,
-                            sparse_, delta_sparse_, part))
-      return false;
+    const bool ok = sparse_newton_step(W_sparse_, A_sparse_, B_sparse_, eps, d, phi_sparse_,
+                                       shift_after, sparse_, delta_sparse_, part);
     shifted = shifted || part.shifted > 0;
     failed = failed || part.failed > 0;
+    if (!ok) {
+      shifts.shifted += shifted ? 1 : 0;
+      shifts.failed += failed ? 1 : 0;
+      return false;
+    }
     for (Index k = 0; k < n; ++k)
       delta.segment(d * sparse_contacts_[k], d) = delta_sparse_.segment(d * k, d);
   }

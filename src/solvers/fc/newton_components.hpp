@@ -42,9 +42,10 @@ class ComponentNewtonSystem {
 
   // δ with J δ = −Φ for A, B (block diagonal, d×d blocks stored row by row:
   // block_diagonal_pattern, newton_block_system.hpp) and ε. A factorization that fails is retried
-  // with J_CC + shift·I (shift = 1e-10 max(1, max|J_CC|)), at once after shift_after failures in a
-  // row of that component; shifts counts a Newton matrix once when any of its components was
-  // shifted (failed: when any failed first). False when a shifted factorization fails too.
+  // with J_CC + shift·I (shift = 1e-10 max(1, max|J_ij|) over every dense component's J, as the
+  // whole J's shift would be), at once after shift_after failures in a row of that component;
+  // shifts counts a Newton matrix once when any of its components was shifted (failed: when any
+  // failed first). False when a shifted factorization fails too.
   bool step(const SparseMatrix& A, const SparseMatrix& B, double eps, const Vector& phi,
             int shift_after, Vector& delta, ShiftCounts& shifts);
 

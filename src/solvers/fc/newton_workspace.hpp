@@ -10,8 +10,8 @@
 namespace moreau::fc_detail {
 
 // Which route a problem's Newton systems take is a function of the problem (newton.cpp): dense
-// (newton_system_is_dense), by components (newton_components.hpp) or sparse. Reuse a workspace
-// only for the same problem.
+// (newton_system_is_dense), by components (newton_components.hpp, unless a stage's settings turn
+// it off) or sparse. Reuse a workspace only for the same problem.
 struct NewtonWorkspace {
   SparseNewtonLU sparse;  // the sparse route's J and LU
   Matrix W;               // the dense copy of W (dense route only; formed by the first stage)

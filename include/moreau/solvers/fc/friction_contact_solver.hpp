@@ -17,10 +17,11 @@ namespace moreau {
 // arbitrary null-space direction set by rounding, and the iterations are chaotic (one problem 8,
 // its neighbour 160, depending on the LU's pivot order). With ε = 1e-4 w̄ min(1, e) the paths are
 // those of a Levenberg–Marquardt step, the same whichever way J is factorized. auto on FCLIB
-// (iterations, 1 Dec 2026): local_problem_test 151 -> 11, BoxesStack1 165 -> 35,
-// Capsules-i122-1617 91 -> 29, -i103-990 21 -> 14, OneObject-i1028-138 14 -> 9; -i100-889
-// 11 -> 32, -i100-1090 31 -> 38, CubesStack-6x6x6 44 -> 48; in all 576 -> 272 over the eleven
-// problems it changes (docs/benchmarks.md). 1e-3 delayed Capsules-i101-404's cycle (31 -> 53).
+// with it and the Newton system by components (iterations, 1 Dec 2026): local_problem_test
+// 151 -> 11, BoxesStack1 165 -> 35, Capsules-i122-1617 91 -> 29, -i103-990 21 -> 14,
+// OneObject-i1028-138 14 -> 9; -i100-889 11 -> 32, -i100-1090 31 -> 38, CubesStack-6x6x6
+// 44 -> 55; in all 607 -> 309 over the twelve problems whose iterations changed
+// (docs/benchmarks.md). 1e-3 delayed Capsules-i101-404's cycle (31 -> 53).
 inline constexpr double kDefaultNewtonProximal = 1e-4;
 
 // Settings shared by every solver of the registry.

@@ -37,13 +37,7 @@ std::unique_ptr<ComponentNewtonSystem> ComponentNewtonSystem::make(
     DenseComponent& dc = s.dense_.emplace_back();
     dc.contacts = c;
     const Index m = d * static_cast<Index>(c.size());
-    dc.W = Matrix::Zero(m, m);
-    for (size_t k = 0; k < c.size(); ++k)
-      for (int a = 0; a < d; ++a)
-        for (SparseMatrix::InnerIterator it(p.W, d * c[k] + a); it; ++it)
-          if (it.value() != 0.0)  // a stored zero may name a contact of another component
-            dc.W(d * static_cast<Index>(k) + a, d * local[it.index() / d] + it.index() % d) =
-                it.value();
+    dc.W = Matrix(component_problem(p, c, local).W);  // W_CC (W's stored zeros left out)
     dc.b.resize(m);
     dc.x.resize(m);
   }

@@ -93,10 +93,10 @@ FrictionContactResult run_exact(const FrictionContactProblem& p, const FrictionC
 // stage names joined into the message ("stages: nsgs+newton_ac").
 class Stages {
  public:
-  explicit Stages(const FrictionContactSettings& s) : s_(s) {
+  MOREAU_FIRST_SOLVE_PATH explicit Stages(const FrictionContactSettings& s) : s_(s) {
     best_.residual = std::numeric_limits<double>::infinity();
   }
-  void take(FrictionContactResult&& x) {
+  MOREAU_FIRST_SOLVE_PATH void take(FrictionContactResult&& x) {
     iterations_ += x.iterations;
     history_.insert(history_.end(), x.residual_history.begin(), x.residual_history.end());
     if (path_.size() < 200) path_ += (path_.empty() ? "" : "+") + x.solver;
@@ -110,7 +110,7 @@ class Stages {
   }
   double time_left() const { return std::max(1e-9, s_.time_limit - clock_.seconds()); }
   bool out_of_time() const { return clock_.seconds() > s_.time_limit; }
-  FrictionContactResult finish(const char* name) {
+  MOREAU_FIRST_SOLVE_PATH FrictionContactResult finish(const char* name) {
     best_.solver = name;
     best_.message = "stages: " + path_ + (best_.message.empty() ? "" : "; " + best_.message);
     best_.iterations = iterations_;

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include "detail.hpp"
 #include "moreau/common/first_solve_path.hpp"
@@ -12,8 +13,6 @@
 namespace moreau {
 
 namespace {
-
-using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 
 // W's columns for the update u += W(:, j) δ_j that keeps u = W r + q. The sparse columns in
 // general; a dense column-major copy where W is small and mostly full (nsgs_uses_dense_columns:
@@ -25,11 +24,36 @@ using ColMajorSparse = Eigen::SparseMatrix<double, Eigen::ColMajor>;
 // would spread NaN to every row on the dense path, to W's stored rows on the sparse one; the
 // residual test stops the solve as not finite either way.
 struct SparseColumns {
-  ColMajorSparse W;
+  // W in compressed columns: column j's rows row[k] and values value[k] for k in
+  // [start[j], start[j + 1]), rows increasing, as Eigen's column-major copy stores them.
+  std::vector<Index> start, row;
+  std::vector<double> value;
   MOREAU_FIRST_SOLVE_PATH void add(Index j, double d, Vector& u) const {
-    for (ColMajorSparse::InnerIterator it(W, j); it; ++it) u[it.row()] += it.value() * d;
+    for (Index k = start[j]; k < start[j + 1]; ++k) u[row[k]] += value[k] * d;
   }
 };
+// The columns of W (row-major) by a counting transpose: each column's entries counted, the
+// counts summed into starts, then the rows walked in order, so that a column's entries come in
+// increasing row order. Eigen's conversion does the same, but out of line (EIGEN_DONT_INLINE),
+// 4 MB away from the first solve's code: a page fault of its own on the first solve of every
+// problem past kDenseColumnRows (common/first_solve_path.hpp).
+MOREAU_FIRST_SOLVE_PATH SparseColumns sparse_columns(const SparseMatrix& W) {
+  SparseColumns c;
+  c.start.assign(W.cols() + 1, 0);
+  for (Index i = 0; i < W.rows(); ++i)
+    for (SparseMatrix::InnerIterator it(W, i); it; ++it) ++c.start[it.col() + 1];
+  std::partial_sum(c.start.begin(), c.start.end(), c.start.begin());
+  c.row.resize(c.start.back());
+  c.value.resize(c.start.back());
+  std::vector<Index> next(c.start.begin(), c.start.end() - 1);
+  for (Index i = 0; i < W.rows(); ++i)
+    for (SparseMatrix::InnerIterator it(W, i); it; ++it) {
+      const Index k = next[it.col()]++;
+      c.row[k] = i;
+      c.value[k] = it.value();
+    }
+  return c;
+}
 struct DenseColumns {
   Matrix W;
   MOREAU_FIRST_SOLVE_PATH void add(Index j, double d, Vector& u) const {
@@ -69,7 +93,7 @@ MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Col
 // it replaces at half density, so it costs no more to form or to page in on a first solve.
 constexpr Index kDenseColumnRows = 96;
 
-bool nsgs_uses_dense_columns(const SparseMatrix& W) {
+MOREAU_FIRST_SOLVE_PATH bool nsgs_uses_dense_columns(const SparseMatrix& W) {
   const Index m = W.rows();
   return m == W.cols() && m <= kDenseColumnRows && 2 * W.nonZeros() >= m * m;
 }
@@ -150,7 +174,7 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
     if (nsgs_uses_dense_columns(problem.W))
       sweeps(DenseColumns{problem.W.toDense()});
     else
-      sweeps(SparseColumns{problem.W});
+      sweeps(sparse_columns(problem.W));
   }
   if (failures > 0 && res.status != Status::converged)
     res.message = fmt::format("{} local solves could not be certified", failures);

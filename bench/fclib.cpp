@@ -14,6 +14,7 @@
 // Usage: bench_fclib [--data DIR] [--filter REGEX] [--time-cap S] [--tol T]
 //                    [--max-contacts N] [--markdown FILE] [--no-siconos] [--no-moreau]
 //        bench_fclib --siconos-worker SOLVER FILE [--tol T]   (see siconos_worker)
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -301,6 +302,11 @@ int siconos_worker(const std::string& solver, const fs::path& file, double toler
     std::fprintf(stderr, "bench_fclib: no Siconos solver '%s'\n", solver.c_str());
     return 2;
   }
+  // glibc's malloc keeps what the read frees, as `moreau solve` has it keep it
+  // (apps/moreau/cmd_solve.cpp, keep_freed_memory_for_the_solve): the same allocator settings on
+  // both sides of the comparison
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   moreau::FclibFile f = moreau::read_fclib(file);
   const moreau::FrictionContactProblem p = f.is_global() ? moreau::condense(f.global) : f.local;
   numerics_set_verbose(0);

@@ -150,7 +150,7 @@ MOREAU_FIRST_SOLVE_PATH bool solve_single_contact(const FrictionContactProblem& 
   r.head(d) = r0;
   bool certified = false;
   if (d == 3) {
-    certified = solve_one_contact_3d(block, q, mu, r);
+    certified = solve_one_contact_3d(block, q, mu, r, true);
   } else {
     Vector2 r2 = r.head<2>();
     certified = solve_one_contact_2d(block, Vector2(q.head<2>()), mu, r2);

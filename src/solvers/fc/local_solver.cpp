@@ -208,7 +208,7 @@ MOREAU_FIRST_SOLVE_PATH bool scan_slide(const AngleGrid<N>& grid, const SlideFun
 //   D(θ)·(u_T1 s − u_T2 c),  D = a + μ(b1 c + b2 s),  W = [a b1 b2; c1 e11 e12; c2 e21 e22],
 // gives the coefficients below.
 MOREAU_FIRST_SOLVE_PATH bool solve_one_contact_3d(const ContactBlock& block, const Vector3& q,
-                                                  double mu, Vector3& r) {
+                                                  double mu, Vector3& r, bool stick_seed) {
   const Matrix3& W = block.W;
   if (q[0] >= 0.0) {  // separation
     r.setZero();
@@ -245,6 +245,10 @@ MOREAU_FIRST_SOLVE_PATH bool solve_one_contact_3d(const ContactBlock& block, con
   const double tn0 = std::sqrt(r[1] * r[1] + r[2] * r[2]);
   const bool have_theta0 = r[0] > 0.0 && tn0 > 0.0;
   if (have_theta0 && newton_slide(F, W, q, mu, utol, r[1] / tn0, r[2] / tn0, r)) return true;
+  if (stick_seed && !have_theta0) {
+    const double ts = std::sqrt(stick[1] * stick[1] + stick[2] * stick[2]);
+    if (ts > 0.0 && newton_slide(F, W, q, mu, utol, stick[1] / ts, stick[2] / ts, r)) return true;
+  }
   // the previous sliding direction, to which the scans keep the nearest root
   const double c0 = have_theta0 ? r[1] / tn0 : 1.0, s0 = have_theta0 ? r[2] / tn0 : 0.0;
   if (scan_slide(kCoarseGrid, F, W, q, mu, utol, c0, s0, have_theta0, r)) return true;

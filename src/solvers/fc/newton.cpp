@@ -373,7 +373,8 @@ FrictionContactResult solve_newton(const FrictionContactProblem& problem, const 
           solve_nsgs(problem,
                      NsgsSettings{.tolerance = s.tolerance,
                                   .max_iterations = s.nsgs_fallback_sweeps,
-                                  .time_limit = std::max(1e-9, s.time_limit - clock.seconds())},
+                                  .time_limit = std::max(1e-9, s.time_limit - clock.seconds()),
+                                  .stick_seed = false},
                      r);
       r = g.r;
       u = g.u;

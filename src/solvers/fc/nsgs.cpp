@@ -64,8 +64,8 @@ struct DenseColumns {
 // One-contact update of contact i; returns true if r_i changed. u is kept equal to W r + q.
 template <int D, typename Columns>
 MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Columns& Wc, double mu,
-                                            double omega, Index i, Vector& r, Vector& u,
-                                            int& failures) {
+                                            double omega, bool stick_seed, Index i, Vector& r,
+                                            Vector& u, int& failures) {
   using Vec = Eigen::Matrix<double, D, 1>;
   const Index o = D * i;
   Vec ri = r.segment<D>(o);
@@ -73,7 +73,7 @@ MOREAU_FIRST_SOLVE_PATH bool update_contact(const ContactBlock& block, const Col
   Vec rn = ri;
   bool ok;
   if constexpr (D == 3) {
-    ok = solve_one_contact_3d(block, qt, mu, rn);
+    ok = solve_one_contact_3d(block, qt, mu, rn, stick_seed);
   } else {
     ok = solve_one_contact_2d(block, qt, mu, rn);
   }
@@ -142,9 +142,11 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
         if (s.order == NsgsOrder::shuffled_each) std::shuffle(order.begin(), order.end(), *rng);
         for (Index i : order) {
           if (d == 3)
-            update_contact<3>(blocks[i], columns, problem.mu[i], s.relaxation, i, r, u, failures);
+            update_contact<3>(blocks[i], columns, problem.mu[i], s.relaxation, s.stick_seed, i, r,
+                              u, failures);
           else
-            update_contact<2>(blocks[i], columns, problem.mu[i], s.relaxation, i, r, u, failures);
+            update_contact<2>(blocks[i], columns, problem.mu[i], s.relaxation, s.stick_seed, i, r,
+                              u, failures);
         }
         res.iterations = k;
         if (k % 64 == 0) u = local_velocity(problem, r);  // cancel the drift of the updates

@@ -31,6 +31,10 @@ struct NsgsSettings {
   NsgsOrder order = NsgsOrder::cyclic;  // order of the contacts within a sweep
   std::uint32_t seed = 0;               // for the shuffled orders
   int check_every = 1;                  // residual evaluated every k sweeps
+  // The one-contact solves seek a slide without a previous direction from the stick solution's
+  // first (solve_one_contact_3d's stick_seed). Off in Newton's sweeps after a stalled line search,
+  // whose paths it moved (FCLIB's Capsules-i100-1090: 38 Newton iterations became 284).
+  bool stick_seed = true;
 };
 
 // True when solve_nsgs updates u through a dense copy of W's columns rather than its sparse

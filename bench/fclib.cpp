@@ -305,8 +305,11 @@ int siconos_worker(const std::string& solver, const fs::path& file, double toler
   // glibc's malloc keeps what the read frees, as `moreau solve` has it keep it
   // (apps/moreau/cmd_solve.cpp, keep_freed_memory_for_the_solve): the same allocator settings on
   // both sides of the comparison
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#ifdef __GLIBC__
+  constexpr int kOneGiB = 1 << 30;
+  mallopt(M_MMAP_THRESHOLD, kOneGiB);
+  mallopt(M_TRIM_THRESHOLD, kOneGiB);
+#endif
   moreau::FclibFile f = moreau::read_fclib(file);
   const moreau::FrictionContactProblem p = f.is_global() ? moreau::condense(f.global) : f.local;
   numerics_set_verbose(0);

@@ -173,12 +173,14 @@ void write_solution(const std::string& out, FclibFile file, const FrictionContac
 // threshold (128 KB) is otherwise mapped afresh and unmapped when freed, and the heap's free top
 // above the trim threshold (128 KB) handed back to the kernel, so the solve's vectors land on pages
 // it has never touched, each a page fault on its first write (3-4 µs on a 2-core VM; the first
-// solve of NESpheres_30_1 went from 31 to 21 µs with them kept). Both thresholds at 1 GiB: a solve
-// is one short process; memory is returned when it ends.
+// solve of NESpheres_30_1 went from 29 to 23 µs with them kept, median of 11 processes). Both
+// thresholds at 1 GiB: a solve is one short process; memory is returned when it ends.
 void keep_freed_memory_for_the_solve() {
+#ifdef __GLIBC__
   constexpr int kOneGiB = 1 << 30;
   mallopt(M_MMAP_THRESHOLD, kOneGiB);
   mallopt(M_TRIM_THRESHOLD, kOneGiB);
+#endif
 }
 
 int execute(const SolveOptions& o) {

@@ -15,19 +15,27 @@ double local_error3(const Matrix3& W, const Vector3& q, double mu, const Vector3
   return friction_contact_local_error(3, mu, r.data(), u.data());
 }
 // A random pressed contact: W = A Aᵀ + 0.05 I (symmetric positive definite, anisotropic) with A's
-// entries from N(0, 1), q = (−|N(0, 1)|, 3 N(0, 1), 3 N(0, 1)), μ uniform in [mu_low, mu_high].
+// entries from N(0, 1) (with symmetric = false, W = A + 3 I − 0.05 Aᵀ: positive normal entry,
+// not symmetric), q = (−|N(0, 1)|, 3 N(0, 1), 3 N(0, 1)), μ uniform in [mu_low, mu_high]. The
+// draws are taken in this order, one statement each (a constructor's arguments are evaluated in
+// an unspecified order).
 struct PressedContact {
   Matrix3 W;
   Vector3 q;
   double mu;
 };
-PressedContact random_pressed_contact(std::mt19937& rng, double mu_low, double mu_high) {
+PressedContact random_pressed_contact(std::mt19937& rng, double mu_low, double mu_high,
+                                      bool symmetric = true) {
   std::normal_distribution<double> n01;
   Matrix3 A;
   for (int i = 0; i < 9; ++i) A(i / 3, i % 3) = n01(rng);
   PressedContact c;
-  c.W = A * A.transpose() + 0.05 * Matrix3::Identity();
-  c.q = Vector3(-std::abs(n01(rng)), 3.0 * n01(rng), 3.0 * n01(rng));
+  c.W = symmetric ? Matrix3(A * A.transpose() + 0.05 * Matrix3::Identity())
+                  : Matrix3(A + 3.0 * Matrix3::Identity() - 0.05 * A.transpose());
+  const double qn = -std::abs(n01(rng));
+  const double q1 = 3.0 * n01(rng);
+  const double q2 = 3.0 * n01(rng);
+  c.q = Vector3(qn, q1, q2);
   c.mu = std::uniform_real_distribution<double>(mu_low, mu_high)(rng);
   return c;
 }
@@ -166,7 +174,7 @@ TEST(FcLocalSolver, WarmStartedSlidesStopAtTheRootToRoundOff) {
 // solution (u_T not opposite r_T) would fail the certificate.
 TEST(FcLocalSolver, StickSeededSlidesAreCertifiedAndMatchTheScan) {
   std::mt19937 rng(41);
-  int slides = 0;
+  int slides = 0, by_the_seed = 0;
   for (int k = 0; k < 2000; ++k) {
     const auto [W, q, mu] = random_pressed_contact(rng, 0.05, 0.5);
     const ContactBlock block = make_contact_block(3, W);
@@ -177,6 +185,21 @@ TEST(FcLocalSolver, StickSeededSlidesAreCertifiedAndMatchTheScan) {
     EXPECT_LE(local_error3(W, q, mu, seeded), 1e-10 * scale) << "case " << k;
     EXPECT_LE((seeded - scanned).norm(), 1e-9 * scale) << "case " << k;
     if (Vector2(seeded[1], seeded[2]).norm() >= mu * seeded[0] * (1 - 1e-12)) ++slides;
+    if (seeded != scanned) ++by_the_seed;  // another path to the root: its last bits differ
   }
-  EXPECT_GT(slides, 500);  // the slide case was exercised
+  EXPECT_GT(slides, 500);       // the slide case was exercised
+  EXPECT_GT(by_the_seed, 200);  // and the seed found it, not the scan after a failed seed
+  // Non-symmetric blocks (FCLIB's RockPile_tob1 has them) and μ up to 1.5, where the one-contact
+  // problem may have several solutions: whichever the seed finds is certified.
+  int certified = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const auto [W, q, mu] = random_pressed_contact(rng, 0.05, 1.5, false);
+    const ContactBlock block = make_contact_block(3, W);
+    Vector3 seeded = Vector3::Zero();
+    if (!solve_one_contact_3d(block, q, mu, seeded, true)) continue;  // no case certified
+    const double scale = std::max({q.norm(), seeded.norm(), (W * seeded + q).norm()});
+    EXPECT_LE(local_error3(W, q, mu, seeded), 1e-10 * scale) << "case " << k;
+    ++certified;
+  }
+  EXPECT_GT(certified, 1900);
 }

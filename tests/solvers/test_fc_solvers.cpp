@@ -587,8 +587,9 @@ TEST(FcSolvers, NewtonByComponentsTakesTheWholeSystemsSteps) {
     // Fischer–Burmeister crawls through a nonmonotone stretch from iteration 12 on, where
     // rounding grows (it converges in 44 and 56 iterations): its first ten are compared
     const size_t compared = solve == &solve_newton_ac ? whole.residual_history.size() : 10;
-    if (solve == &solve_newton_ac)
+    if (solve == &solve_newton_ac) {
       ASSERT_EQ(by.residual_history.size(), whole.residual_history.size());
+    }
     ASSERT_GE(by.residual_history.size(), compared) << by.solver;
     for (size_t k = 0; k < compared; ++k)
       EXPECT_NEAR(by.residual_history[k], whole.residual_history[k],

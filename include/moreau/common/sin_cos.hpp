@@ -12,19 +12,19 @@
 
 namespace moreau {
 
-namespace sin_cos_detail {
-/// 1/(k(k−1)) for k = 0 … 17 (0 where unused), rounded once at compile time, so that the series'
-/// terms multiply instead of divide: a division per term (19 of them, 13–20 cycles each) took a
-/// tenth of a Rover3865 solve's time, in the one-contact solver's slide-root refinement.
+namespace detail {
+// 1/(k(k−1)) for k = 0 … 17 (0 where unused), rounded once at compile time, so that the series'
+// terms multiply instead of divide: a division per term (19 of them, 13–20 cycles each) took a
+// tenth of a Rover3865 solve's time, in the one-contact solver's slide-root refinement.
 struct InverseFactors {
-  double v[18] = {};  ///< v[k] = 1/(k(k−1)) for k ≥ 2
+  double v[18] = {};  // v[k] = 1/(k(k−1)) for k ≥ 2
   constexpr InverseFactors() {
     for (int k = 2; k < 18; ++k) v[k] = 1.0 / static_cast<double>(k * (k - 1));
   }
 };
-/// The one table of the factors.
+// The one table of the factors.
 inline constexpr InverseFactors kInverseFactors;
-}  // namespace sin_cos_detail
+}  // namespace detail
 
 // The cosine and sine of one angle.
 struct SinCos {
@@ -43,7 +43,7 @@ constexpr SinCos sin_cos(double theta) {
   const double phi = ((theta - nd * p1) - nd * p2) - nd * p3;
   const double pp = phi * phi;
   // Horner from the highest term: cos φ = 1 − φ²/(2·1) (1 − φ²/(4·3) (1 − …)), sin φ likewise
-  const double* inv = sin_cos_detail::kInverseFactors.v;
+  const double* inv = detail::kInverseFactors.v;
   double c = 1.0, s = 1.0;
   for (int k = 16; k >= 2; k -= 2) c = 1.0 - pp * inv[k] * c;
   for (int k = 17; k >= 3; k -= 2) s = 1.0 - pp * inv[k] * s;

@@ -126,7 +126,9 @@ MOREAU_FIRST_SOLVE_PATH double refine_root(const SlideFunction& F, double a, dou
 // of the newton schedule, whose stalls NSGS sweeps handle: CubesStack-6x6x6 135 → 26 iterations,
 // fclib-api-test/local_problem_test 151 → 250, below Fischer–Burmeister alone, which the
 // schedule's regression test forbids. Seeding a first sweep's Newton from the stick direction and
-// from the scan's brackets moved them too: CubesStack-6x6x6 to 1911.)
+// from the scan's brackets moved them too: CubesStack-6x6x6 to 1911. The stick seed is now on
+// where those paths do not pass, in NSGS and hybrid (solve_one_contact_3d's stick_seed), and off
+// in Newton's sweeps after a stalled line search: 1 Dec 2026.)
 MOREAU_FIRST_SOLVE_PATH bool newton_slide(const SlideFunction& F, const Matrix3& W,
                                           const Vector3& q, double mu, double utol, double c,
                                           double s, Vector3& r) {

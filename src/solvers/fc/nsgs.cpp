@@ -26,7 +26,7 @@ namespace {
 struct SparseColumns {
   // W in compressed columns: column j's rows row[k] and values value[k] for k in
   // [start[j], start[j + 1]), rows increasing, as Eigen's column-major copy stores them.
-  std::vector<Index> start, row;
+  std::vector<SparseMatrix::StorageIndex> start, row;  // W's own index type, as Eigen's copy
   std::vector<double> value;
   MOREAU_FIRST_SOLVE_PATH void add(Index j, double d, Vector& u) const {
     for (Index k = start[j]; k < start[j + 1]; ++k) u[row[k]] += value[k] * d;
@@ -45,11 +45,11 @@ MOREAU_FIRST_SOLVE_PATH SparseColumns sparse_columns(const SparseMatrix& W) {
   std::partial_sum(c.start.begin(), c.start.end(), c.start.begin());
   c.row.resize(c.start.back());
   c.value.resize(c.start.back());
-  std::vector<Index> next(c.start.begin(), c.start.end() - 1);
+  std::vector<SparseMatrix::StorageIndex> next(c.start.begin(), c.start.end() - 1);
   for (Index i = 0; i < W.rows(); ++i)
     for (SparseMatrix::InnerIterator it(W, i); it; ++it) {
       const Index k = next[it.col()]++;
-      c.row[k] = i;
+      c.row[k] = static_cast<SparseMatrix::StorageIndex>(i);
       c.value[k] = it.value();
     }
   return c;

@@ -33,7 +33,8 @@ struct NsgsSettings {
   int check_every = 1;                  // residual evaluated every k sweeps
   // The one-contact solves seek a slide without a previous direction from the stick solution's
   // first (solve_one_contact_3d's stick_seed). Off in Newton's sweeps after a stalled line search,
-  // whose paths it moved (FCLIB's Capsules-i100-1090: 38 Newton iterations became 284).
+  // whose paths it moved (FCLIB's Capsules-i100-1090 under auto: 38 whole-problem equivalents
+  // became 284).
   bool stick_seed = true;
 };
 

@@ -14,7 +14,6 @@
 // Usage: bench_fclib [--data DIR] [--filter REGEX] [--time-cap S] [--tol T]
 //                    [--max-contacts N] [--markdown FILE] [--no-siconos] [--no-moreau]
 //        bench_fclib --siconos-worker SOLVER FILE [--tol T]   (see siconos_worker)
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -38,6 +37,7 @@
 #include <fmt/format.h>
 
 #include "moreau/common/timer.hpp"
+#include "moreau/io/os/keep_freed_memory.hpp"
 #include "moreau/io/problems/fclib.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 
@@ -302,14 +302,7 @@ int siconos_worker(const std::string& solver, const fs::path& file, double toler
     std::fprintf(stderr, "bench_fclib: no Siconos solver '%s'\n", solver.c_str());
     return 2;
   }
-  // glibc's malloc keeps what the read frees, as `moreau solve` has it keep it
-  // (apps/moreau/cmd_solve.cpp, keep_freed_memory_for_the_solve): the same allocator settings on
-  // both sides of the comparison
-#ifdef __GLIBC__
-  constexpr int kOneGiB = 1 << 30;
-  mallopt(M_MMAP_THRESHOLD, kOneGiB);
-  mallopt(M_TRIM_THRESHOLD, kOneGiB);
-#endif
+  moreau::keep_freed_memory();  // as `moreau solve` does: the same allocator on both sides
   moreau::FclibFile f = moreau::read_fclib(file);
   const moreau::FrictionContactProblem p = f.is_global() ? moreau::condense(f.global) : f.local;
   numerics_set_verbose(0);

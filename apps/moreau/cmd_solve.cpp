@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <malloc.h>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +22,7 @@
 #include "moreau/io/json/json_result.hpp"
 #include "moreau/io/problems/fclib.hpp"
 #include "moreau/io/os/interrupt_guard.hpp"
+#include "moreau/io/os/keep_freed_memory.hpp"
 #include "moreau/solvers/fc/friction_contact_solver.hpp"
 #include "moreau/solvers/fc/solver_choice.hpp"
 
@@ -169,22 +168,8 @@ void write_solution(const std::string& out, FclibFile file, const FrictionContac
   write_fclib(out, file);
 }
 
-// The memory the file's read frees is kept for the solve (glibc's malloc): a block above the mmap
-// threshold (128 KB) is otherwise mapped afresh and unmapped when freed, and the heap's free top
-// above the trim threshold (128 KB) handed back to the kernel, so the solve's vectors land on pages
-// it has never touched, each a page fault on its first write (3-4 µs on a 2-core VM; the first
-// solve of NESpheres_30_1 went from 29 to 23 µs with them kept, median of 11 processes). Both
-// thresholds at 1 GiB: a solve is one short process; memory is returned when it ends.
-void keep_freed_memory_for_the_solve() {
-#ifdef __GLIBC__
-  constexpr int kOneGiB = 1 << 30;
-  mallopt(M_MMAP_THRESHOLD, kOneGiB);
-  mallopt(M_TRIM_THRESHOLD, kOneGiB);
-#endif
-}
-
 int execute(const SolveOptions& o) {
-  keep_freed_memory_for_the_solve();
+  keep_freed_memory();  // what the file's read frees, for the solve
   if (o.list_solvers) {
     list_solvers();
     return 0;

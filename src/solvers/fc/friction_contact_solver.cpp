@@ -99,7 +99,12 @@ class Stages {
   MOREAU_FIRST_SOLVE_PATH void take(FrictionContactResult&& x) {
     iterations_ += x.iterations;
     history_.insert(history_.end(), x.residual_history.begin(), x.residual_history.end());
-    if (path_.size() < 200) path_ += (path_.empty() ? "" : "+") + x.solver;
+    // appended in place: operator+ on strings is an out-of-line template placed far from the
+    // first-solve run (common/first_solve_path.hpp), a page fault in a process's first solve
+    if (path_.size() < 200) {
+      if (!path_.empty()) path_ += '+';
+      path_ += x.solver;
+    }
     if (x.residual < best_.residual || x.converged() || best_.r.size() == 0) best_ = std::move(x);
   }
   const FrictionContactResult& best() const { return best_; }
@@ -112,7 +117,13 @@ class Stages {
   bool out_of_time() const { return clock_.seconds() > s_.time_limit; }
   MOREAU_FIRST_SOLVE_PATH FrictionContactResult finish(const char* name) {
     best_.solver = name;
-    best_.message = "stages: " + path_ + (best_.message.empty() ? "" : "; " + best_.message);
+    std::string message = "stages: ";  // appended in place, as in take
+    message += path_;
+    if (!best_.message.empty()) {
+      message += "; ";
+      message += best_.message;
+    }
+    best_.message = std::move(message);
     best_.iterations = iterations_;
     best_.residual_history = std::move(history_);
     best_.seconds = clock_.seconds();

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <optional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -119,10 +119,12 @@ MOREAU_FIRST_SOLVE_PATH FrictionContactResult solve_nsgs(const FrictionContactPr
   std::vector<Index> order(nc);
   std::iota(order.begin(), order.end(), Index{0});
   // seeded only for a shuffled order: seeding a Mersenne twister fills 624 words, which was most
-  // of a cyclic solve of a robot's few limit rows
-  std::optional<std::mt19937> rng;
+  // of a cyclic solve of a robot's few limit rows. On the heap: its 5 KB in this frame pushed
+  // every call below it (the one-contact solves) onto stack pages that a process's first solve
+  // had never touched, a page fault each (about 10 µs on a virtual machine)
+  std::unique_ptr<std::mt19937> rng;
   if (s.order != NsgsOrder::cyclic) {
-    rng.emplace(s.seed);
+    rng = std::make_unique<std::mt19937>(s.seed);
     std::shuffle(order.begin(), order.end(), *rng);
   }
 
